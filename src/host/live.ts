@@ -1,0 +1,282 @@
+import { constants as fsConstants, type Stats } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { locateExecutable } from './commands.js';
+import { runCommand } from './exec.js';
+import { readInterfaces } from './net-interfaces.js';
+import {
+  probeFail,
+  probeOk,
+  type CommandLocation,
+  type CommandOptions,
+  type CommandResult,
+  type DirEntry,
+  type FileKind,
+  type FileStat,
+  type FsUsage,
+  type Host,
+  type NetInterface,
+  type Probe,
+  type ProbeErrorCode,
+  type SystemIdentity,
+  type TcpProbeResult,
+} from './types.js';
+import { withTimeout } from '../util/timeout.js';
+
+/** Files bigger than this are not configuration or kernel state; refuse rather than fill memory. */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+const MAX_SYMLINK_HOPS = 40;
+
+export interface LiveHostOptions {
+  /** host files are read under this prefix; "/" for the running system */
+  root?: string;
+  /** default timeout of every command and file probe */
+  timeoutMs: number;
+  /** environment seen by checks and passed to commands; defaults to process.env */
+  env?: Record<string, string | undefined>;
+}
+
+export function errorCode(error: unknown): ProbeErrorCode {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+    case 'EACCES':
+    case 'EPERM':
+    case 'ENOTDIR':
+    case 'EISDIR':
+    case 'EIO':
+      return code;
+    case 'EROFS':
+      return 'EREADONLY';
+    default:
+      return 'EOTHER';
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+export function kindOf(stats: Stats): FileKind {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isCharacterDevice()) return 'char-device';
+  if (stats.isBlockDevice()) return 'block-device';
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isSocket()) return 'socket';
+  return 'other';
+}
+
+function toFileStat(stats: Stats): FileStat {
+  return { kind: kindOf(stats), mode: stats.mode, uid: stats.uid, gid: stats.gid, size: stats.size, rdev: stats.rdev };
+}
+
+/** uname -m from Node's arch names, for the hosts qprep meets. */
+export function machineArch(): string {
+  const machine = typeof os.machine === 'function' ? os.machine() : '';
+  if (machine) return machine;
+  return ({ x64: 'x86_64', arm64: 'aarch64' } as Record<string, string>)[os.arch()] ?? os.arch();
+}
+
+export class LiveHost implements Host {
+  readonly root: string;
+  readonly description: string;
+  private readonly timeoutMs: number;
+  private readonly environment: Record<string, string>;
+
+  constructor(options: LiveHostOptions) {
+    this.root = path.resolve(options.root ?? '/');
+    this.timeoutMs = options.timeoutMs;
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env ?? process.env)) {
+      if (value !== undefined) env[key] = value;
+    }
+    this.environment = env;
+    this.description = this.root === '/' ? 'live' : `live --root ${this.root}`;
+  }
+
+  run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
+    return runCommand(argv, { timeoutMs: options?.timeoutMs ?? this.timeoutMs, env: this.environment });
+  }
+
+  which(name: string, extraDirs: readonly string[] = []): Promise<CommandLocation> {
+    return locateExecutable(name, this.environment.PATH, extraDirs);
+  }
+
+  readFile(file: string): Promise<Probe<string>> {
+    return this.guard(file, async (real) => {
+      const handle = await fsp.open(real, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+      try {
+        const chunks: Buffer[] = [];
+        let total = 0;
+        for (;;) {
+          const buffer = Buffer.alloc(64 * 1024);
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+          if (bytesRead === 0) break;
+          total += bytesRead;
+          if (total > MAX_FILE_BYTES) return probeFail<string>('EOTHER', `larger than ${MAX_FILE_BYTES} bytes`);
+          chunks.push(buffer.subarray(0, bytesRead));
+        }
+        return probeOk(Buffer.concat(chunks).toString('utf8'));
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  readDir(dir: string): Promise<Probe<DirEntry[]>> {
+    return this.guard(dir, async (real) => {
+      const entries = await fsp.readdir(real, { withFileTypes: true });
+      const list: DirEntry[] = entries.map((entry) => ({
+        name: entry.name,
+        kind: entry.isFile()
+          ? 'file'
+          : entry.isDirectory()
+            ? 'directory'
+            : entry.isSymbolicLink()
+              ? 'symlink'
+              : entry.isCharacterDevice()
+                ? 'char-device'
+                : entry.isBlockDevice()
+                  ? 'block-device'
+                  : entry.isFIFO()
+                    ? 'fifo'
+                    : entry.isSocket()
+                      ? 'socket'
+                      : 'other',
+      }));
+      list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return probeOk(list);
+    });
+  }
+
+  stat(file: string): Promise<Probe<FileStat>> {
+    return this.guard(file, async (real) => probeOk(toFileStat(await fsp.stat(real))));
+  }
+
+  lstat(file: string): Promise<Probe<FileStat>> {
+    return this.guard(file, async (real) => probeOk(toFileStat(await fsp.lstat(real))), { followLast: false });
+  }
+
+  readLink(file: string): Promise<Probe<string>> {
+    return this.guard(file, async (real) => probeOk(await fsp.readlink(real)), { followLast: false });
+  }
+
+  statfs(file: string): Promise<Probe<FsUsage>> {
+    return this.guard(file, async (real) => {
+      const s = await fsp.statfs(real);
+      return probeOk({
+        type: s.type,
+        totalBytes: s.blocks * s.bsize,
+        freeBytes: s.bfree * s.bsize,
+        availableBytes: s.bavail * s.bsize,
+      });
+    });
+  }
+
+  env(): Readonly<Record<string, string>> {
+    return this.environment;
+  }
+
+  async interfaces(): Promise<Probe<NetInterface[]>> {
+    // The network namespace is this process's, whatever --root says.
+    return withTimeout(
+      readInterfaces().then((list) => probeOk(list)),
+      this.timeoutMs,
+      () => probeFail<NetInterface[]>('ETIMEDOUT', `reading network interfaces timed out after ${this.timeoutMs} ms`),
+    ).catch((error: unknown) => probeFail<NetInterface[]>(errorCode(error), errorMessage(error)));
+  }
+
+  async identity(): Promise<SystemIdentity> {
+    return { hostname: os.hostname(), arch: machineArch(), kernel: os.release() };
+  }
+
+  tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const socket = net.createConnection({ host, port });
+      const done = (ok: boolean, error?: string) => {
+        socket.removeAllListeners();
+        socket.destroy();
+        const durationMs = Math.round(performance.now() - started);
+        resolve(error === undefined ? { ok, durationMs } : { ok, durationMs, error });
+      };
+      socket.setTimeout(timeoutMs, () => done(false, `no answer within ${timeoutMs} ms`));
+      socket.once('connect', () => done(true));
+      socket.once('error', (error: NodeJS.ErrnoException) => done(false, error.code ?? error.message));
+    });
+  }
+
+  /**
+   * Maps a host path to the path to open, bounds the probe by the timeout (a wedged driver can
+   * block a sysfs read forever) and turns exceptions into probe errors.
+   */
+  private async guard<T>(
+    hostPath: string,
+    action: (realPath: string) => Promise<Probe<T>>,
+    options: { followLast?: boolean } = {},
+  ): Promise<Probe<T>> {
+    if (!path.isAbsolute(hostPath)) return probeFail('EOTHER', `not an absolute path: ${hostPath}`);
+    const work = async (): Promise<Probe<T>> => {
+      try {
+        const real = await this.resolve(hostPath, options.followLast ?? true);
+        return await action(real);
+      } catch (error) {
+        return probeFail(errorCode(error), errorMessage(error));
+      }
+    };
+    return withTimeout(work(), this.timeoutMs, () =>
+      probeFail<T>('ETIMEDOUT', `no answer within ${this.timeoutMs} ms`),
+    );
+  }
+
+  /**
+   * Under a --root prefix an absolute symlink (ascend-toolkit/latest -> /usr/local/Ascend/cann)
+   * points into the host tree, not into ours, so links are resolved by hand, confined to the root.
+   */
+  private async resolve(hostPath: string, followLast: boolean): Promise<string> {
+    const normalized = path.posix.normalize(hostPath);
+    if (this.root === '/') return normalized;
+    const pending = normalized.split('/').filter(Boolean);
+    const resolved: string[] = [];
+    let hops = 0;
+    while (pending.length > 0) {
+      const part = pending.shift()!;
+      if (part === '.') continue;
+      if (part === '..') {
+        resolved.pop();
+        continue;
+      }
+      const candidate = path.join(this.root, ...resolved, part);
+      const isLast = pending.length === 0;
+      if (isLast && !followLast) {
+        resolved.push(part);
+        break;
+      }
+      let link: string | undefined;
+      try {
+        const stats = await fsp.lstat(candidate);
+        if (stats.isSymbolicLink()) link = await fsp.readlink(candidate);
+      } catch {
+        // let the final operation report the error on the real path
+      }
+      if (link === undefined) {
+        resolved.push(part);
+        continue;
+      }
+      if (++hops > MAX_SYMLINK_HOPS) {
+        const error: NodeJS.ErrnoException = new Error(`too many levels of symbolic links: ${hostPath}`);
+        error.code = 'ELOOP';
+        throw error;
+      }
+      const targetParts = link.split('/').filter(Boolean);
+      if (link.startsWith('/')) resolved.length = 0;
+      pending.unshift(...targetParts);
+    }
+    return path.join(this.root, ...resolved);
+  }
+}

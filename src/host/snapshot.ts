@@ -1,0 +1,306 @@
+import { z } from 'zod';
+import { redactEnv } from '../util/redact.js';
+import {
+  probeFail,
+  type CommandLocation,
+  type CommandOptions,
+  type CommandResult,
+  type DirEntry,
+  type FileStat,
+  type FsUsage,
+  type Host,
+  type NetInterface,
+  type Probe,
+  type SystemIdentity,
+  type TcpProbeResult,
+} from './types.js';
+
+const probeErrorSchema = z.object({
+  ok: z.literal(false),
+  code: z.enum(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'ETIMEDOUT', 'ENOTCAPTURED', 'EREADONLY', 'EIO', 'EOTHER']),
+  message: z.string(),
+});
+
+function probeSchema<T extends z.ZodType>(value: T) {
+  return z.union([z.object({ ok: z.literal(true), value }), probeErrorSchema]);
+}
+
+const fileKindSchema = z.enum(['file', 'directory', 'symlink', 'char-device', 'block-device', 'fifo', 'socket', 'other']);
+
+const fileStatSchema = z.object({
+  kind: fileKindSchema,
+  mode: z.number().int(),
+  uid: z.number().int(),
+  gid: z.number().int(),
+  size: z.number(),
+  rdev: z.number(),
+});
+
+const dirEntrySchema = z.object({ name: z.string(), kind: fileKindSchema });
+
+const fsUsageSchema = z.object({
+  type: z.number(),
+  totalBytes: z.number(),
+  freeBytes: z.number(),
+  availableBytes: z.number(),
+});
+
+const netInterfaceSchema = z.object({
+  name: z.string(),
+  adminUp: z.boolean(),
+  operState: z.string(),
+  running: z.boolean(),
+  mtu: z.number().int().nullable(),
+  mac: z.string().nullable(),
+  loopback: z.boolean(),
+  addresses: z.array(
+    z.object({
+      family: z.enum(['IPv4', 'IPv6']),
+      address: z.string(),
+      netmask: z.string(),
+      prefix: z.number().int(),
+    }),
+  ),
+});
+
+const commandRecordSchema = z.object({
+  argv: z.array(z.string()).min(1),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable().default(null),
+  stdout: z.string(),
+  stderr: z.string(),
+  durationMs: z.number().default(0),
+  timedOut: z.boolean().default(false),
+  notFound: z.boolean().default(false),
+  failure: z.string().optional(),
+});
+
+export const snapshotSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    kind: z.literal('qprep-snapshot'),
+    createdAt: z.string(),
+    tool: z.object({ name: z.string(), version: z.string() }),
+    /** the --root the recording was made with */
+    root: z.string().default('/'),
+    identity: z.object({ hostname: z.string(), arch: z.string(), kernel: z.string() }),
+    env: z.record(z.string(), z.string()).default({}),
+    interfaces: probeSchema(z.array(netInterfaceSchema)).optional(),
+    commands: z.array(commandRecordSchema).default([]),
+    /** executable look-ups: name and extra directories -> where it was found */
+    which: z
+      .array(z.object({ name: z.string(), extraDirs: z.array(z.string()), path: z.string().nullable(), searched: z.array(z.string()) }))
+      .default([]),
+    files: z.record(z.string(), probeSchema(z.string())).default({}),
+    dirs: z.record(z.string(), probeSchema(z.array(dirEntrySchema))).default({}),
+    stats: z.record(z.string(), probeSchema(fileStatSchema)).default({}),
+    lstats: z.record(z.string(), probeSchema(fileStatSchema)).default({}),
+    links: z.record(z.string(), probeSchema(z.string())).default({}),
+    statfs: z.record(z.string(), probeSchema(fsUsageSchema)).default({}),
+    tcp: z
+      .array(z.object({ host: z.string(), port: z.number().int(), result: z.object({ ok: z.boolean(), durationMs: z.number(), error: z.string().optional() }) }))
+      .default([]),
+    /** the report of the run that made the recording: what qprep concluded on the machine itself */
+    report: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export type Snapshot = z.output<typeof snapshotSchema>;
+export type SnapshotInput = z.input<typeof snapshotSchema>;
+
+function argvKey(argv: readonly string[]): string {
+  return JSON.stringify(argv);
+}
+
+/**
+ * Wraps a host and keeps every answer it gives, so that `qprep check --snapshot` can later
+ * answer the same questions without the machine.
+ */
+export class RecordingHost implements Host {
+  readonly description: string;
+  readonly root: string;
+  private readonly commands: CommandResult[] = [];
+  private readonly lookups: Array<{ name: string; extraDirs: string[] } & CommandLocation> = [];
+  private readonly files = new Map<string, Probe<string>>();
+  private readonly dirs = new Map<string, Probe<DirEntry[]>>();
+  private readonly stats = new Map<string, Probe<FileStat>>();
+  private readonly lstats = new Map<string, Probe<FileStat>>();
+  private readonly links = new Map<string, Probe<string>>();
+  private readonly fsUsage = new Map<string, Probe<FsUsage>>();
+  private readonly tcp: Array<{ host: string; port: number; result: TcpProbeResult }> = [];
+  private netInterfaces: Probe<NetInterface[]> | undefined;
+
+  constructor(private readonly inner: Host) {
+    this.description = `${inner.description} (recording)`;
+    this.root = inner.root;
+  }
+
+  async run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
+    const result = await this.inner.run(argv, options);
+    this.commands.push(result);
+    return result;
+  }
+
+  async which(name: string, extraDirs: readonly string[] = []): Promise<CommandLocation> {
+    const found = await this.inner.which(name, extraDirs);
+    if (!this.lookups.some((l) => l.name === name && l.extraDirs.join(':') === extraDirs.join(':'))) {
+      this.lookups.push({ name, extraDirs: [...extraDirs], ...found });
+    }
+    return found;
+  }
+
+  readFile(path: string) {
+    return this.keep(this.files, path, () => this.inner.readFile(path));
+  }
+  readDir(path: string) {
+    return this.keep(this.dirs, path, () => this.inner.readDir(path));
+  }
+  stat(path: string) {
+    return this.keep(this.stats, path, () => this.inner.stat(path));
+  }
+  lstat(path: string) {
+    return this.keep(this.lstats, path, () => this.inner.lstat(path));
+  }
+  readLink(path: string) {
+    return this.keep(this.links, path, () => this.inner.readLink(path));
+  }
+  statfs(path: string) {
+    return this.keep(this.fsUsage, path, () => this.inner.statfs(path));
+  }
+  env() {
+    return this.inner.env();
+  }
+  async interfaces() {
+    const result = await this.inner.interfaces();
+    this.netInterfaces = result;
+    return result;
+  }
+  identity(): Promise<SystemIdentity> {
+    return this.inner.identity();
+  }
+  async tcpConnect(host: string, port: number, timeoutMs: number) {
+    const result = await this.inner.tcpConnect(host, port, timeoutMs);
+    this.tcp.push({ host, port, result });
+    return result;
+  }
+
+  private async keep<T>(store: Map<string, Probe<T>>, path: string, read: () => Promise<Probe<T>>): Promise<Probe<T>> {
+    const result = await read();
+    store.set(path, result);
+    return result;
+  }
+
+  /** The snapshot document; secrets in environment values are redacted. */
+  async toSnapshot(tool: { name: string; version: string }, createdAt = new Date()): Promise<Snapshot> {
+    const sorted = <T>(map: Map<string, T>): Record<string, T> =>
+      Object.fromEntries([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const snapshot: Snapshot = {
+      schemaVersion: 1,
+      kind: 'qprep-snapshot',
+      createdAt: createdAt.toISOString(),
+      tool,
+      root: this.root,
+      identity: await this.inner.identity(),
+      env: redactEnv(this.inner.env()),
+      commands: this.commands.map((c) => ({ ...c })),
+      which: [...this.lookups],
+      files: sorted(this.files),
+      dirs: sorted(this.dirs),
+      stats: sorted(this.stats),
+      lstats: sorted(this.lstats),
+      links: sorted(this.links),
+      statfs: sorted(this.fsUsage),
+      tcp: [...this.tcp],
+    };
+    if (this.netInterfaces) snapshot.interfaces = this.netInterfaces;
+    return snapshot;
+  }
+}
+
+/**
+ * Answers only from a snapshot and never touches the machine it runs on. Anything the
+ * snapshot does not hold is reported as not captured, never looked up live.
+ */
+export class ReplayHost implements Host {
+  readonly description: string;
+  readonly root: string;
+  private readonly commandQueues = new Map<string, CommandResult[]>();
+
+  constructor(
+    private readonly snapshot: Snapshot,
+    label: string,
+  ) {
+    this.description = `snapshot ${label}`;
+    this.root = snapshot.root;
+    for (const command of snapshot.commands) {
+      const key = argvKey(command.argv);
+      const queue = this.commandQueues.get(key) ?? [];
+      queue.push(command);
+      this.commandQueues.set(key, queue);
+    }
+  }
+
+  async run(argv: readonly string[]): Promise<CommandResult> {
+    const queue = this.commandQueues.get(argvKey(argv));
+    if (!queue || queue.length === 0) {
+      return {
+        argv: [...argv],
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        durationMs: 0,
+        timedOut: false,
+        notFound: false,
+        failure: 'not captured in the snapshot',
+      };
+    }
+    // Repeated runs (retries) replay in recorded order; the last answer repeats.
+    const next = queue.length > 1 ? queue.shift()! : queue[0]!;
+    return { ...next, argv: [...next.argv] };
+  }
+
+  async which(name: string, extraDirs: readonly string[] = []): Promise<CommandLocation> {
+    const found = this.snapshot.which.find((l) => l.name === name && l.extraDirs.join(':') === extraDirs.join(':'));
+    // Not captured: say so in the search list rather than pretend it is absent on the host.
+    return found ? { path: found.path, searched: found.searched } : { path: null, searched: [`${name}: not captured in the snapshot`] };
+  }
+
+  readFile(path: string) {
+    return Promise.resolve(this.lookup(this.snapshot.files, path));
+  }
+  readDir(path: string) {
+    return Promise.resolve(this.lookup(this.snapshot.dirs, path));
+  }
+  stat(path: string) {
+    return Promise.resolve(this.lookup(this.snapshot.stats, path));
+  }
+  lstat(path: string) {
+    return Promise.resolve(this.lookup(this.snapshot.lstats, path));
+  }
+  readLink(path: string) {
+    return Promise.resolve(this.lookup(this.snapshot.links, path));
+  }
+  statfs(path: string) {
+    return Promise.resolve(this.lookup(this.snapshot.statfs, path));
+  }
+  env() {
+    return this.snapshot.env;
+  }
+  async interfaces(): Promise<Probe<NetInterface[]>> {
+    return this.snapshot.interfaces ?? probeFail('ENOTCAPTURED', 'network interfaces not captured in the snapshot');
+  }
+  async identity(): Promise<SystemIdentity> {
+    return this.snapshot.identity;
+  }
+  async tcpConnect(host: string, port: number): Promise<TcpProbeResult> {
+    const found = this.snapshot.tcp.find((entry) => entry.host === host && entry.port === port);
+    return found?.result ?? { ok: false, durationMs: 0, error: 'not captured in the snapshot' };
+  }
+
+  private lookup<T>(store: Record<string, Probe<T>>, path: string): Probe<T> {
+    return Object.prototype.hasOwnProperty.call(store, path)
+      ? store[path]!
+      : probeFail('ENOTCAPTURED', 'not captured in the snapshot');
+  }
+}

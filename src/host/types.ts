@@ -1,0 +1,171 @@
+/**
+ * The host seam: every read of the machine (commands, files, directories, file kinds,
+ * environment, network) goes through this interface. Three implementations exist:
+ * the live host, the recorder used by `qprep snapshot`, and the replay used by
+ * `qprep check --snapshot`. Checks never import node:fs, node:child_process or execa.
+ */
+
+/** Why a probe could not produce a value. `ENOTCAPTURED` only comes from a snapshot replay. */
+export type ProbeErrorCode =
+  | 'ENOENT'
+  | 'EACCES'
+  | 'EPERM'
+  | 'ENOTDIR'
+  | 'EISDIR'
+  | 'ETIMEDOUT'
+  | 'ENOTCAPTURED'
+  | 'EREADONLY'
+  | 'EIO'
+  | 'EOTHER';
+
+export type Probe<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: ProbeErrorCode; message: string };
+
+export type FileKind =
+  | 'file'
+  | 'directory'
+  | 'symlink'
+  | 'char-device'
+  | 'block-device'
+  | 'fifo'
+  | 'socket'
+  | 'other';
+
+export interface FileStat {
+  kind: FileKind;
+  /** permission bits and type bits as st_mode */
+  mode: number;
+  uid: number;
+  gid: number;
+  size: number;
+  /** major/minor device number of a device node (st_rdev) */
+  rdev: number;
+}
+
+export interface DirEntry {
+  name: string;
+  kind: FileKind;
+}
+
+export interface FsUsage {
+  /** filesystem type magic as reported by statfs(2) */
+  type: number;
+  totalBytes: number;
+  freeBytes: number;
+  /** bytes available to unprivileged users */
+  availableBytes: number;
+}
+
+export interface CommandOptions {
+  /** kill the command and its whole process group after this many milliseconds */
+  timeoutMs?: number;
+}
+
+export interface CommandResult {
+  argv: string[];
+  /** null when the process was killed, did not start, or was not captured */
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  /** the executable was not found (spawn ENOENT) */
+  notFound: boolean;
+  /** why the command could not be run when it is neither a timeout nor a missing binary */
+  failure?: string;
+}
+
+export interface NetAddress {
+  family: 'IPv4' | 'IPv6';
+  address: string;
+  netmask: string;
+  /** prefix length */
+  prefix: number;
+}
+
+export interface NetInterface {
+  name: string;
+  /** administratively up (IFF_UP) */
+  adminUp: boolean;
+  /** kernel operstate: up, down, unknown, dormant, lowerlayerdown, notpresent */
+  operState: string;
+  /** carrier present (IFF_RUNNING) */
+  running: boolean;
+  mtu: number | null;
+  mac: string | null;
+  loopback: boolean;
+  addresses: NetAddress[];
+}
+
+export interface SystemIdentity {
+  hostname: string;
+  /** uname -m style: x86_64, aarch64 */
+  arch: string;
+  /** kernel release, uname -r */
+  kernel: string;
+}
+
+/** Where an executable was found, and every place looked at, for "not found" messages. */
+export interface CommandLocation {
+  path: string | null;
+  searched: string[];
+}
+
+export interface TcpProbeResult {
+  ok: boolean;
+  durationMs: number;
+  error?: string;
+}
+
+export interface Host {
+  /** A short label for reports: "live", "live --root /host", "snapshot FILE". */
+  readonly description: string;
+  /** The prefix under which host files are read ("/" for the live root). */
+  readonly root: string;
+
+  run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult>;
+  /**
+   * Finds an executable as `run` will: in qprep's own PATH and then in `extraDirs`, on the
+   * filesystem qprep runs on (commands never run under --root; only files are read there).
+   */
+  which(name: string, extraDirs?: readonly string[]): Promise<CommandLocation>;
+  readFile(path: string): Promise<Probe<string>>;
+  readDir(path: string): Promise<Probe<DirEntry[]>>;
+  /** stat(2), following symlinks */
+  stat(path: string): Promise<Probe<FileStat>>;
+  /** lstat(2), not following symlinks */
+  lstat(path: string): Promise<Probe<FileStat>>;
+  readLink(path: string): Promise<Probe<string>>;
+  statfs(path: string): Promise<Probe<FsUsage>>;
+  env(): Readonly<Record<string, string>>;
+  interfaces(): Promise<Probe<NetInterface[]>>;
+  identity(): Promise<SystemIdentity>;
+  tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult>;
+}
+
+export function probeOk<T>(value: T): Probe<T> {
+  return { ok: true, value };
+}
+
+export function probeFail<T = never>(code: ProbeErrorCode, message: string): Probe<T> {
+  return { ok: false, code, message };
+}
+
+/** Human wording of a failed probe, for messages: "/etc/x: no such file". */
+export function describeProbeError(path: string, probe: { code: ProbeErrorCode; message: string }): string {
+  switch (probe.code) {
+    case 'ENOENT':
+      return `${path}: no such file or directory`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${path}: permission denied`;
+    case 'ETIMEDOUT':
+      return `${path}: ${probe.message}`;
+    case 'ENOTCAPTURED':
+      return `${path}: not captured in the snapshot`;
+    default:
+      return `${path}: ${probe.message}`;
+  }
+}

@@ -1,0 +1,25 @@
+/** "a, b, c, d and 4 more": lists in messages that must stay on one line. */
+export function summarizeList(items: readonly string[], max = 4): string {
+  if (items.length <= max) return items.join(', ');
+  return `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+}
+
+/** "1 CPU", "2 CPUs" */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** Collapses a sorted list of integers into ranges: [0,1,2,5] -> "0-2,5" (the kernel's cpulist format). */
+export function formatRanges(values: readonly number[]): string {
+  const sorted = [...new Set(values)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const start = sorted[i]!;
+    let end = start;
+    while (i + 1 < sorted.length && sorted[i + 1] === end + 1) end = sorted[++i]!;
+    parts.push(start === end ? String(start) : `${start}-${end}`);
+    i++;
+  }
+  return parts.join(',');
+}
