@@ -1,0 +1,26 @@
+/** Error codes of the JSON error document (DESIGN §2): every one of them means exit code 2. */
+export type ErrorCode =
+  | 'usage'
+  | 'invalid-profile'
+  | 'invalid-snapshot'
+  | 'invalid-cluster'
+  | 'invalid-input'
+  | 'output'
+  | 'refused'
+  | 'locked'
+  | 'internal';
+
+/** A problem that leaves no verdict: bad usage or an unusable input file. Exit code 2. */
+export class QprepError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QprepError';
+  }
+}
+
+export function usageError(message: string): QprepError {
+  return new QprepError('usage', message);
+}

@@ -1,0 +1,188 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { builtinProfiles } from '../profiles/index.js';
+import { parseSize } from '../util/size.js';
+import { describeZodError } from '../util/zod-error.js';
+import { QprepError } from './errors.js';
+
+/** A byte size: a number of bytes or a string such as "1GiB", "16g", "500GB". */
+const size = z
+  .union([z.number().nonnegative(), z.string()])
+  .refine((value) => parseSize(value) !== undefined, {
+    message: 'expected a size such as 1GiB, 16g, 500GB or a number of bytes',
+  })
+  .transform((value) => parseSize(value)!);
+
+const port = z.number().int().min(1).max(65535);
+
+/** A port or an inclusive range "60000-60015". */
+const portSpec = z.union([
+  port,
+  z
+    .string()
+    .regex(/^\d+-\d+$/, { message: 'expected a port number or a range such as "60000-60015"' })
+    .refine(
+      (value) => {
+        const [low, high] = value.split('-').map(Number) as [number, number];
+        return low >= 1 && high <= 65535 && low <= high;
+      },
+      { message: 'range must be within 1-65535 and low <= high' },
+    ),
+]);
+
+const checkIdPattern = /^[a-z0-9]+(\.[a-z0-9-]+)+$/;
+const checkId = z.string().regex(checkIdPattern, { message: 'expected a check id such as sysctl.swappiness' });
+
+const waiver = z
+  .object({
+    id: checkId,
+    reason: z.string().min(1, { message: 'a waiver needs a reason' }),
+    expires: z.iso.date({ message: 'expected a date YYYY-MM-DD' }).optional(),
+  })
+  .strict();
+
+const tuning = z
+  .object({
+    /** cpufreq governor every online CPU must use */
+    cpuGovernor: z.string().regex(/^[a-z0-9_-]+$/).default('performance'),
+    /** vm.swappiness: pass at or below max; tune writes target */
+    swappiness: z
+      .object({ target: z.number().int().min(0).max(200).default(0), max: z.number().int().min(0).max(200).default(1) })
+      .strict()
+      .refine((v) => v.target <= v.max, { message: 'expected target <= max' })
+      .prefault({}),
+    /** kernel.numa_balancing */
+    numaBalancing: z.object({ target: z.number().int().min(0).max(3).default(0) }).strict().prefault({}),
+    /** kernel.sched_migration_cost_ns: pass within [min, max]; tune writes target */
+    schedMigrationCostNs: z
+      .object({
+        target: z.number().int().min(0).default(50000),
+        min: z.number().int().min(0).default(50000),
+        max: z.number().int().min(0).default(100000),
+      })
+      .strict()
+      .refine((v) => v.min <= v.target && v.target <= v.max, { message: 'expected min <= target <= max' })
+      .prefault({}),
+  })
+  .strict();
+
+const host = z
+  .object({
+    /** minimum size of /dev/shm (docker run --shm-size) */
+    shmMin: size.prefault('1GiB'),
+    /** minimum MemAvailable */
+    memoryMinAvailable: size.prefault('16GiB'),
+    /** directories that must have free space: where the weights are downloaded */
+    disk: z
+      .array(z.object({ path: z.string().startsWith('/', { message: 'expected an absolute path' }), minFree: size }).strict())
+      .prefault([{ path: '/root/.cache', minFree: '50GiB' }]),
+    /** TCP ports that must be free before launch: the API port, the DP RPC port, ... */
+    ports: z.array(portSpec).default([8000]),
+    /**
+     * HCCL listens on HCCL_IF_BASE_PORT (default 60000) plus one port per device; this many
+     * ports from the base must be free.
+     */
+    hcclPortCount: z.number().int().min(0).max(64).default(16),
+  })
+  .strict();
+
+export const profileSchema = z
+  .object({
+    name: z.string().min(1).default('custom'),
+    description: z.string().default(''),
+    /** built-in profile this one starts from (default: "default") */
+    extends: z.string().optional(),
+    /** promote a check to required or demote it to recommended */
+    levels: z.record(checkId, z.enum(['required', 'recommended'])).default({}),
+    /** checks not to run, as --skip */
+    skip: z.array(z.string()).default([]),
+    /** accepted failures: reported as warn with the reason, until the expiry date */
+    waivers: z.array(waiver).default([]),
+    tuning: tuning.prefault({}),
+    host: host.prefault({}),
+  })
+  .strict();
+
+export type Profile = z.output<typeof profileSchema>;
+export type ProfileInput = z.input<typeof profileSchema>;
+
+export interface LoadedProfile {
+  profile: Profile;
+  /** "builtin" or the file path */
+  source: string;
+}
+
+type Plain = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Objects merge key by key; arrays and scalars of the overlay replace the base. */
+export function mergeProfiles(base: unknown, overlay: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(overlay)) return overlay === undefined ? base : overlay;
+  const out: Plain = { ...base };
+  for (const [key, value] of Object.entries(overlay)) out[key] = mergeProfiles(base[key], value);
+  return out;
+}
+
+export function builtinProfileNames(): string[] {
+  return Object.keys(builtinProfiles);
+}
+
+function builtinInput(name: string, seen: string[] = []): Plain {
+  const entry = builtinProfiles[name];
+  if (!entry) {
+    throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')}`);
+  }
+  if (seen.includes(name)) throw new QprepError('invalid-profile', `profile "${name}" extends itself through ${seen.join(' -> ')}`);
+  const parent = entry.extends ? builtinInput(entry.extends, [...seen, name]) : {};
+  return mergeProfiles(parent, { ...entry, name }) as Plain;
+}
+
+export function loadBuiltinProfile(name: string): LoadedProfile {
+  const parsed = profileSchema.safeParse(builtinInput(name));
+  if (!parsed.success) throw new Error(`built-in profile ${name} is invalid: ${describeZodError(parsed.error)}`);
+  return { profile: parsed.data, source: 'builtin' };
+}
+
+/**
+ * Parses a profile document (YAML or JSON text) read from `file`. Every problem is a
+ * QprepError naming the file, the field path and what is wrong.
+ */
+export function parseProfileText(text: string, file: string): LoadedProfile {
+  let document: unknown;
+  try {
+    document = parseYaml(text, { prettyErrors: false });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new QprepError('invalid-profile', `invalid profile ${file}: not valid YAML or JSON: ${reason}`);
+  }
+  if (!isPlainObject(document)) {
+    throw new QprepError('invalid-profile', `invalid profile ${file}: expected a mapping of profile fields at the top level`);
+  }
+  const baseName = typeof document.extends === 'string' ? document.extends : 'default';
+  let base: Plain;
+  try {
+    base = builtinInput(baseName);
+  } catch (error) {
+    throw new QprepError('invalid-profile', `invalid profile ${file}: extends: ${(error as Error).message}`);
+  }
+  const merged = mergeProfiles(base, { name: document.name ?? file.replace(/^.*\//, '').replace(/\.(ya?ml|json)$/, ''), ...document });
+  const parsed = profileSchema.safeParse(merged);
+  if (!parsed.success) throw new QprepError('invalid-profile', `invalid profile ${file}: ${describeZodError(parsed.error)}`);
+  return { profile: parsed.data, source: file };
+}
+
+/** Port specs expanded to a sorted list of ports. */
+export function expandPorts(specs: ReadonlyArray<number | string>): number[] {
+  const ports = new Set<number>();
+  for (const spec of specs) {
+    if (typeof spec === 'number') ports.add(spec);
+    else {
+      const [low, high] = spec.split('-').map(Number) as [number, number];
+      for (let p = low; p <= high; p++) ports.add(p);
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}

@@ -1,0 +1,218 @@
+import { detectContainer, type ContainerInfo } from '../host/container.js';
+import type { CommandOptions, CommandResult, Host } from '../host/types.js';
+import { Semaphore } from '../util/semaphore.js';
+import { withTimeout } from '../util/timeout.js';
+import type { Profile } from './profile.js';
+import type { Check, CheckContext, CheckResult, Level, Outcome, Waiver } from './types.js';
+
+export interface RunOptions {
+  /** checks running at once */
+  concurrency: number;
+  /** commands running at once, all tools together */
+  commandConcurrency: number;
+  /** commands running at once per executable name; hccn_tool answers "busy" when run concurrently */
+  toolLimits: Readonly<Record<string, number>>;
+  /** timeout of one probe */
+  timeoutMs: number;
+  /** ids whose fail is downgraded to warn; "all" for every check */
+  ignore: ReadonlySet<string> | 'all';
+  now?: () => Date;
+  onCheckDone?: (result: CheckResult, done: number, total: number) => void;
+}
+
+export const DEFAULT_TOOL_LIMITS: Readonly<Record<string, number>> = { hccn_tool: 1, 'npu-smi': 2 };
+
+/**
+ * Limits commands globally and per tool, below the checks: a check that runs hccn_tool for 16
+ * devices queues on the hccn_tool limit while the other checks go on with their own probes.
+ */
+export class LimitedHost implements Host {
+  readonly description: string;
+  readonly root: string;
+  private readonly global: Semaphore;
+  private readonly perTool = new Map<string, Semaphore>();
+
+  constructor(
+    private readonly inner: Host,
+    commandConcurrency: number,
+    private readonly toolLimits: Readonly<Record<string, number>>,
+  ) {
+    this.description = inner.description;
+    this.root = inner.root;
+    this.global = new Semaphore(commandConcurrency);
+  }
+
+  run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
+    const tool = (argv[0] ?? '').replace(/^.*\//, '');
+    const limit = this.toolLimits[tool];
+    const runIt = () => this.global.use(() => this.inner.run(argv, options));
+    if (limit === undefined) return runIt();
+    let semaphore = this.perTool.get(tool);
+    if (!semaphore) {
+      semaphore = new Semaphore(limit);
+      this.perTool.set(tool, semaphore);
+    }
+    return semaphore.use(runIt);
+  }
+
+  which(name: string, extraDirs?: readonly string[]) {
+    return this.inner.which(name, extraDirs);
+  }
+  readFile(path: string) {
+    return this.inner.readFile(path);
+  }
+  readDir(path: string) {
+    return this.inner.readDir(path);
+  }
+  stat(path: string) {
+    return this.inner.stat(path);
+  }
+  lstat(path: string) {
+    return this.inner.lstat(path);
+  }
+  readLink(path: string) {
+    return this.inner.readLink(path);
+  }
+  statfs(path: string) {
+    return this.inner.statfs(path);
+  }
+  env() {
+    return this.inner.env();
+  }
+  interfaces() {
+    return this.inner.interfaces();
+  }
+  identity() {
+    return this.inner.identity();
+  }
+  tcpConnect(host: string, port: number, timeoutMs: number) {
+    return this.inner.tcpConnect(host, port, timeoutMs);
+  }
+}
+
+export function createContext(host: Host, profile: Profile, timeoutMs: number, now: () => Date = () => new Date()): CheckContext {
+  const memo = new Map<string, Promise<unknown>>();
+  const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    let promise = memo.get(key) as Promise<T> | undefined;
+    if (!promise) {
+      promise = compute();
+      memo.set(key, promise);
+    }
+    return promise;
+  };
+  return {
+    host,
+    profile,
+    timeoutMs,
+    shared,
+    container: () => shared<ContainerInfo>('container', () => detectContainer(host)),
+    now,
+  };
+}
+
+export function effectiveLevel(check: Check, profile: Profile): Level {
+  return profile.levels[check.id] ?? check.level;
+}
+
+/** The watchdog of one check: probes have their own timeouts, this catches a check that loops. */
+export function checkBudgetMs(check: Check, ctx: CheckContext): number {
+  return check.budgetMs?.(ctx) ?? ctx.timeoutMs * 4 + 5000;
+}
+
+export interface PolicyInput {
+  level: Level;
+  ignored: boolean;
+  waivers: Profile['waivers'];
+  now: Date;
+}
+
+/**
+ * Turns what a check observed into what the report says: a recommended check's fail is a warn;
+ * an ignored or waived fail is a warn that says so. An error is never waived: it means the node
+ * could not be assessed (skip the check instead).
+ */
+export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput): Omit<CheckResult, 'durationMs'> {
+  let status = outcome.status;
+  let message = outcome.message;
+  let waived: Waiver | undefined;
+  if (status === 'fail' && input.level === 'recommended') status = 'warn';
+  if (status === 'fail') {
+    const today = input.now.toISOString().slice(0, 10);
+    const waiver = input.waivers.find((w) => w.id === check.id);
+    if (input.ignored) {
+      status = 'warn';
+      waived = { reason: 'ignored with --ignore' };
+    } else if (waiver && (!waiver.expires || waiver.expires >= today)) {
+      status = 'warn';
+      waived = waiver.expires ? { reason: waiver.reason, expires: waiver.expires } : { reason: waiver.reason };
+    } else if (waiver?.expires) {
+      message = `${message} (waiver expired ${waiver.expires})`;
+    }
+  }
+  const result: Omit<CheckResult, 'durationMs'> = {
+    id: check.id,
+    title: check.title,
+    category: check.category,
+    level: input.level,
+    status,
+    message,
+    evidence: outcome.evidence ?? {},
+  };
+  if (outcome.expected !== undefined) result.expected = outcome.expected;
+  if (outcome.actual !== undefined) result.actual = outcome.actual;
+  if (outcome.remediation !== undefined) result.remediation = outcome.remediation;
+  if (waived) result.waived = waived;
+  return result;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+async function runOne(check: Check, ctx: CheckContext): Promise<Outcome> {
+  const budget = checkBudgetMs(check, ctx);
+  try {
+    return await withTimeout(check.run(ctx), budget, () => ({
+      status: 'error' as const,
+      message: `${check.id} did not finish within ${budget} ms`,
+      remediation: `re-run with a larger --timeout; if it persists, capture the host with "qprep snapshot -o snap.json --only ${check.id}" and report it`,
+    }));
+  } catch (caught) {
+    const reason = caught instanceof Error ? caught.message : String(caught);
+    return {
+      status: 'error',
+      message: `internal error in ${check.id}: ${firstLine(reason)}`,
+      remediation: `please report this with "qprep snapshot -o snap.json --only ${check.id}" attached`,
+      evidence: { stack: caught instanceof Error ? (caught.stack ?? '').split('\n').slice(0, 6).join('\n') : reason },
+    };
+  }
+}
+
+/**
+ * Runs the checks concurrently (at most `concurrency` at once) and returns their results in
+ * catalogue order, whatever order they finish in. One check's exception or hang is that
+ * check's `error`; the others still report.
+ */
+export async function runChecks(checks: readonly Check[], ctx: CheckContext, options: RunOptions): Promise<CheckResult[]> {
+  const now = options.now?.() ?? ctx.now();
+  const results: CheckResult[] = new Array(checks.length);
+  const slots = new Semaphore(options.concurrency);
+  let done = 0;
+  await Promise.all(
+    checks.map((check, index) =>
+      slots.use(async () => {
+        const started = performance.now();
+        const outcome = await runOne(check, ctx);
+        const ignored = options.ignore === 'all' || options.ignore.has(check.id);
+        const result: CheckResult = {
+          ...applyPolicy(check, outcome, { level: effectiveLevel(check, ctx.profile), ignored, waivers: ctx.profile.waivers, now }),
+          durationMs: Math.round(performance.now() - started),
+        };
+        results[index] = result;
+        done++;
+        options.onCheckDone?.(result, done, checks.length);
+      }),
+    ),
+  );
+  return results;
+}

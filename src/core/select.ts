@@ -1,0 +1,55 @@
+import { usageError } from './errors.js';
+import type { Check } from './types.js';
+
+/** Splits "a,b c" into tokens; flags may be repeated. */
+export function splitList(values: ReadonlyArray<string> | undefined): string[] {
+  return (values ?? []).flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
+}
+
+function matches(check: Check, token: string): boolean {
+  if (check.id === token) return true;
+  const prefix = token.endsWith('.') ? token : `${token}.`;
+  if (check.id.startsWith(prefix)) return true;
+  return check.category === token;
+}
+
+/** The id prefixes and category names that select something in this catalogue. */
+function groupSelectors(catalogue: readonly Check[]): string[] {
+  return [...new Set([...catalogue.map((c) => c.category), ...catalogue.map((c) => c.id.split('.')[0]!)])].sort();
+}
+
+/** Checks a token list against the catalogue; an unknown token is a usage error that lists the valid ones. */
+export function assertKnownTokens(flag: string, tokens: readonly string[], catalogue: readonly Check[], allowAll = false): void {
+  for (const token of tokens) {
+    if (allowAll && token === 'all') continue;
+    if (!catalogue.some((check) => matches(check, token))) {
+      throw usageError(
+        `${flag}: unknown check "${token}"; valid checks: ${catalogue.map((c) => c.id).join(', ')} ` +
+          `(or a category/prefix: ${groupSelectors(catalogue).join(', ')})`,
+      );
+    }
+  }
+}
+
+export interface Selection {
+  only: string[];
+  skip: string[];
+}
+
+/** The checks to run, in catalogue order. */
+export function selectChecks(catalogue: readonly Check[], selection: Selection): Check[] {
+  assertKnownTokens('--only', selection.only, catalogue);
+  assertKnownTokens('--skip', selection.skip, catalogue);
+  return catalogue.filter(
+    (check) =>
+      (selection.only.length === 0 || selection.only.some((t) => matches(check, t))) &&
+      !selection.skip.some((t) => matches(check, t)),
+  );
+}
+
+/** The ids an --ignore list designates; "all" stands for every check. */
+export function resolveIgnore(catalogue: readonly Check[], tokens: readonly string[]): ReadonlySet<string> | 'all' {
+  assertKnownTokens('--ignore', tokens, catalogue, true);
+  if (tokens.includes('all')) return 'all';
+  return new Set(catalogue.filter((check) => tokens.some((t) => matches(check, t))).map((c) => c.id));
+}

@@ -1,0 +1,92 @@
+import type { ContainerInfo } from '../host/container.js';
+import type { Host } from '../host/types.js';
+import type { Profile } from './profile.js';
+
+export type Status = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
+export const STATUSES: readonly Status[] = ['pass', 'warn', 'fail', 'skip', 'error'];
+
+/** required: a fail or error makes the node not ready. recommended: a fail is reported as warn. */
+export type Level = 'required' | 'recommended';
+
+/** Display groups of the report, in report order. */
+export const CATEGORIES = {
+  tuning: 'Host tuning',
+  host: 'Host resources',
+  network: 'Host network',
+  npu: 'NPU and driver',
+  hccn: 'HCCN network and cluster',
+  launch: 'Launch and model',
+} as const;
+export type Category = keyof typeof CATEGORIES;
+
+/** What a check concludes. `fail` of a recommended check is turned into `warn` by the runner. */
+export interface Outcome {
+  status: Status;
+  /** one line that stands alone in a log */
+  message: string;
+  expected?: string;
+  actual?: string;
+  /** the exact command, file edit or `docker run` flag that fixes it */
+  remediation?: string;
+  /** what was observed, for the JSON report */
+  evidence?: Record<string, unknown>;
+}
+
+export interface CheckContext {
+  readonly host: Host;
+  readonly profile: Profile;
+  /** default timeout of one probe, in milliseconds */
+  readonly timeoutMs: number;
+  /**
+   * Runs `compute` once per run and shares its promise: several checks read the same
+   * `npu-smi info` table or mountinfo, and the host is asked only once.
+   */
+  shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** is the examined tree a container (see detectContainer) */
+  container(): Promise<ContainerInfo>;
+  /** the clock, injectable for waiver expiry and tests */
+  now(): Date;
+}
+
+export interface Check {
+  /** `category.name`, stable API: CLI flags, JSON report, journal */
+  readonly id: string;
+  readonly title: string;
+  readonly category: Category;
+  readonly level: Level;
+  /** one paragraph: why this matters for a vllm-ascend deployment */
+  readonly why: string;
+  /** the files and commands the check reads, for `qprep explain` */
+  readonly reads: readonly string[];
+  /** how a failure is fixed, in general; each result carries the exact remediation */
+  readonly fix: string;
+  /** observes only; never changes the host */
+  run(ctx: CheckContext): Promise<Outcome>;
+  /** the longest the check may take when that is more than the default watchdog */
+  budgetMs?(ctx: CheckContext): number;
+}
+
+export interface Waiver {
+  reason: string;
+  expires?: string;
+}
+
+/** One line of the report. */
+export interface CheckResult {
+  id: string;
+  title: string;
+  category: Category;
+  level: Level;
+  status: Status;
+  message: string;
+  expected?: string;
+  actual?: string;
+  remediation?: string;
+  evidence: Record<string, unknown>;
+  waived?: Waiver;
+  durationMs: number;
+}
+
+export function defineCheck(check: Check): Check {
+  return check;
+}
