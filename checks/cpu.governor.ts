@@ -1,0 +1,98 @@
+import { error, fail, pass, skip } from '../src/core/outcome.js';
+import { defineCheck } from '../src/core/types.js';
+import { parseCpuList } from '../src/parsers/cpulist.js';
+import { readValue } from '../src/probes/files.js';
+import { formatRanges, plural } from '../src/util/text.js';
+
+const CPU_ROOT = '/sys/devices/system/cpu';
+
+export default defineCheck({
+  id: 'cpu.governor',
+  title: 'CPU frequency governor',
+  category: 'tuning',
+  level: 'recommended',
+  why:
+    'vLLM schedules NPU work from host threads; a power-saving governor (ondemand, powersave, schedutil) lets cores ' +
+    'drop their clock between kernel launches, which adds latency jitter to every decode step and to the HCCL ' +
+    'collectives. The vllm-ascend tuning guide sets "performance" on every CPU.',
+  reads: [`${CPU_ROOT}/online`, `${CPU_ROOT}/cpuN/cpufreq/scaling_governor`, `${CPU_ROOT}/cpuN/cpufreq/scaling_available_governors`],
+  fix: 'Write the governor to every CPU (qprep tune does it, journaled) or set the BIOS power profile to performance.',
+  async run(ctx) {
+    const want = ctx.profile.tuning.cpuGovernor;
+    const online = await readValue(ctx.host, `${CPU_ROOT}/online`);
+    let cpus: number[] | undefined;
+    if (online.ok) cpus = parseCpuList(online.value);
+    if (!cpus) {
+      const listing = await ctx.host.readDir(CPU_ROOT);
+      if (!listing.ok) {
+        return error(`cannot list CPUs: ${online.ok ? `${CPU_ROOT}/online is not a cpulist` : online.reason}`, {
+          remediation: `make ${CPU_ROOT} readable (mount /sys) and re-run`,
+        });
+      }
+      cpus = listing.value
+        .map((entry) => /^cpu(\d+)$/.exec(entry.name)?.[1])
+        .filter((n): n is string => n !== undefined)
+        .map(Number)
+        .sort((a, b) => a - b);
+    }
+    if (cpus.length === 0) return error(`no online CPU found in ${CPU_ROOT}`, { remediation: `check that ${CPU_ROOT} is the host's sysfs` });
+
+    const governors = await Promise.all(cpus.map((cpu) => readValue(ctx.host, `${CPU_ROOT}/cpu${cpu}/cpufreq/scaling_governor`)));
+    const byGovernor = new Map<string, number[]>();
+    const unexposed: number[] = [];
+    const unreadable: string[] = [];
+    governors.forEach((read, i) => {
+      const cpu = cpus![i]!;
+      if (read.ok) byGovernor.set(read.value, [...(byGovernor.get(read.value) ?? []), cpu]);
+      else if (read.code === 'ENOENT') unexposed.push(cpu);
+      else unreadable.push(read.reason);
+    });
+    const evidence = {
+      onlineCpus: formatRanges(cpus),
+      governors: Object.fromEntries([...byGovernor].map(([g, list]) => [g, formatRanges(list)])),
+      ...(unexposed.length ? { withoutCpufreq: formatRanges(unexposed) } : {}),
+    };
+
+    if (unreadable.length > 0) {
+      return error(`cannot read the governor: ${unreadable[0]}`, {
+        remediation: 'run qprep as a user that can read /sys/devices/system/cpu (root on hardened hosts)',
+        evidence,
+      });
+    }
+    if (byGovernor.size === 0) {
+      return skip(`cpufreq is not exposed here (no ${CPU_ROOT}/cpu${cpus[0]}/cpufreq): the hypervisor or the container runtime controls CPU frequency`, {
+        remediation: 'nothing to do here; on bare metal, load the cpufreq driver (acpi-cpufreq, intel_pstate, cppc_cpufreq) or set the BIOS power profile to performance',
+        evidence,
+      });
+    }
+
+    const wrong = [...byGovernor].filter(([governor]) => governor !== want);
+    if (wrong.length === 0) {
+      const note = unexposed.length ? ` (${plural(unexposed.length, 'CPU')} without cpufreq)` : '';
+      return pass(`all ${plural(cpus.length - unexposed.length, 'online CPU')} use the ${want} governor${note}`, { evidence });
+    }
+
+    const wrongCpus = wrong.flatMap(([, list]) => list).sort((a, b) => a - b);
+    const firstWrong = wrongCpus[0]!;
+    const available = await readValue(ctx.host, `${CPU_ROOT}/cpu${firstWrong}/cpufreq/scaling_available_governors`);
+    const offered = available.ok ? available.value.split(/\s+/).filter(Boolean) : undefined;
+    const actual = wrong.map(([g, list]) => `${g} on cpu ${formatRanges(list)}`).join('; ');
+    const message = `${wrongCpus.length} of ${plural(cpus.length - unexposed.length, 'CPU')} do not use the ${want} governor: ${actual}`;
+    const container = await ctx.container();
+    const where = container.inContainer ? 'on the host (not in the container): ' : '';
+    if (offered && !offered.includes(want)) {
+      return fail(`${message}; the cpufreq driver offers only ${offered.join(', ')}`, {
+        expected: want,
+        actual,
+        remediation: `${where}set the BIOS/firmware power profile to maximum performance, or load a cpufreq driver that offers "${want}"`,
+        evidence: { ...evidence, available: offered },
+      });
+    }
+    return fail(message, {
+      expected: want,
+      actual,
+      remediation: `${where}sudo qprep tune --only cpu.governor   (or: echo ${want} | sudo tee ${CPU_ROOT}/cpu*/cpufreq/scaling_governor)`,
+      evidence,
+    });
+  },
+});

@@ -1,0 +1,28 @@
+import type { Check } from '../src/core/types.js';
+import cpuGovernor from './cpu.governor.js';
+import hostDisk from './host.disk.js';
+import hostMemory from './host.memory.js';
+import hostShm from './host.shm.js';
+import memJemalloc from './mem.jemalloc.js';
+import netPorts from './net.ports.js';
+import netProxy from './net.proxy.js';
+import schedMigrationCost from './sched.migration-cost.js';
+import sysctlNumaBalancing from './sysctl.numa-balancing.js';
+import sysctlSwappiness from './sysctl.swappiness.js';
+
+/**
+ * The catalogue, in report order. Each check lives in its own file named after its id; a test
+ * keeps this list, the directory and the ids in step.
+ */
+export const catalogue: readonly Check[] = [
+  cpuGovernor,
+  sysctlSwappiness,
+  sysctlNumaBalancing,
+  schedMigrationCost,
+  memJemalloc,
+  hostShm,
+  hostMemory,
+  hostDisk,
+  netProxy,
+  netPorts,
+];

@@ -1,0 +1,218 @@
+import {
+  probeFail,
+  probeOk,
+  type CommandLocation,
+  type CommandResult,
+  type DirEntry,
+  type FileKind,
+  type FileStat,
+  type FsUsage,
+  type Host,
+  type NetInterface,
+  type Probe,
+  type ProbeErrorCode,
+  type SystemIdentity,
+  type TcpProbeResult,
+} from '../../src/host/types.js';
+
+/** A file's content, or a node of another kind, or a read that fails with an errno. */
+export type FakeNode =
+  | string
+  | { kind: Exclude<FileKind, 'file' | 'directory'>; mode?: number; target?: string }
+  | { kind: 'file'; content: string; mode?: number }
+  | { kind: 'directory' }
+  | { error: ProbeErrorCode };
+
+export interface FakeCommand {
+  argv: string[];
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number | null;
+  timedOut?: boolean;
+  notFound?: boolean;
+  failure?: string;
+  /** answer only the first time; later identical calls take the next scripted entry */
+  once?: boolean;
+}
+
+export interface FakeHostSpec {
+  files?: Record<string, FakeNode>;
+  commands?: FakeCommand[];
+  env?: Record<string, string>;
+  statfs?: Record<string, FsUsage | { error: ProbeErrorCode }>;
+  interfaces?: NetInterface[] | { error: ProbeErrorCode };
+  identity?: Partial<SystemIdentity>;
+  tcp?: Array<{ host: string; port: number; ok: boolean; error?: string }>;
+  root?: string;
+}
+
+const MODE_BITS: Record<FileKind, number> = {
+  file: 0o100000,
+  directory: 0o040000,
+  symlink: 0o120000,
+  'char-device': 0o020000,
+  'block-device': 0o060000,
+  fifo: 0o010000,
+  socket: 0o140000,
+  other: 0,
+};
+
+function parentsOf(path: string): string[] {
+  const parts = path.split('/').filter(Boolean);
+  const parents: string[] = ['/'];
+  for (let i = 1; i < parts.length; i++) parents.push(`/${parts.slice(0, i).join('/')}`);
+  return parents;
+}
+
+/**
+ * An in-memory host for check tests. Paths that are not in `files` do not exist (ENOENT);
+ * directories are implied by the files under them. Commands are strict: a command that is
+ * not scripted throws, which the runner turns into that check's error, so a test sees it.
+ */
+export class FakeHost implements Host {
+  readonly description = 'fake';
+  readonly root: string;
+  readonly calls: string[][] = [];
+  private readonly nodes = new Map<string, FakeNode>();
+  private readonly commands: FakeCommand[];
+
+  constructor(private readonly spec: FakeHostSpec = {}) {
+    this.root = spec.root ?? '/';
+    for (const [path, node] of Object.entries(spec.files ?? {})) {
+      this.nodes.set(path, node);
+      for (const parent of parentsOf(path)) if (!this.nodes.has(parent)) this.nodes.set(parent, { kind: 'directory' });
+    }
+    this.commands = [...(spec.commands ?? [])];
+  }
+
+  async run(argv: readonly string[]): Promise<CommandResult> {
+    this.calls.push([...argv]);
+    const index = this.commands.findIndex((c) => c.argv.length === argv.length && c.argv.every((a, i) => a === argv[i]));
+    if (index < 0) {
+      throw new Error(`unexpected command: ${JSON.stringify(argv)}; scripted: ${this.commands.map((c) => JSON.stringify(c.argv)).join(' ') || 'none'}`);
+    }
+    const command = this.commands[index]!;
+    if (command.once) this.commands.splice(index, 1);
+    return {
+      argv: [...argv],
+      exitCode: command.exitCode === undefined ? (command.timedOut || command.notFound || command.failure ? null : 0) : command.exitCode,
+      signal: command.timedOut ? 'SIGKILL' : null,
+      stdout: command.stdout ?? '',
+      stderr: command.stderr ?? '',
+      durationMs: 1,
+      timedOut: command.timedOut ?? false,
+      notFound: command.notFound ?? false,
+      ...(command.failure ? { failure: command.failure } : {}),
+    };
+  }
+
+  /** PATH look-up over the fake files, as the live host does over the real ones. */
+  async which(name: string, extraDirs: readonly string[] = []): Promise<CommandLocation> {
+    const dirs = [...new Set([...(this.env().PATH ?? '').split(':').filter((d) => d.startsWith('/')), ...extraDirs])];
+    const searched: string[] = [];
+    for (const dir of dirs) {
+      const candidate = `${dir}/${name}`;
+      searched.push(candidate);
+      const stat = await this.stat(candidate);
+      if (stat.ok && stat.value.kind === 'file' && (stat.value.mode & 0o111) !== 0) return { path: candidate, searched };
+    }
+    return { path: null, searched };
+  }
+
+  private node(path: string): FakeNode | undefined {
+    return this.nodes.get(path);
+  }
+
+  private kindOf(node: FakeNode): FileKind {
+    if (typeof node === 'string') return 'file';
+    if ('error' in node) return 'other';
+    return node.kind;
+  }
+
+  private resolveLinks(path: string, depth = 0): FakeNode | undefined {
+    const node = this.node(path);
+    if (node && typeof node !== 'string' && 'kind' in node && node.kind === 'symlink' && node.target && depth < 10) {
+      const target = node.target.startsWith('/') ? node.target : `${path.replace(/\/[^/]*$/, '')}/${node.target}`;
+      return this.resolveLinks(target, depth + 1);
+    }
+    return node;
+  }
+
+  async readFile(path: string): Promise<Probe<string>> {
+    const node = this.resolveLinks(path);
+    if (node === undefined) return probeFail('ENOENT', `ENOENT: no such file or directory, open '${path}'`);
+    if (typeof node === 'string') return probeOk(node);
+    if ('error' in node) return probeFail(node.error, `${node.error}: ${path}`);
+    if (node.kind === 'file') return probeOk(node.content);
+    if (node.kind === 'directory') return probeFail('EISDIR', `EISDIR: illegal operation on a directory, read '${path}'`);
+    return probeOk('');
+  }
+
+  async readDir(path: string): Promise<Probe<DirEntry[]>> {
+    const node = this.resolveLinks(path);
+    if (node === undefined) return probeFail('ENOENT', `ENOENT: no such file or directory, scandir '${path}'`);
+    if (typeof node !== 'string' && 'error' in node) return probeFail(node.error, `${node.error}: ${path}`);
+    if (this.kindOf(node) !== 'directory') return probeFail('ENOTDIR', `ENOTDIR: not a directory, scandir '${path}'`);
+    const prefix = path === '/' ? '/' : `${path}/`;
+    const entries: DirEntry[] = [];
+    for (const [candidate, child] of this.nodes) {
+      if (candidate.startsWith(prefix) && candidate !== path && !candidate.slice(prefix.length).includes('/')) {
+        entries.push({ name: candidate.slice(prefix.length), kind: this.kindOf(child) });
+      }
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    return probeOk(entries);
+  }
+
+  private statNode(path: string, node: FakeNode | undefined): Probe<FileStat> {
+    if (node === undefined) return probeFail('ENOENT', `ENOENT: no such file or directory, stat '${path}'`);
+    if (typeof node !== 'string' && 'error' in node) return probeFail(node.error, `${node.error}: ${path}`);
+    const kind = this.kindOf(node);
+    const explicitMode = typeof node !== 'string' && 'mode' in node ? node.mode : undefined;
+    const perm = explicitMode ?? (kind === 'directory' ? 0o755 : 0o644);
+    const size = typeof node === 'string' ? node.length : 'content' in node ? node.content.length : 0;
+    return probeOk({ kind, mode: MODE_BITS[kind] | perm, uid: 0, gid: 0, size, rdev: 0 });
+  }
+
+  async stat(path: string): Promise<Probe<FileStat>> {
+    return this.statNode(path, this.resolveLinks(path));
+  }
+
+  async lstat(path: string): Promise<Probe<FileStat>> {
+    return this.statNode(path, this.node(path));
+  }
+
+  async readLink(path: string): Promise<Probe<string>> {
+    const node = this.node(path);
+    if (node === undefined) return probeFail('ENOENT', `ENOENT: ${path}`);
+    if (typeof node !== 'string' && 'kind' in node && node.kind === 'symlink' && node.target) return probeOk(node.target);
+    return probeFail('EOTHER', `EINVAL: not a symlink: ${path}`);
+  }
+
+  async statfs(path: string): Promise<Probe<FsUsage>> {
+    const usage = this.spec.statfs?.[path];
+    if (!usage) return probeFail('ENOENT', `ENOENT: statfs '${path}'`);
+    if ('error' in usage) return probeFail(usage.error, `${usage.error}: ${path}`);
+    return probeOk(usage);
+  }
+
+  env(): Readonly<Record<string, string>> {
+    return this.spec.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin' };
+  }
+
+  async interfaces(): Promise<Probe<NetInterface[]>> {
+    const interfaces = this.spec.interfaces ?? [];
+    if (!Array.isArray(interfaces)) return probeFail(interfaces.error, `${interfaces.error}: interfaces`);
+    return probeOk(interfaces);
+  }
+
+  async identity(): Promise<SystemIdentity> {
+    return { hostname: 'node1', arch: 'x86_64', kernel: '5.10.0-182.0.0.95.oe2203sp3.aarch64', ...this.spec.identity };
+  }
+
+  async tcpConnect(host: string, port: number): Promise<TcpProbeResult> {
+    const entry = this.spec.tcp?.find((t) => t.host === host && t.port === port);
+    if (!entry) return { ok: false, durationMs: 1, error: 'ECONNREFUSED' };
+    return entry.error ? { ok: entry.ok, durationMs: 1, error: entry.error } : { ok: entry.ok, durationMs: 1 };
+  }
+}

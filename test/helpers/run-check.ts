@@ -1,0 +1,37 @@
+import { expect } from 'vitest';
+import { loadBuiltinProfile, mergeProfiles, profileSchema, type Profile } from '../../src/core/profile.js';
+import { applyPolicy, createContext, effectiveLevel } from '../../src/core/runner.js';
+import type { Check, CheckResult, Outcome } from '../../src/core/types.js';
+import { FakeHost, type FakeHostSpec } from './fake-host.js';
+
+export function profileWith(overrides: Record<string, unknown> = {}, base = 'default'): Profile {
+  const builtin = loadBuiltinProfile(base).profile;
+  return profileSchema.parse(mergeProfiles(builtin, overrides));
+}
+
+export interface CheckRun {
+  outcome: Outcome;
+  result: Omit<CheckResult, 'durationMs'>;
+  host: FakeHost;
+}
+
+/** Runs one check on a fake host, the way the runner would, and returns both its outcome and its report line. */
+export async function runOn(check: Check, spec: FakeHostSpec, profileOverrides: Record<string, unknown> = {}): Promise<CheckRun> {
+  const host = new FakeHost(spec);
+  const profile = profileWith(profileOverrides);
+  const ctx = createContext(host, profile, 1000, () => new Date('2026-12-01T00:00:00Z'));
+  let outcome: Outcome;
+  try {
+    outcome = await check.run(ctx);
+  } catch (error) {
+    outcome = { status: 'error', message: `threw: ${(error as Error).message}` };
+  }
+  const result = applyPolicy(check, outcome, { level: effectiveLevel(check, profile), ignored: false, waivers: [], now: new Date() });
+  return { outcome, result, host };
+}
+
+/** Every non-pass outcome names a fix (DESIGN §3). */
+export function expectRemediation(outcome: Outcome): void {
+  if (outcome.status !== 'pass') expect(outcome.remediation, `${outcome.status} without remediation: ${outcome.message}`).toBeTruthy();
+  expect(outcome.message).not.toContain('\n');
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import check from '../../../checks/mem.jemalloc.js';
+import { expectRemediation, runOn } from '../../helpers/run-check.js';
+
+const DEBIAN = 'ID=debian\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n';
+const OPENEULER = 'NAME="openEuler"\nID="openEuler"\nVERSION_ID="22.03"\n';
+const LDCONFIG_ARGV = ['/sbin/ldconfig', '-p'];
+
+describe('mem.jemalloc', () => {
+  it('finds the Debian multiarch path for this architecture', async () => {
+    const { outcome } = await runOn(check, {
+      identity: { arch: 'aarch64' },
+      files: { '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2': 'ELF', '/etc/os-release': DEBIAN },
+    });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toContain('/usr/lib/aarch64-linux-gnu/libjemalloc.so.2');
+    expect(outcome.message).toContain('export LD_PRELOAD=/usr/lib/aarch64-linux-gnu/libjemalloc.so.2:$LD_PRELOAD');
+  });
+
+  it('finds openEuler /usr/lib64 and notes when it is already preloaded', async () => {
+    const { outcome } = await runOn(check, {
+      identity: { arch: 'aarch64' },
+      env: { LD_PRELOAD: '/usr/lib64/libjemalloc.so.2', PATH: '/usr/bin' },
+      files: { '/usr/lib64/libjemalloc.so.2': 'ELF', '/etc/os-release': OPENEULER },
+    });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toContain('preloaded');
+  });
+
+  it('falls back to the ldconfig cache and ignores other architectures there', async () => {
+    const { outcome, host } = await runOn(check, {
+      env: { PATH: '/usr/bin' },
+      files: { '/sbin/ldconfig': { kind: 'file', content: '', mode: 0o755 }, '/etc/os-release': DEBIAN },
+      commands: [
+        {
+          argv: LDCONFIG_ARGV,
+          stdout: '2 libs found in cache `/etc/ld.so.cache\'\n\tlibjemalloc.so.2 (libc6,AArch64) => /opt/arm/libjemalloc.so.2\n\tlibjemalloc.so.2 (libc6,x86-64) => /opt/jemalloc/lib/libjemalloc.so.2\n',
+        },
+      ],
+    });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toContain('/opt/jemalloc/lib/libjemalloc.so.2');
+    expect(host.calls).toEqual([LDCONFIG_ARGV]);
+  });
+
+  it('fails with the apt command on Debian when jemalloc is missing', async () => {
+    const { outcome, result } = await runOn(check, { env: { PATH: '/usr/bin' }, files: { '/etc/os-release': DEBIAN } });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toContain('libjemalloc.so.2 is not installed for x86_64');
+    expect(outcome.remediation).toContain('sudo apt install libjemalloc2');
+    expect(result.status).toBe('warn');
+  });
+
+  it('fails with the yum command on openEuler', async () => {
+    const { outcome } = await runOn(check, { env: { PATH: '/usr/bin' }, files: { '/etc/os-release': OPENEULER } });
+    expect(outcome.remediation).toContain('sudo yum install jemalloc');
+  });
+
+  it('fails when LD_PRELOAD names a path of another architecture', async () => {
+    const { outcome } = await runOn(check, {
+      env: { LD_PRELOAD: '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2:', PATH: '/usr/bin' },
+      files: { '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2': 'ELF', '/etc/os-release': DEBIAN },
+    });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toContain('LD_PRELOAD names /usr/lib/aarch64-linux-gnu/libjemalloc.so.2, which does not exist on this x86_64 host');
+    expect(outcome.remediation).toContain('export LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2');
+    expectRemediation(outcome);
+  });
+
+  it('is an error naming the command when ldconfig hangs', async () => {
+    const { outcome } = await runOn(check, {
+      env: { PATH: '/usr/bin' },
+      files: { '/sbin/ldconfig': { kind: 'file', content: '', mode: 0o755 } },
+      commands: [{ argv: LDCONFIG_ARGV, timedOut: true }],
+    });
+    expect(outcome.status).toBe('error');
+    expect(outcome.message).toContain('"/sbin/ldconfig -p" did not finish within 1000 ms');
+    expectRemediation(outcome);
+  });
+});

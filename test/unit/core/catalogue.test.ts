@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../../checks/index.js';
+import { renderCheckTable, replaceCheckTable } from '../../../src/report/catalogue-table.js';
+import { CATEGORIES } from '../../../src/core/types.js';
+
+const checksDir = new URL('../../../checks/', import.meta.url);
+
+describe('the check catalogue', () => {
+  it('has one file per check, named after its id, and the index lists every file', () => {
+    const files = readdirSync(checksDir)
+      .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort();
+    expect(catalogue.map((c) => c.id).sort()).toEqual(files);
+  });
+
+  it('has unique, well-formed ids and complete descriptors', () => {
+    const ids = catalogue.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const check of catalogue) {
+      expect(check.id).toMatch(/^[a-z0-9]+\.[a-z0-9-]+$/);
+      expect(Object.keys(CATEGORIES)).toContain(check.category);
+      expect(check.title.length, check.id).toBeGreaterThan(3);
+      expect(check.why.length, check.id).toBeGreaterThan(80);
+      expect(check.fix.length, check.id).toBeGreaterThan(10);
+      expect(check.reads.length, check.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps the categories together in report order', () => {
+    const order = Object.keys(CATEGORIES);
+    const indexes = catalogue.map((c) => order.indexOf(c.category));
+    expect([...indexes].sort((a, b) => a - b)).toEqual(indexes);
+  });
+
+  it('matches the check table of the README (run "npm run docs" when this fails)', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const regenerated = replaceCheckTable(readme, renderCheckTable(catalogue));
+    expect(regenerated, 'README.md lacks the check-table markers').toBeDefined();
+    expect(readme).toBe(regenerated);
+  });
+});

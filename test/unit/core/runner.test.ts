@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { pass, fail, error as errorOutcome } from '../../../src/core/outcome.js';
+import { createContext, LimitedHost, runChecks, type RunOptions } from '../../../src/core/runner.js';
+import { defineCheck, type Check, type Outcome } from '../../../src/core/types.js';
+import { blockingResults, exitCodeFor, summarize } from '../../../src/core/verdict.js';
+import { FakeHost } from '../../helpers/fake-host.js';
+import { profileWith } from '../../helpers/run-check.js';
+
+function fakeCheck(id: string, run: () => Promise<Outcome>, level: 'required' | 'recommended' = 'required'): Check {
+  return defineCheck({ id, title: id, category: 'host', level, why: 'test', reads: [], fix: 'test', run });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function options(overrides: Partial<RunOptions> = {}): RunOptions {
+  return { concurrency: 4, commandConcurrency: 4, toolLimits: {}, timeoutMs: 200, ignore: new Set(), ...overrides };
+}
+
+describe('runChecks', () => {
+  it('returns results in catalogue order whatever order they finish in', async () => {
+    const finished: string[] = [];
+    const checks = [30, 1, 15, 5].map((delay, i) =>
+      fakeCheck(`t.c${i}`, async () => {
+        await sleep(delay);
+        finished.push(`t.c${i}`);
+        return pass(`done after ${delay}`);
+      }),
+    );
+    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    expect(results.map((r) => r.id)).toEqual(['t.c0', 't.c1', 't.c2', 't.c3']);
+    expect(finished).not.toEqual(['t.c0', 't.c1', 't.c2', 't.c3']);
+  });
+
+  it("turns one check's exception into that check's error and runs the others", async () => {
+    const checks = [
+      fakeCheck('t.boom', async () => {
+        throw new TypeError('cannot read properties of undefined');
+      }),
+      fakeCheck('t.fine', async () => pass('fine')),
+    ];
+    const [boom, fine] = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    expect(boom!.status).toBe('error');
+    expect(boom!.message).toBe('internal error in t.boom: cannot read properties of undefined');
+    expect(boom!.remediation).toContain('qprep snapshot');
+    expect(fine!.status).toBe('pass');
+  });
+
+  it('stops waiting for a check that never finishes (watchdog) and reports it', async () => {
+    const hang = fakeCheck('t.hang', () => new Promise<Outcome>(() => undefined));
+    hang.budgetMs = () => 50;
+    const [result] = await runChecks([hang], createContext(new FakeHost(), profileWith(), 200), options());
+    expect(result!.status).toBe('error');
+    expect(result!.message).toBe('t.hang did not finish within 50 ms');
+  });
+
+  it('respects the concurrency limit', async () => {
+    let running = 0;
+    let peak = 0;
+    const checks = Array.from({ length: 10 }, (_, i) =>
+      fakeCheck(`t.c${i}`, async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(5);
+        running--;
+        return pass('ok');
+      }),
+    );
+    await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options({ concurrency: 3 }));
+    expect(peak).toBe(3);
+  });
+
+  it('reports a recommended fail as warn and keeps required fails', async () => {
+    const checks = [fakeCheck('t.req', async () => fail('bad', { remediation: 'x' })), fakeCheck('t.rec', async () => fail('meh', { remediation: 'x' }), 'recommended')];
+    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    expect(results.map((r) => r.status)).toEqual(['fail', 'warn']);
+  });
+
+  it('lets a profile promote a check to required', async () => {
+    const checks = [fakeCheck('t.rec', async () => fail('meh', { remediation: 'x' }), 'recommended')];
+    const profile = profileWith({ levels: { 't.rec': 'required' } });
+    const [result] = await runChecks(checks, createContext(new FakeHost(), profile, 200), options());
+    expect(result!.level).toBe('required');
+    expect(result!.status).toBe('fail');
+  });
+
+  it('downgrades an ignored fail to warn and records it, but never an error', async () => {
+    const checks = [fakeCheck('t.a', async () => fail('bad', { remediation: 'x' })), fakeCheck('t.b', async () => errorOutcome('cannot tell', { remediation: 'x' }))];
+    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options({ ignore: 'all' }));
+    expect(results[0]!.status).toBe('warn');
+    expect(results[0]!.waived).toEqual({ reason: 'ignored with --ignore' });
+    expect(results[1]!.status).toBe('error');
+    expect(results[1]!.waived).toBeUndefined();
+  });
+
+  it('applies profile waivers until they expire', async () => {
+    const checks = [fakeCheck('t.a', async () => fail('bad', { remediation: 'x' })), fakeCheck('t.b', async () => fail('bad', { remediation: 'x' }))];
+    const profile = profileWith({
+      waivers: [
+        { id: 't.a', reason: 'known, ticket OPS-12', expires: '2027-01-31' },
+        { id: 't.b', reason: 'old', expires: '2026-01-01' },
+      ],
+    });
+    const now = () => new Date('2026-12-02T10:00:00Z');
+    const results = await runChecks(checks, createContext(new FakeHost(), profile, 200, now), options({ now }));
+    expect(results[0]!.status).toBe('warn');
+    expect(results[0]!.waived).toEqual({ reason: 'known, ticket OPS-12', expires: '2027-01-31' });
+    expect(results[1]!.status).toBe('fail');
+    expect(results[1]!.message).toBe('bad (waiver expired 2026-01-01)');
+  });
+});
+
+describe('LimitedHost', () => {
+  it('runs at most one hccn_tool at a time while other tools overlap', async () => {
+    let hccnRunning = 0;
+    let hccnPeak = 0;
+    let otherPeak = 0;
+    let otherRunning = 0;
+    const inner = new FakeHost();
+    inner.run = async (argv) => {
+      const hccn = argv[0]!.endsWith('hccn_tool');
+      if (hccn) hccnPeak = Math.max(hccnPeak, ++hccnRunning);
+      else otherPeak = Math.max(otherPeak, ++otherRunning);
+      await sleep(10);
+      if (hccn) hccnRunning--;
+      else otherRunning--;
+      return { argv: [...argv], exitCode: 0, signal: null, stdout: '', stderr: '', durationMs: 10, timedOut: false, notFound: false };
+    };
+    const host = new LimitedHost(inner, 8, { hccn_tool: 1 });
+    await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => host.run(['/usr/local/Ascend/driver/tools/hccn_tool', '-i', String(i), '-link', '-g'])),
+      ...Array.from({ length: 4 }, () => host.run(['npu-smi', 'info'])),
+    ]);
+    expect(hccnPeak).toBe(1);
+    expect(otherPeak).toBeGreaterThan(1);
+  });
+});
+
+describe('verdict', () => {
+  const result = (id: string, status: 'pass' | 'warn' | 'fail' | 'skip' | 'error', level: 'required' | 'recommended' = 'required', waived = false) => ({
+    id,
+    title: id,
+    category: 'host' as const,
+    level,
+    status,
+    message: '',
+    evidence: {},
+    durationMs: 0,
+    ...(waived ? { waived: { reason: 'r' } } : {}),
+  });
+
+  it('is ready with warnings, not ready with a required fail or error', () => {
+    expect(blockingResults([result('a', 'pass'), result('b', 'warn', 'recommended'), result('c', 'skip')], false)).toEqual([]);
+    expect(blockingResults([result('a', 'fail')], false).map((r) => r.id)).toEqual(['a']);
+    expect(blockingResults([result('a', 'error')], false).map((r) => r.id)).toEqual(['a']);
+    expect(blockingResults([result('a', 'error', 'recommended')], false)).toEqual([]);
+  });
+
+  it('blocks on unwaived warnings and recommended errors under --strict', () => {
+    const results = [result('a', 'warn', 'recommended'), result('b', 'warn', 'required', true), result('c', 'error', 'recommended')];
+    expect(blockingResults(results, true).map((r) => r.id)).toEqual(['a', 'c']);
+  });
+
+  it('maps readiness to exit codes 0 and 1 and counts statuses', () => {
+    expect(exitCodeFor(true)).toBe(0);
+    expect(exitCodeFor(false)).toBe(1);
+    expect(summarize([result('a', 'pass'), result('b', 'pass'), result('c', 'skip')])).toEqual({ pass: 2, warn: 0, fail: 0, skip: 1, error: 0 });
+  });
+});
