@@ -1,0 +1,180 @@
+import { catalogue } from '../../checks/index.js';
+import { usageError } from '../core/errors.js';
+import { effectiveLevel } from '../core/runner.js';
+import { CATEGORIES } from '../core/types.js';
+import { exitCodeFor } from '../core/verdict.js';
+import { killAllCommandGroups } from '../host/exec.js';
+import { writeOutputFile } from '../host/output.js';
+import { RecordingHost } from '../host/snapshot.js';
+import { formatHuman } from '../report/human.js';
+import { reportSchema } from '../report/schema.js';
+import { VERSION } from '../version.js';
+import { createProgress } from './progress.js';
+import { schemaDocument, schemaNames } from './schemas.js';
+import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+
+interface CommonCliOptions {
+  format?: string;
+  output?: string;
+  color?: boolean;
+}
+
+type CheckCliOptions = CommonCliOptions &
+  Omit<CheckOptions, 'timeoutMs'> & {
+    timeout?: number;
+  };
+
+function useColor(options: CommonCliOptions): boolean {
+  if (options.color === false) return false;
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
+  if (options.output) return false;
+  return process.stdout.isTTY === true;
+}
+
+/** A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. */
+function installSignalHandlers(): void {
+  const onSignal = (signal: NodeJS.Signals, code: number) => () => {
+    killAllCommandGroups();
+    process.stderr.write(`\nqprep: interrupted by ${signal}; running probes were killed\n`);
+    process.exit(code);
+  };
+  process.once('SIGINT', onSignal('SIGINT', 130));
+  process.once('SIGTERM', onSignal('SIGTERM', 143));
+}
+
+async function emit(text: string, options: CommonCliOptions): Promise<void> {
+  if (options.output) {
+    await writeOutputFile(options.output, text);
+    process.stderr.write(`qprep: wrote ${options.output}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+}
+
+function toCheckOptions(options: CheckCliOptions): CheckOptions {
+  const split = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  const result: CheckOptions = {
+    only: split(options.only),
+    skip: split(options.skip),
+    ignore: split(options.ignore),
+    strict: options.strict ?? false,
+  };
+  if (options.profile !== undefined) result.profile = options.profile;
+  if (options.root !== undefined) result.root = options.root;
+  if (options.snapshot !== undefined) result.snapshot = options.snapshot;
+  if (options.timeout !== undefined) result.timeoutMs = options.timeout;
+  if (options.jobs !== undefined) result.jobs = options.jobs;
+  return result;
+}
+
+export async function runCheckCommand(options: CheckCliOptions): Promise<number> {
+  installSignalHandlers();
+  const checkOptions = toCheckOptions(options);
+  const loaded = await loadProfile(checkOptions.profile);
+  const handle = await openHost(checkOptions);
+  const progress = createProgress(process.stderr);
+  const run = await performCheck(handle, loaded, checkOptions, {
+    onStart: (total) => progress.start(total),
+    onCheckDone: (result, done, total) => progress.update(done, total, result.id),
+  });
+  progress.stop();
+  const { report } = run;
+  // The contract is checked on the way out: a report that does not match its schema is a bug.
+  const valid = reportSchema.safeParse(report);
+  if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
+  const text = options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatHuman(report, { color: useColor(options) });
+  await emit(text, options);
+  return exitCodeFor(report.ready);
+}
+
+export async function runSnapshotCommand(options: CheckCliOptions): Promise<number> {
+  installSignalHandlers();
+  const checkOptions = toCheckOptions(options);
+  const loaded = await loadProfile(checkOptions.profile);
+  const handle = await openHost(checkOptions);
+  const recorder = new RecordingHost(handle.host);
+  const progress = createProgress(process.stderr);
+  const run = await performCheck({ host: recorder, source: handle.source }, loaded, checkOptions, {
+    onStart: (total) => progress.start(total),
+    onCheckDone: (result, done, total) => progress.update(done, total, result.id),
+  });
+  // Interfaces are always kept: replaying a snapshot with --cluster needs them.
+  await recorder.interfaces();
+  progress.stop();
+  const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
+  await writeOutputFile(options.output!, `${JSON.stringify(snapshot, null, 1)}\n`, 0o600);
+  const { summary } = run.report;
+  process.stderr.write(
+    `qprep: snapshot written to ${options.output}: ${snapshot.commands.length} commands, ` +
+      `${Object.keys(snapshot.files).length} files, ${run.results.length} checks ` +
+      `(${summary.pass} pass, ${summary.warn} warn, ${summary.fail} fail, ${summary.skip} skip, ${summary.error} error)\n`,
+  );
+  return 0;
+}
+
+export async function runListCommand(options: CommonCliOptions): Promise<number> {
+  const loaded = await loadProfile(undefined);
+  const rows = catalogue.map((check) => ({
+    id: check.id,
+    level: effectiveLevel(check, loaded.profile),
+    category: check.category,
+    title: check.title,
+  }));
+  if (options.format === 'json') {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  const idWidth = Math.max(...rows.map((r) => r.id.length));
+  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${CATEGORIES[r.category].padEnd(24)}  ${r.title}`);
+  process.stdout.write(`${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(24)}  TITLE\n${lines.join('\n')}\n`);
+  return 0;
+}
+
+function wrap(text: string, width = 96, indent = '  '): string {
+  const words = text.split(/\s+/);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => indent + l).join('\n');
+}
+
+export async function runExplainCommand(id: string, options: CommonCliOptions): Promise<number> {
+  const check = catalogue.find((c) => c.id === id);
+  if (!check) throw usageError(`unknown check "${id}"; valid checks: ${catalogue.map((c) => c.id).join(', ')}`);
+  const loaded = await loadProfile(undefined);
+  const level = effectiveLevel(check, loaded.profile);
+  if (options.format === 'json') {
+    const { id: checkId, title, category, why, reads, fix } = check;
+    process.stdout.write(`${JSON.stringify({ id: checkId, title, category, level, why, reads, fix }, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(
+    [
+      `${check.id}: ${check.title}`,
+      `category: ${CATEGORIES[check.category]} · level: ${level}${level === 'required' ? ' (a fail or error makes the node not ready)' : ' (a fail is reported as a warning)'}`,
+      '',
+      'Why it matters:',
+      wrap(check.why),
+      '',
+      'What it reads:',
+      ...check.reads.map((r) => `  ${r}`),
+      '',
+      'How to fix a failure:',
+      wrap(check.fix),
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+export async function runSchemaCommand(name: string): Promise<number> {
+  if (!schemaNames().includes(name)) throw usageError(`unknown document "${name}"; schemas: ${schemaNames().join(', ')}`);
+  process.stdout.write(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
+  return 0;
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { catalogue as defaultCatalogue } from '../../checks/index.js';
+import { QprepError } from '../core/errors.js';
+import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
+import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
+import { resolveIgnore, selectChecks } from '../core/select.js';
+import type { Check, CheckContext, CheckResult } from '../core/types.js';
+import { blockingResults, summarize } from '../core/verdict.js';
+import { readInputFile } from '../host/inputs.js';
+import { LiveHost } from '../host/live.js';
+import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
+import type { Host } from '../host/types.js';
+import { osRelease } from '../probes/os.js';
+import type { HostInfo, Report } from '../report/schema.js';
+import { describeZodError } from '../util/zod-error.js';
+import { VERSION } from '../version.js';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The options every command that examines a host shares (DESIGN §2). */
+export interface HostOptions {
+  profile?: string;
+  root?: string;
+  snapshot?: string;
+  timeoutMs?: number;
+}
+
+export interface CheckOptions extends HostOptions {
+  only?: string[];
+  skip?: string[];
+  ignore?: string[];
+  strict?: boolean;
+  jobs?: number;
+}
+
+export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
+  const name = spec ?? 'default';
+  const looksLikeFile = /[/\\]/.test(name) || /\.(ya?ml|json)$/i.test(name);
+  if (!looksLikeFile && builtinProfileNames().includes(name)) return loadBuiltinProfile(name);
+  if (!looksLikeFile) {
+    throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a YAML/JSON file)`);
+  }
+  const text = await readInputFile(name, 'profile', 'invalid-profile');
+  return parseProfileText(text, name);
+}
+
+export async function loadSnapshot(file: string): Promise<Snapshot> {
+  const text = await readInputFile(file, 'snapshot', 'invalid-snapshot');
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${(error as Error).message}`);
+  }
+  const parsed = snapshotSchema.safeParse(document);
+  if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${describeZodError(parsed.error)}`);
+  return parsed.data;
+}
+
+export interface HostHandle {
+  host: Host;
+  source: Report['source'];
+}
+
+/** The live host (under --root) or the replay of a snapshot; never both. */
+export async function openHost(options: HostOptions): Promise<HostHandle> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (options.snapshot) {
+    if (options.root) throw new QprepError('usage', '--root and --snapshot cannot be combined: a snapshot carries its own root');
+    const snapshot = await loadSnapshot(options.snapshot);
+    return {
+      host: new ReplayHost(snapshot, options.snapshot),
+      source: {
+        kind: 'snapshot',
+        root: snapshot.root,
+        snapshot: { file: options.snapshot, createdAt: snapshot.createdAt, toolVersion: snapshot.tool.version },
+      },
+    };
+  }
+  const host = new LiveHost({ root: options.root ?? '/', timeoutMs });
+  return { host, source: { kind: 'live', root: host.root } };
+}
+
+export async function describeHost(ctx: CheckContext): Promise<HostInfo> {
+  const [identity, os, container] = await Promise.all([ctx.host.identity(), osRelease(ctx), ctx.container()]);
+  return {
+    hostname: identity.hostname,
+    arch: identity.arch,
+    kernel: identity.kernel,
+    os: os.prettyName ?? ([os.name, os.versionId].filter(Boolean).join(' ') || 'unknown'),
+    inContainer: container.inContainer,
+    containerRuntime: container.runtime,
+  };
+}
+
+export interface CheckRun {
+  report: Report;
+  results: CheckResult[];
+  ctx: CheckContext;
+}
+
+export interface RunHooks {
+  onStart?: (total: number) => void;
+  onCheckDone?: (result: CheckResult, done: number, total: number) => void;
+  catalogue?: readonly Check[];
+  now?: () => Date;
+}
+
+/** Selects, runs and judges the checks on an opened host; the report of DESIGN §3. */
+export async function performCheck(handle: HostHandle, loaded: LoadedProfile, options: CheckOptions, hooks: RunHooks = {}): Promise<CheckRun> {
+  const catalogue = hooks.catalogue ?? defaultCatalogue;
+  const started = new Date();
+  const startedMs = performance.now();
+  const only = options.only ?? [];
+  const skip = [...(options.skip ?? []), ...loaded.profile.skip];
+  const ignoreTokens = options.ignore ?? [];
+  const checks = selectChecks(catalogue, { only, skip });
+  const ignore = resolveIgnore(catalogue, ignoreTokens);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const host = new LimitedHost(handle.host, 8, DEFAULT_TOOL_LIMITS);
+  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now);
+  hooks.onStart?.(checks.length);
+  const [results, hostInfo] = await Promise.all([
+    runChecks(checks, ctx, {
+      concurrency: options.jobs ?? 8,
+      commandConcurrency: 8,
+      toolLimits: DEFAULT_TOOL_LIMITS,
+      timeoutMs,
+      ignore,
+      ...(hooks.now ? { now: hooks.now } : {}),
+      ...(hooks.onCheckDone ? { onCheckDone: hooks.onCheckDone } : {}),
+    }),
+    describeHost(ctx),
+  ]);
+  const strict = options.strict ?? false;
+  const blocking = blockingResults(results, strict);
+  const report: Report = {
+    schemaVersion: 1,
+    tool: { name: 'qprep', version: VERSION },
+    runId: randomUUID(),
+    host: hostInfo,
+    source: handle.source,
+    profile: { name: loaded.profile.name, source: loaded.source },
+    startedAt: started.toISOString(),
+    durationMs: Math.round(performance.now() - startedMs),
+    ready: blocking.length === 0,
+    strict,
+    selection: { only, skip, ignore: ignoreTokens },
+    summary: summarize(results),
+    blocking: blocking.map((r) => r.id),
+    checks: results,
+  };
+  return { report, results, ctx };
+}

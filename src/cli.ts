@@ -1,0 +1,161 @@
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from './version.js';
+
+/**
+ * Commander wiring only: every action imports its implementation lazily, so that
+ * `qprep --version` and `--help` load nothing but commander.
+ */
+
+export interface Exit {
+  code: number;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function positiveInt(flag: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) <= 0) {
+      throw new CommanderError(2, 'qprep.usage', `${flag} expects a positive integer, got "${value}"`);
+    }
+    return Number(value);
+  };
+}
+
+function formatOption(formats: string[]): Option {
+  return new Option('--format <format>', 'output format').choices(formats).default('human');
+}
+
+function addHostOptions(command: Command, { snapshot = true }: { snapshot?: boolean } = {}): Command {
+  command
+    .option('--profile <name|file>', 'built-in profile name or a YAML/JSON profile file', 'default')
+    .option('--root <dir>', "read the host's files under this prefix (e.g. /host in a container)");
+  if (snapshot) command.option('--snapshot <file>', 'answer from a snapshot file instead of the live host');
+  return command.option('--timeout <ms>', 'timeout of each probe in milliseconds', positiveInt('--timeout'), 10000);
+}
+
+function addSelectionOptions(command: Command): Command {
+  return command
+    .option('--only <ids>', 'run only these checks: ids, id prefixes (npu, hccn) or categories; comma-separated, repeatable', collect, [])
+    .option('--skip <ids>', 'do not run these checks; same syntax as --only', collect, [])
+    .option('--jobs <n>', 'checks run at once', positiveInt('--jobs'), 8);
+}
+
+export function buildProgram(exit: Exit): Command {
+  const program = new Command();
+  program
+    .name('qprep')
+    .description('Preflight and tuning for Huawei Ascend NPU hosts about to serve LLMs with vllm-ascend.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('--no-color', 'no colors in human output (NO_COLOR is honoured too)')
+    .showHelpAfterError('(run "qprep --help" for usage)')
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  qprep check                                  check this host, human report
+  qprep check --format json --output r.json    the readiness JSON for Ansible or an orchestrator
+  qprep check --only npu,hccn --strict         NPU and HCCN checks only; warnings block too
+  qprep check --ignore net.proxy               report a failing check as a warning (recorded)
+  qprep snapshot -o host.json                  record everything qprep reads, for support
+  qprep check --snapshot host.json             replay it anywhere
+  qprep explain cpu.governor                   what a check looks at and how to fix it
+
+Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
+    );
+
+  const check = program
+    .command('check')
+    .description('run the checks, print the report, exit 0 ready / 1 not ready / 2 no verdict')
+    .addOption(formatOption(['human', 'json']))
+    .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
+    .option('--ignore <ids>', 'report these failing checks as warnings (recorded in the report); "all" for every check', collect, [])
+    .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false);
+  addHostOptions(check);
+  addSelectionOptions(check);
+  check.action(async (options, command: Command) => {
+    const { runCheckCommand } = await import('./app/commands.js');
+    exit.code = await runCheckCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
+  const snapshot = program
+    .command('snapshot')
+    .description('record every command output and file the checks read into one JSON file, for replay with check --snapshot')
+    .requiredOption('-o, --output <file>', 'snapshot file to write (atomically)');
+  addHostOptions(snapshot, { snapshot: false });
+  addSelectionOptions(snapshot);
+  snapshot.action(async (options, command: Command) => {
+    const { runSnapshotCommand } = await import('./app/commands.js');
+    exit.code = await runSnapshotCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
+  program
+    .command('list')
+    .description('the check catalogue: id, level, category, title')
+    .addOption(formatOption(['human', 'json']))
+    .action(async (options, command: Command) => {
+      const { runListCommand } = await import('./app/commands.js');
+      exit.code = await runListCommand({ ...options, ...command.optsWithGlobals() });
+    });
+
+  program
+    .command('explain')
+    .description("one check's purpose, what it reads, and how to fix it")
+    .argument('<id>', 'check id, e.g. cpu.governor')
+    .addOption(formatOption(['human', 'json']))
+    .action(async (id: string, options, command: Command) => {
+      const { runExplainCommand } = await import('./app/commands.js');
+      exit.code = await runExplainCommand(id, { ...options, ...command.optsWithGlobals() });
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of a document, generated from the code')
+    .argument('[document]', 'report, profile or snapshot', 'report')
+    .action(async (document: string) => {
+      const { runSchemaCommand } = await import('./app/commands.js');
+      exit.code = await runSchemaCommand(document);
+    });
+
+  return program;
+}
+
+/** The --format the user asked for, known even when parsing failed. */
+function requestedFormat(argv: readonly string[]): string {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--format') return argv[i + 1] ?? 'human';
+    if (arg.startsWith('--format=')) return arg.slice('--format='.length);
+  }
+  return 'human';
+}
+
+async function flushAndExit(code: number): Promise<never> {
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
+  process.exit(code);
+}
+
+export async function main(argv: readonly string[]): Promise<never> {
+  const exit: Exit = { code: 0 };
+  const program = buildProgram(exit);
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return flushAndExit(0);
+      }
+      const { reportFailure } = await import('./app/failure.js');
+      const message = error.message.replace(/^error: /, '');
+      exit.code = reportFailure('usage', message, requestedFormat(argv));
+    } else {
+      const { reportError } = await import('./app/failure.js');
+      exit.code = reportError(error, requestedFormat(argv));
+    }
+  }
+  return flushAndExit(exit.code);
+}

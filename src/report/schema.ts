@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * The readiness report, `schemaVersion: 1` (DESIGN §3). Ansible gates on `ready` and the exit
+ * code, orchestrators read `checks`; `qprep schema report` prints this as JSON Schema.
+ * Adding optional fields keeps version 1; renaming or removing one needs version 2.
+ */
+
+export const statusSchema = z.enum(['pass', 'warn', 'fail', 'skip', 'error']);
+export const levelSchema = z.enum(['required', 'recommended']);
+export const categorySchema = z.enum(['tuning', 'host', 'network', 'npu', 'hccn', 'launch']);
+
+export const toolSchema = z.object({ name: z.literal('qprep'), version: z.string() });
+
+export const checkResultSchema = z.object({
+  id: z.string().describe('stable check id, category.name'),
+  title: z.string(),
+  category: categorySchema,
+  level: levelSchema,
+  status: statusSchema,
+  message: z.string().describe('one line that stands alone in a log'),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  remediation: z.string().optional().describe('present on every non-pass result: the exact command or docker run flag'),
+  evidence: z.record(z.string(), z.unknown()).describe('what the check observed'),
+  waived: z
+    .object({ reason: z.string(), expires: z.string().optional() })
+    .optional()
+    .describe('set when a fail was downgraded to warn by --ignore or a profile waiver'),
+  durationMs: z.number().nonnegative(),
+});
+
+export const summarySchema = z.object({
+  pass: z.number().int().nonnegative(),
+  warn: z.number().int().nonnegative(),
+  fail: z.number().int().nonnegative(),
+  skip: z.number().int().nonnegative(),
+  error: z.number().int().nonnegative(),
+});
+
+export const hostInfoSchema = z.object({
+  hostname: z.string(),
+  arch: z.string(),
+  kernel: z.string(),
+  os: z.string().describe('PRETTY_NAME of /etc/os-release, or "unknown"'),
+  inContainer: z.boolean(),
+  containerRuntime: z.string().nullable().optional(),
+});
+
+export const errorInfoSchema = z.object({
+  code: z.string().describe('usage, invalid-profile, invalid-snapshot, invalid-cluster, invalid-input, output, refused, locked, internal'),
+  message: z.string(),
+});
+
+export const fullReportSchema = z.object({
+  schemaVersion: z.literal(1),
+  tool: toolSchema,
+  runId: z.string(),
+  host: hostInfoSchema,
+  source: z
+    .object({
+      kind: z.enum(['live', 'snapshot']),
+      root: z.string(),
+      snapshot: z.object({ file: z.string(), createdAt: z.string(), toolVersion: z.string() }).optional(),
+    })
+    .describe('where the answers came from: the live host (under root) or a recorded snapshot'),
+  profile: z.object({ name: z.string(), source: z.string().describe('"builtin" or the profile file') }),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  ready: z.boolean(),
+  strict: z.boolean(),
+  selection: z.object({
+    only: z.array(z.string()),
+    skip: z.array(z.string()),
+    ignore: z.array(z.string()),
+  }),
+  summary: summarySchema,
+  blocking: z.array(z.string()).describe('ids of the checks that make the node not ready'),
+  checks: z.array(checkResultSchema),
+  facts: z.record(z.string(), z.unknown()).optional().describe('the `qprep facts` document of this node'),
+});
+
+export const errorReportSchema = z.object({
+  schemaVersion: z.literal(1),
+  tool: toolSchema,
+  ready: z.literal(false),
+  error: errorInfoSchema,
+});
+
+export const reportSchema = z.union([fullReportSchema, errorReportSchema]);
+
+export type Report = z.infer<typeof fullReportSchema>;
+export type ErrorReport = z.infer<typeof errorReportSchema>;
+export type AnyReport = z.infer<typeof reportSchema>;
+export type HostInfo = z.infer<typeof hostInfoSchema>;
