@@ -1,0 +1,17 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const dir = new URL('../../fixtures/', import.meta.url);
+
+describe('Ascend fixtures', () => {
+  it('are byte-for-byte the public captures they were copied from (checksums recorded at copy time)', () => {
+    const lines = readFileSync(new URL('ascend.sha256', dir), 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(60);
+    for (const line of lines) {
+      const [sum, name] = line.split(/\s+/);
+      const actual = createHash('sha256').update(readFileSync(new URL(`ascend/${name}`, dir))).digest('hex');
+      expect(actual, name).toBe(sum);
+    }
+  });
+});
