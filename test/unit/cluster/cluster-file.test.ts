@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { locateSelf, parseClusterText } from '../../../src/cluster/load.js';
@@ -208,5 +209,19 @@ describe('a node finds itself', () => {
   it('addresses of two nodes on one host are ambiguous', async () => {
     const host = new FakeHost({ identity: { hostname: 'x' }, interfaces: [iface('eth0', '198.19.0.11', '198.19.0.12')] });
     await expect(locateSelf(cluster, host, 'c.yaml')).rejects.toThrow('this host has the addresses of several nodes: node1 (198.19.0.11), node2 (198.19.0.12); pass --node NAME');
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Cluster file'));
+  const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+
+  it('shows a cluster file that parses, and the error it quotes for a duplicate device IP', () => {
+    const cluster = parseClusterText(example, 'cluster.yaml');
+    expect(cluster.nodes.map((n) => n.name)).toEqual(['node1', 'node2']);
+    expect(cluster.ports).toHaveLength(2);
+    const quoted = /`(qprep: error: invalid cluster cluster\.yaml: [^`]+)`/.exec(section)?.[1];
+    expect(`qprep: error: ${problemOf(example.replace('198.18.2.10', '198.18.1.10'), 'cluster.yaml')}`).toBe(quoted);
   });
 });
