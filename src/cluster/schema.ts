@@ -41,6 +41,11 @@ export const clusterNodeSchema = z
     name: nodeName.describe('the name reports use for this node'),
     host: hostAddress.describe('the host address of the node: HCCL_IF_IP, the address peers reach by TCP'),
     hostname: z.string().min(1).max(253).optional().describe('the machine hostname, when it is not the node name'),
+    ifname: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:@-]{1,15}$/, { error: (issue) => `expected a network interface name (at most 15 characters), got ${quoted(issue.input)}` })
+      .optional()
+      .describe('the host NIC that carries host: what GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME and HCCL_SOCKET_IFNAME name'),
     superPod: z.number().int().min(0).optional().describe('A3: the Super Pod ID of npu-smi info -t spod-info; nodes sharing one use HCCS'),
     devices: z.array(clusterDeviceSchema).default([]).describe('the NPU devices whose addresses peers ping'),
   })
@@ -122,6 +127,8 @@ export interface ClusterNode {
   /** every address that identifies this node (the host address, and all facts hostAddresses) */
   addresses: string[];
   hostname: string | null;
+  /** the host NIC the *_SOCKET_IFNAME variables should name, when the file says */
+  ifname: string | null;
   superPod: number | null;
   family: 'a2' | 'a3' | null;
   devices: ClusterDevice[];
@@ -170,6 +177,7 @@ export function normalizeNodesDocument(doc: ClusterNodesDocument): Cluster {
       host: n.host,
       addresses: [n.host],
       hostname: n.hostname ?? null,
+      ifname: n.ifname ?? null,
       superPod: n.superPod ?? null,
       family: doc.family ?? null,
       devices: n.devices.map((d) => ({ device: d.device, ip: d.ip ?? null, vnicIp: d.vnicIp ?? null, tls: null })),
@@ -192,6 +200,7 @@ export function normalizeFacts(list: readonly ClusterFacts[]): Cluster {
       host,
       addresses,
       hostname: facts.hostname,
+      ifname: null,
       superPod: facts.superPod ?? null,
       family: familyOf(facts.family),
       devices: facts.devices.map((d) => ({ device: d.device, ip: d.ip ?? null, vnicIp: d.vnicIp ?? null, tls: tlsValue(d.tls) })),

@@ -1,7 +1,8 @@
 import type { PlannedPing } from '../cluster/plan.js';
 import { outcomeOfReport, type PingOutcome, type PingResult } from '../cluster/ping-summary.js';
 import type { CheckContext } from '../core/types.js';
-import type { CommandLocation, CommandResult } from '../host/types.js';
+import { describeProbeError, type CommandLocation, type CommandResult, type ProbeErrorCode } from '../host/types.js';
+import { parseHccnConf, type HccnConf } from '../parsers/hccn-conf.js';
 import {
   isHccnBusy,
   parseHccnGateway,
@@ -191,4 +192,21 @@ export async function runPings(
       return runPing(ctx, ping, options);
     }),
   );
+}
+
+export const HCCN_CONF = '/etc/hccn.conf';
+
+export type HccnConfRead =
+  | { ok: true; path: string; value: HccnConf }
+  | { ok: false; path: string; code: ProbeErrorCode | 'EPARSE'; problem: string };
+
+/** /etc/hccn.conf of the examined tree (under --root), read and parsed once per run. */
+export function hccnConf(ctx: CheckContext): Promise<HccnConfRead> {
+  return ctx.shared('hccn.conf', async (): Promise<HccnConfRead> => {
+    const read = await ctx.host.readFile(HCCN_CONF);
+    if (!read.ok) return { ok: false, path: HCCN_CONF, code: read.code, problem: describeProbeError(HCCN_CONF, read) };
+    const parsed = parseHccnConf(read.value);
+    if (!parsed.ok) return { ok: false, path: HCCN_CONF, code: 'EPARSE', problem: `${HCCN_CONF}: ${parsed.reason}` };
+    return { ok: true, path: HCCN_CONF, value: parsed.value };
+  });
 }

@@ -22,6 +22,7 @@ nodes:
   - name: node2
     host: 198.19.0.12
     hostname: ai-node-02.lab
+    ifname: enp189s0f0
     devices:
       - { device: 1, ip: 198.18.2.11 }
       - { device: 0, ip: 198.18.2.10 }
@@ -60,7 +61,8 @@ describe('the cluster file, YAML or JSON', () => {
       { port: 13389, name: null, on: 'master' },
       { port: 6379, name: 'ray', on: 'all' },
     ]);
-    expect(cluster.nodes[1]).toMatchObject({ name: 'node2', host: '198.19.0.12', addresses: ['198.19.0.12'], hostname: 'ai-node-02.lab', superPod: null });
+    expect(cluster.nodes[1]).toMatchObject({ name: 'node2', host: '198.19.0.12', addresses: ['198.19.0.12'], hostname: 'ai-node-02.lab', ifname: 'enp189s0f0', superPod: null });
+    expect(cluster.nodes[0]!.ifname).toBeNull();
     expect(cluster.nodes[1]!.devices.map((d) => [d.device, d.ip])).toEqual([
       [1, '198.18.2.11'],
       [0, '198.18.2.10'],
@@ -113,6 +115,7 @@ describe('an invalid cluster file is one line naming the file and the problem', 
     expect(problemOf(YAML.replace('198.19.0.12', '$(reboot)'))).toBe('invalid cluster c.yaml: nodes.1.host: expected an IPv4 or IPv6 address, got "$(reboot)"');
     expect(problemOf(YAML.replace('198.18.1.10', '010.18.1.10'))).toContain('nodes.0.devices.0.ip: expected an IPv4 address');
     expect(problemOf(YAML.replace('198.18.1.10', '198.18.1.256'))).toContain('got "198.18.1.256"');
+    expect(problemOf(YAML.replace('enp189s0f0', '"eth0; reboot"'))).toBe('invalid cluster c.yaml: nodes.1.ifname: expected a network interface name (at most 15 characters), got "eth0; reboot"');
   });
 
   it('duplicate names, duplicate device IPs, duplicate host addresses, a device listed twice', () => {

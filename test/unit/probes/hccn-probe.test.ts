@@ -7,7 +7,7 @@ import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost } from '../../../src/co
 import { defineCheck, type CheckContext } from '../../../src/core/types.js';
 import type { CommandResult, Host } from '../../../src/host/types.js';
 import { parseHccnIp } from '../../../src/parsers/hccn.js';
-import { busyBackoffMs, hccnIp, hccnTls, pingArgs, queryHccn, runHccnTool, runPing, runPings } from '../../../src/probes/hccn.js';
+import { busyBackoffMs, hccnConf, hccnIp, hccnTls, pingArgs, queryHccn, runHccnTool, runPing, runPings } from '../../../src/probes/hccn.js';
 import { FakeHost, type FakeCommand, type FakeHostSpec } from '../../helpers/fake-host.js';
 import { profileWith } from '../../helpers/run-check.js';
 
@@ -218,5 +218,16 @@ describe('the hccn_tool limit per host', () => {
     expect(await peakWith({})).toBe(1);
     expect(await peakWith({}, profileWith({ hccn: { concurrency: 2 } }))).toBe(2);
     expect(await peakWith({ hccnConcurrency: 4 }, profileWith({ hccn: { concurrency: 2 } }))).toBe(4);
+  });
+});
+
+describe('/etc/hccn.conf', () => {
+  it('is read once per run and parsed; a missing or unreadable file is a problem naming the path', async () => {
+    const ctx = contextOn(new FakeHost({ files: { '/etc/hccn.conf': ascend('hccn-conf-910b-arthurchiao.txt') } }));
+    const [a, b] = await Promise.all([hccnConf(ctx), hccnConf(ctx)]);
+    expect(a).toBe(b);
+    expect(a.ok && a.value.devices.map((d) => d.settings.address)).toEqual(['29.1.137.205', '29.1.170.143']);
+    expect(await hccnConf(contextOn(new FakeHost()))).toEqual({ ok: false, path: '/etc/hccn.conf', code: 'ENOENT', problem: '/etc/hccn.conf: no such file or directory' });
+    expect(await hccnConf(contextOn(new FakeHost({ files: { '/etc/hccn.conf': 'not a config\n' } })))).toMatchObject({ ok: false, code: 'EPARSE', problem: '/etc/hccn.conf: not /etc/hccn.conf output: line 1 is "not a config"' });
   });
 });
