@@ -86,8 +86,3 @@ export function nothingRecognized(what: string, skipped: SkippedLines): ParseFai
     ? failure(`not ${what} output: line ${first.line} is "${first.text}"`, first.line, first.text)
     : failure(`not ${what} output`);
 }
-
-/** One line, safe to put in a message: "line 3: 'garbage'". */
-export function describeFailure(result: ParseFailure): string {
-  return result.reason;
-}
