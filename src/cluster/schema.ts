@@ -81,11 +81,21 @@ export const clusterNodesDocumentSchema = z
   })
   .strict();
 
+/**
+ * A host address as a facts document may list it: "198.19.0.11", "198.19.0.11/24", or
+ * {address: "198.19.0.11", ...}. The facts schema is defined elsewhere; this reads all three.
+ */
+const factsAddress = z.preprocess((value) => {
+  if (typeof value === 'object' && value !== null && typeof (value as { address?: unknown }).address === 'string') return (value as { address: string }).address;
+  if (typeof value === 'string' && /^[^/\s]+\/\d{1,3}$/.test(value)) return value.slice(0, value.indexOf('/'));
+  return value;
+}, hostAddress);
+
 /** A `qprep facts` document, read leniently: only the fields a cluster needs are checked. */
 export const clusterFactsSchema = z
   .object({
     hostname: z.string().min(1),
-    hostAddresses: z.array(hostAddress).default([]),
+    hostAddresses: z.array(factsAddress).default([]),
     family: z.string().optional(),
     superPod: z.number().int().min(0).nullable().optional(),
     devices: z

@@ -87,7 +87,7 @@ describe('the cluster file, YAML or JSON', () => {
     const facts = [1, 2].map((n) => ({
       schemaVersion: 1,
       hostname: `node${n}`,
-      hostAddresses: [`198.19.0.1${n}`, '172.17.0.1', 'fe80::1'],
+      hostAddresses: [`198.19.0.1${n}/24`, { address: '172.17.0.1', iface: 'docker0' }, 'fe80::1'],
       family: 'a2',
       npus: [{ card: 0, chip: 0, device: 0, name: '910B3', health: 'OK' }],
       devices: [{ device: 0, ip: `198.18.${n}.10`, netmask: '255.255.0.0', tls: 0 }, { device: 1, ip: null }],
