@@ -30,7 +30,6 @@ import { commandLine, commandProblem } from './commands.js';
 export const HCCN_TOOL = 'hccn_tool';
 /** where the driver installs it; PATH often lacks it, and containers mount exactly this directory */
 export const HCCN_TOOL_DIRS: readonly string[] = ['/usr/local/Ascend/driver/tools'];
-export const DEFAULT_BUSY_RETRIES = 5;
 const FIRST_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 1600;
 
@@ -50,7 +49,8 @@ export type HccnRun =
   | { ok: false; kind: HccnProblemKind; problem: string; argv: string[]; attempts: number; result?: CommandResult; searched?: string[] };
 
 export type HccnAnswer<T> =
-  | { ok: true; value: T; argv: string[]; attempts: number }
+  /** exitCode is kept: some answers (an unconfigured device's "no ip was preset") come with a non-zero one */
+  | { ok: true; value: T; argv: string[]; attempts: number; exitCode: number | null }
   | { ok: false; kind: HccnProblemKind; problem: string; argv: string[]; attempts: number; searched?: string[] };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -74,7 +74,7 @@ export function isDeviceId(device: number): boolean {
   return Number.isInteger(device) && device >= 0 && device <= 63;
 }
 
-/** Runs the tool with busy retries; judges only how the process ended, not what it printed. */
+/** Runs the tool, retrying busy answers; the caller judges the result it returns. */
 export async function runHccnTool(ctx: CheckContext, device: number, args: readonly string[], options: HccnRunOptions = {}): Promise<HccnRun> {
   const shown = [HCCN_TOOL, '-i', String(device), ...args];
   if (!isDeviceId(device)) {
@@ -110,7 +110,9 @@ export async function runHccnTool(ctx: CheckContext, device: number, args: reado
 
 /**
  * Runs `hccn_tool -i <device> <args>` once per run (several checks read the same answer) and
- * parses it. A non-zero exit, a timeout or text the parser cannot read is a structured problem.
+ * parses it. A timeout, a missing binary, or a non-zero exit whose output the parser cannot read
+ * is a structured problem; a non-zero exit with a readable answer is that answer, since the
+ * tool also exits non-zero to say "this device has no address".
  */
 export function queryHccn<T>(ctx: CheckContext, device: number, args: readonly string[], parse: (text: string) => Parsed<T>, options: HccnRunOptions = {}): Promise<HccnAnswer<T>> {
   return ctx.shared(`hccn_tool:${device}:${args.join(' ')}`, async (): Promise<HccnAnswer<T>> => {
@@ -119,11 +121,17 @@ export function queryHccn<T>(ctx: CheckContext, device: number, args: readonly s
       const { result: _result, ...problem } = run;
       return problem;
     }
-    const failed = commandProblem(run.result, options.timeoutMs ?? ctx.timeoutMs);
-    if (failed) return { ok: false, kind: 'failed', problem: failed, argv: run.argv, attempts: run.attempts };
-    const parsed = parse(run.result.stdout);
-    if (!parsed.ok) return { ok: false, kind: 'unparsable', problem: `"${commandLine(run.argv)}": ${parsed.reason}`, argv: run.argv, attempts: run.attempts };
-    return { ok: true, value: parsed.value, argv: run.argv, attempts: run.attempts };
+    const { result } = run;
+    const failed = commandProblem(result, options.timeoutMs ?? ctx.timeoutMs);
+    const didNotRun = result.timedOut || result.notFound || result.failure !== undefined || result.signal !== null;
+    if (failed && (didNotRun || result.stdout.trim() === '')) return { ok: false, kind: 'failed', problem: failed, argv: run.argv, attempts: run.attempts };
+    const parsed = parse(result.stdout);
+    if (!parsed.ok) {
+      return failed
+        ? { ok: false, kind: 'failed', problem: failed, argv: run.argv, attempts: run.attempts }
+        : { ok: false, kind: 'unparsable', problem: `"${commandLine(run.argv)}": ${parsed.reason}`, argv: run.argv, attempts: run.attempts };
+    }
+    return { ok: true, value: parsed.value, argv: run.argv, attempts: run.attempts, exitCode: result.exitCode };
   });
 }
 

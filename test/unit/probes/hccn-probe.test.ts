@@ -43,7 +43,7 @@ describe('running hccn_tool', () => {
   it('finds it in the driver tools directory and runs "-i <device> <args>" as an argv array', async () => {
     const host = hostWith([{ argv: [TOOL, '-i', '0', '-ip', '-g'], stdout: 'ipaddr:198.18.1.10\nnetmask:255.255.0.0\n' }]);
     const answer = await hccnIp(contextOn(host), 0);
-    expect(answer).toEqual({ ok: true, value: expect.objectContaining({ entries: [{ address: '198.18.1.10', netmask: '255.255.0.0' }] }), argv: [TOOL, '-i', '0', '-ip', '-g'], attempts: 1 });
+    expect(answer).toEqual({ ok: true, value: expect.objectContaining({ entries: [{ address: '198.18.1.10', netmask: '255.255.0.0' }] }), argv: [TOOL, '-i', '0', '-ip', '-g'], attempts: 1, exitCode: 0 });
   });
 
   it('asks once per run for the same answer, whichever check asks', async () => {
@@ -86,6 +86,11 @@ describe('running hccn_tool', () => {
     expect(busyBackoffMs(9)).toBe(1600);
   });
 
+  it('a non-zero exit with a readable answer is that answer: an unconfigured device (derived text)', async () => {
+    const host = hostWith([{ argv: [TOOL, '-i', '5', '-ip', '-g'], stdout: synthetic('hccn-ip-g-no-ip-preset.txt'), exitCode: 13 }]);
+    expect(await hccnIp(contextOn(host), 5)).toMatchObject({ ok: true, exitCode: 13, value: { entries: [], notPreset: true } });
+  });
+
   it('structured problems: not installed, failed, hung, unreadable, not a device id', async () => {
     const missing = await hccnIp(contextOn(new FakeHost()), 0);
     expect(missing).toMatchObject({ ok: false, kind: 'not-found', attempts: 0 });
@@ -96,14 +101,16 @@ describe('running hccn_tool', () => {
       { argv: [TOOL, '-i', '0', '-ip', '-g'], stdout: 'dsmi get device ip failed, ret = -8005\n', exitCode: 13 },
       { argv: [TOOL, '-i', '1', '-ip', '-g'], timedOut: true },
       { argv: [TOOL, '-i', '2', '-ip', '-g'], stdout: 'something else entirely\n' },
+      { argv: [TOOL, '-i', '3', '-ip', '-g'], stdout: '', exitCode: 1 },
     ]);
     const ctx = contextOn(failing);
     expect(await hccnIp(ctx, 0)).toMatchObject({ ok: false, kind: 'failed', problem: `"${TOOL} -i 0 -ip -g" exited with code 13: dsmi get device ip failed, ret = -8005` });
     expect(await hccnIp(ctx, 1)).toMatchObject({ ok: false, kind: 'failed', problem: `"${TOOL} -i 1 -ip -g" did not finish within 1000 ms and was killed with its child processes` });
     expect(await hccnIp(ctx, 2)).toMatchObject({ ok: false, kind: 'unparsable', problem: `"${TOOL} -i 2 -ip -g": not hccn_tool -ip -g output: line 1 is "something else entirely"` });
+    expect(await hccnIp(ctx, 3)).toMatchObject({ ok: false, kind: 'failed', problem: `"${TOOL} -i 3 -ip -g" exited with code 1` });
     expect(await hccnIp(ctx, -1)).toMatchObject({ ok: false, kind: 'refused' });
     expect(await hccnIp(ctx, 2.5)).toMatchObject({ ok: false, kind: 'refused' });
-    expect(failing.calls).toHaveLength(3);
+    expect(failing.calls).toHaveLength(4);
   });
 });
 
