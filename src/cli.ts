@@ -35,6 +35,13 @@ function addHostOptions(command: Command, { snapshot = true }: { snapshot?: bool
   return command.option('--timeout <ms>', 'timeout of each probe in milliseconds', positiveInt('--timeout'), 10000);
 }
 
+function addClusterOptions(command: Command): Command {
+  return command
+    .option('--cluster <file>', 'the nodes of the deployment: a YAML/JSON cluster file or a JSON array of qprep facts documents')
+    .option('--node <name>', "this host's node in the cluster file, when neither its addresses nor its hostname tell")
+    .option('--hccn-concurrency <n>', 'hccn_tool calls at once on this host (default 1: the tool answers "busy" when run concurrently)', positiveInt('--hccn-concurrency'));
+}
+
 function addSelectionOptions(command: Command): Command {
   return command
     .option('--only <ids>', 'run only these checks: ids, id prefixes (npu, hccn) or categories; comma-separated, repeatable', collect, [])
@@ -62,6 +69,7 @@ Examples:
   qprep check --ignore net.proxy               report a failing check as a warning (recorded)
   qprep snapshot -o host.json                  record everything qprep reads, for support
   qprep check --snapshot host.json             replay it anywhere
+  qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
   qprep explain cpu.governor                   what a check looks at and how to fix it
 
 Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
@@ -76,6 +84,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false);
   addHostOptions(check);
   addSelectionOptions(check);
+  addClusterOptions(check);
   check.action(async (options, command: Command) => {
     const { runCheckCommand } = await import('./app/commands.js');
     exit.code = await runCheckCommand({ ...options, ...command.optsWithGlobals() });
@@ -87,6 +96,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .requiredOption('-o, --output <file>', 'snapshot file to write (atomically)');
   addHostOptions(snapshot, { snapshot: false });
   addSelectionOptions(snapshot);
+  addClusterOptions(snapshot);
   snapshot.action(async (options, command: Command) => {
     const { runSnapshotCommand } = await import('./app/commands.js');
     exit.code = await runSnapshotCommand({ ...options, ...command.optsWithGlobals() });
@@ -114,7 +124,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile or snapshot', 'report')
+    .argument('[document]', 'report, profile, snapshot or cluster', 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);

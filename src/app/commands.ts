@@ -64,6 +64,9 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
   if (options.snapshot !== undefined) result.snapshot = options.snapshot;
   if (options.timeout !== undefined) result.timeoutMs = options.timeout;
   if (options.jobs !== undefined) result.jobs = options.jobs;
+  if (options.cluster !== undefined) result.cluster = options.cluster;
+  if (options.node !== undefined) result.node = options.node;
+  if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
   return result;
 }
 

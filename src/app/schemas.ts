@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clusterFileSchema } from '../cluster/schema.js';
 import { profileSchema } from '../core/profile.js';
 import { snapshotSchema } from '../host/snapshot.js';
 import { reportSchema } from '../report/schema.js';
@@ -14,6 +15,7 @@ const schemas: Record<string, SchemaEntry> = {
   report: { schema: reportSchema, io: 'output', title: 'qprep readiness report (schemaVersion 1)' },
   profile: { schema: profileSchema, io: 'input', title: 'qprep profile' },
   snapshot: { schema: snapshotSchema, io: 'input', title: 'qprep host snapshot (schemaVersion 1)' },
+  cluster: { schema: clusterFileSchema, io: 'input', title: 'qprep cluster file: {nodes: [...]} or a JSON array of qprep facts documents' },
 };
 
 export function schemaNames(): string[] {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
+import { openCluster, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
@@ -11,7 +12,7 @@ import { LiveHost } from '../host/live.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
 import { osRelease } from '../probes/os.js';
-import type { HostInfo, Report } from '../report/schema.js';
+import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
 import { describeZodError } from '../util/zod-error.js';
 import { VERSION } from '../version.js';
 
@@ -31,6 +32,12 @@ export interface CheckOptions extends HostOptions {
   ignore?: string[];
   strict?: boolean;
   jobs?: number;
+  /** --cluster FILE: the nodes of the deployment */
+  cluster?: string;
+  /** --node NAME: this host's node in the cluster, when neither address nor hostname tells */
+  node?: string;
+  /** --hccn-concurrency N: hccn_tool calls at once (default: the profile's hccn.concurrency) */
+  hccnConcurrency?: number;
 }
 
 export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
@@ -117,14 +124,17 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const checks = selectChecks(catalogue, { only, skip });
   const ignore = resolveIgnore(catalogue, ignoreTokens);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const host = new LimitedHost(handle.host, 8, DEFAULT_TOOL_LIMITS);
-  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now);
+  if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
+  const cluster = options.cluster === undefined ? undefined : await openCluster(options.cluster, handle.host, options.node);
+  const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
+  const host = new LimitedHost(handle.host, 8, toolLimits);
+  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster);
   hooks.onStart?.(checks.length);
   const [results, hostInfo] = await Promise.all([
     runChecks(checks, ctx, {
       concurrency: options.jobs ?? 8,
       commandConcurrency: 8,
-      toolLimits: DEFAULT_TOOL_LIMITS,
+      toolLimits,
       timeoutMs,
       ignore,
       ...(hooks.now ? { now: hooks.now } : {}),
@@ -150,5 +160,21 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     blocking: blocking.map((r) => r.id),
     checks: results,
   };
+  if (cluster) report.cluster = clusterInfo(cluster);
   return { report, results, ctx };
+}
+
+/** What the report says about the cluster: which file, which node this is, and how it knew. */
+export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
+  const info: ClusterInfo = {
+    file: loaded.file,
+    name: loaded.cluster.name,
+    self: loaded.self.name,
+    matchedBy: loaded.matchedBy,
+    evidence: loaded.evidence,
+    nodes: loaded.cluster.nodes.map((n) => n.name),
+    plan: loaded.cluster.plan,
+  };
+  if (loaded.note) info.note = loaded.note;
+  return info;
 }

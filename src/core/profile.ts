@@ -86,6 +86,18 @@ const host = z
   })
   .strict();
 
+const hccn = z
+  .object({
+    /**
+     * hccn_tool commands running at once on this host (--hccn-concurrency overrides it). The
+     * tool answers "busy" when run concurrently, so 1 is the safe value.
+     */
+    concurrency: z.number().int().min(1).max(16).default(1),
+    /** how often a "hccn_tool is busy" answer is retried, pausing 100 ms, 200 ms, ... up to 1.6 s */
+    busyRetries: z.number().int().min(0).max(10).default(5),
+  })
+  .strict();
+
 export const profileSchema = z
   .object({
     name: z.string().min(1).default('custom'),
@@ -100,6 +112,7 @@ export const profileSchema = z
     waivers: z.array(waiver).default([]),
     tuning: tuning.prefault({}),
     host: host.prefault({}),
+    hccn: hccn.prefault({}),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import type { LoadedCluster } from '../cluster/load.js';
 import { detectContainer, type ContainerInfo } from '../host/container.js';
 import type { CommandOptions, CommandResult, Host } from '../host/types.js';
 import { Semaphore } from '../util/semaphore.js';
@@ -90,7 +91,13 @@ export class LimitedHost implements Host {
   }
 }
 
-export function createContext(host: Host, profile: Profile, timeoutMs: number, now: () => Date = () => new Date()): CheckContext {
+export function createContext(
+  host: Host,
+  profile: Profile,
+  timeoutMs: number,
+  now: () => Date = () => new Date(),
+  cluster?: LoadedCluster,
+): CheckContext {
   const memo = new Map<string, Promise<unknown>>();
   const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let promise = memo.get(key) as Promise<T> | undefined;
@@ -107,6 +114,7 @@ export function createContext(host: Host, profile: Profile, timeoutMs: number, n
     shared,
     container: () => shared<ContainerInfo>('container', () => detectContainer(host)),
     now,
+    ...(cluster ? { cluster } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LoadedCluster } from '../cluster/load.js';
 import type { ContainerInfo } from '../host/container.js';
 import type { Host } from '../host/types.js';
 import type { Profile } from './profile.js';
@@ -46,6 +47,8 @@ export interface CheckContext {
   container(): Promise<ContainerInfo>;
   /** the clock, injectable for waiver expiry and tests */
   now(): Date;
+  /** the cluster of --cluster and this node's place in it; absent on a single-node run */
+  readonly cluster?: LoadedCluster;
 }
 
 export interface Check {

@@ -58,6 +58,11 @@ export function formatHuman(report: Report, options: HumanOptions): string {
         ? 'live host'
         : `live host, files under ${report.source.root}`;
   out.push(chalk.dim(`profile ${report.profile.name} (${report.profile.source}) · ${source}`));
+  if (report.cluster) {
+    const c = report.cluster;
+    out.push(chalk.dim(`cluster ${c.file}: ${c.self}, one of ${plural(c.nodes.length, 'node')} (found by ${c.evidence}) · plan ${c.plan}`));
+    if (c.note) out.push(chalk.yellow(`note: ${c.note}`));
+  }
 
   const idWidth = Math.max(0, ...report.checks.map((c) => c.id.length));
   for (const category of Object.keys(CATEGORIES) as Category[]) {

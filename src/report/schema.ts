@@ -52,6 +52,17 @@ export const errorInfoSchema = z.object({
   message: z.string(),
 });
 
+export const clusterInfoSchema = z.object({
+  file: z.string(),
+  name: z.string().nullable(),
+  self: z.string().describe('the node this host is in the cluster'),
+  matchedBy: z.enum(['node-option', 'address', 'hostname']).describe('how the host found itself: --node, a local address, or its hostname'),
+  evidence: z.string().describe('the address and interface, the hostname, or the option that matched'),
+  nodes: z.array(z.string()).describe('every node of the cluster, in file order'),
+  plan: z.enum(['same-index', 'full-mesh', 'ring']),
+  note: z.string().optional().describe('set when hostname and addresses disagree'),
+});
+
 export const fullReportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: toolSchema,
@@ -78,6 +89,7 @@ export const fullReportSchema = z.object({
   blocking: z.array(z.string()).describe('ids of the checks that make the node not ready'),
   checks: z.array(checkResultSchema),
   facts: z.record(z.string(), z.unknown()).optional().describe('the `qprep facts` document of this node'),
+  cluster: clusterInfoSchema.optional().describe('present with --cluster'),
 });
 
 export const errorReportSchema = z.object({
@@ -93,3 +105,4 @@ export type Report = z.infer<typeof fullReportSchema>;
 export type ErrorReport = z.infer<typeof errorReportSchema>;
 export type AnyReport = z.infer<typeof reportSchema>;
 export type HostInfo = z.infer<typeof hostInfoSchema>;
+export type ClusterInfo = z.infer<typeof clusterInfoSchema>;

@@ -1,0 +1,220 @@
+import type { PlannedPing } from '../cluster/plan.js';
+import { outcomeOfReport, type PingOutcome, type PingResult } from '../cluster/ping-summary.js';
+import type { CheckContext } from '../core/types.js';
+import { describeProbeError, type CommandLocation, type CommandResult, type ProbeErrorCode } from '../host/types.js';
+import { parseHccnConf, type HccnConf } from '../parsers/hccn-conf.js';
+import {
+  isHccnBusy,
+  parseHccnGateway,
+  parseHccnIp,
+  parseHccnLink,
+  parseHccnNetdetect,
+  parseHccnNetHealth,
+  parseHccnTls,
+  parseHccnVnic,
+} from '../parsers/hccn.js';
+import { parseHccnLldp } from '../parsers/hccn-lldp.js';
+import { parseHccnPing } from '../parsers/hccn-ping.js';
+import type { Parsed } from '../parsers/parsed.js';
+import { isIPv4 } from '../util/ip.js';
+import { commandLine, commandProblem } from './commands.js';
+
+/**
+ * Runs `hccn_tool -i <device> <args...>` for the checks. The tool refuses concurrent use with
+ * "hccn_tool is busy, please try again": qprep's own calls are already serialized per host by
+ * LimitedHost (the hccn_tool limit, `--hccn-concurrency`), and the busy answers that remain come
+ * from other users of the tool (an exporter, an operator's loop), so they are retried after a
+ * short, doubling pause, a bounded number of times.
+ */
+
+export const HCCN_TOOL = 'hccn_tool';
+/** where the driver installs it; PATH often lacks it, and containers mount exactly this directory */
+export const HCCN_TOOL_DIRS: readonly string[] = ['/usr/local/Ascend/driver/tools'];
+const FIRST_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 1600;
+
+export interface HccnRunOptions {
+  /** retries after a busy answer; defaults to the profile's hccn.busyRetries */
+  busyRetries?: number;
+  /** per-call timeout; defaults to the run's probe timeout */
+  timeoutMs?: number;
+  /** the pause between attempts, injectable so tests do not wait */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type HccnProblemKind = 'not-found' | 'refused' | 'busy' | 'failed' | 'unparsable';
+
+export type HccnRun =
+  | { ok: true; result: CommandResult; argv: string[]; attempts: number }
+  | { ok: false; kind: HccnProblemKind; problem: string; argv: string[]; attempts: number; result?: CommandResult; searched?: string[] };
+
+export type HccnAnswer<T> =
+  /** exitCode is kept: some answers (an unconfigured device's "no ip was preset") come with a non-zero one */
+  | { ok: true; value: T; argv: string[]; attempts: number; exitCode: number | null }
+  | { ok: false; kind: HccnProblemKind; problem: string; argv: string[]; attempts: number; searched?: string[] };
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The pause before retry n (1-based): 100, 200, 400, 800, 1600, 1600 ... ms. */
+export function busyBackoffMs(retry: number): number {
+  return Math.min(FIRST_BACKOFF_MS * 2 ** (retry - 1), MAX_BACKOFF_MS);
+}
+
+/** Where hccn_tool is, looked up once per run. */
+export function findHccnTool(ctx: CheckContext): Promise<CommandLocation> {
+  return ctx.shared('hccn_tool:which', () => ctx.host.which(HCCN_TOOL, HCCN_TOOL_DIRS));
+}
+
+function busyRetriesOf(ctx: CheckContext, options: HccnRunOptions): number {
+  return Math.max(0, options.busyRetries ?? ctx.profile.hccn.busyRetries);
+}
+
+/** Device ids are small integers; anything else never reaches argv. */
+export function isDeviceId(device: number): boolean {
+  return Number.isInteger(device) && device >= 0 && device <= 63;
+}
+
+/** Runs the tool, retrying busy answers; the caller judges the result it returns. */
+export async function runHccnTool(ctx: CheckContext, device: number, args: readonly string[], options: HccnRunOptions = {}): Promise<HccnRun> {
+  const shown = [HCCN_TOOL, '-i', String(device), ...args];
+  if (!isDeviceId(device)) {
+    return { ok: false, kind: 'refused', problem: `refused to run hccn_tool for device "${String(device).slice(0, 20)}": not a device id`, argv: shown, attempts: 0 };
+  }
+  const location = await findHccnTool(ctx);
+  if (!location.path) {
+    return { ok: false, kind: 'not-found', problem: `${HCCN_TOOL} not found (searched ${location.searched.join(', ')})`, argv: shown, attempts: 0, searched: location.searched };
+  }
+  const argv = [location.path, '-i', String(device), ...args];
+  const timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
+  const retries = busyRetriesOf(ctx, options);
+  const sleep = options.sleep ?? defaultSleep;
+  let waitedMs = 0;
+  for (let attempt = 1; ; attempt++) {
+    const result = await ctx.host.run(argv, { timeoutMs });
+    if (!isHccnBusy(`${result.stdout}\n${result.stderr}`)) return { ok: true, result, argv, attempts: attempt };
+    if (attempt > retries) {
+      return {
+        ok: false,
+        kind: 'busy',
+        problem: `"${commandLine(argv)}" answered "hccn_tool is busy" ${attempt} times over ${(waitedMs / 1000).toFixed(1)} s; another program is using hccn_tool on this host`,
+        argv,
+        attempts: attempt,
+        result,
+      };
+    }
+    const pause = busyBackoffMs(attempt);
+    waitedMs += pause;
+    await sleep(pause);
+  }
+}
+
+/**
+ * Runs `hccn_tool -i <device> <args>` once per run (several checks read the same answer) and
+ * parses it. A timeout, a missing binary, or a non-zero exit whose output the parser cannot read
+ * is a structured problem; a non-zero exit with a readable answer is that answer, since the
+ * tool also exits non-zero to say "this device has no address".
+ */
+export function queryHccn<T>(ctx: CheckContext, device: number, args: readonly string[], parse: (text: string) => Parsed<T>, options: HccnRunOptions = {}): Promise<HccnAnswer<T>> {
+  return ctx.shared(`hccn_tool:${device}:${args.join(' ')}`, async (): Promise<HccnAnswer<T>> => {
+    const run = await runHccnTool(ctx, device, args, options);
+    if (!run.ok) {
+      const { result: _result, ...problem } = run;
+      return problem;
+    }
+    const { result } = run;
+    const failed = commandProblem(result, options.timeoutMs ?? ctx.timeoutMs);
+    const didNotRun = result.timedOut || result.notFound || result.failure !== undefined || result.signal !== null;
+    if (failed && (didNotRun || result.stdout.trim() === '')) return { ok: false, kind: 'failed', problem: failed, argv: run.argv, attempts: run.attempts };
+    const parsed = parse(result.stdout);
+    if (!parsed.ok) {
+      return failed
+        ? { ok: false, kind: 'failed', problem: failed, argv: run.argv, attempts: run.attempts }
+        : { ok: false, kind: 'unparsable', problem: `"${commandLine(run.argv)}": ${parsed.reason}`, argv: run.argv, attempts: run.attempts };
+    }
+    return { ok: true, value: parsed.value, argv: run.argv, attempts: run.attempts, exitCode: result.exitCode };
+  });
+}
+
+export const hccnIp = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-ip', '-g'], parseHccnIp);
+export const hccnVnic = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-vnic', '-g'], parseHccnVnic);
+export const hccnLink = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-link', '-g'], parseHccnLink);
+export const hccnNetHealth = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-net_health', '-g'], parseHccnNetHealth);
+export const hccnNetdetect = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-netdetect', '-g'], parseHccnNetdetect);
+export const hccnGateway = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-gateway', '-g'], parseHccnGateway);
+export const hccnLldp = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-lldp', '-g'], parseHccnLldp);
+export const hccnTls = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-tls', '-g'], parseHccnTls);
+
+/**
+ * The hccn_tool arguments of one planned ping, or undefined when the address is not an IPv4
+ * address: the last guard before argv, whatever built the ping.
+ */
+export function pingArgs(ping: Pick<PlannedPing, 'method' | 'address'>): string[] | undefined {
+  if (!isIPv4(ping.address)) return undefined;
+  return ping.method === 'hccs' ? ['-hccs_ping', '-g', 'address', ping.address] : ['-ping', '-g', 'address', ping.address];
+}
+
+export interface PingRun extends PingResult {
+  attempts: number;
+  argv: string[];
+}
+
+/**
+ * Runs one planned ping and judges it from what the tool printed: a loss summary counts even when
+ * the tool exits non-zero (it does on Destination Host Unreachable); a failed run without a
+ * readable summary could not be assessed.
+ */
+export async function runPing(ctx: CheckContext, ping: PlannedPing, options: HccnRunOptions = {}): Promise<PingRun> {
+  const args = pingArgs(ping);
+  if (!args) {
+    return { ping, outcome: { status: 'error', problem: `refused to ping "${ping.address.slice(0, 40)}": not an IPv4 address` }, attempts: 0, argv: [] };
+  }
+  const run = await runHccnTool(ctx, ping.localDevice, args, options);
+  if (!run.ok) return { ping, outcome: { status: 'error', problem: run.problem }, attempts: run.attempts, argv: run.argv };
+  const timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
+  const parsed = parseHccnPing(run.result.stdout);
+  const report = parsed.ok ? parsed.value.reports[0] : undefined;
+  const failed = commandProblem(run.result, timeoutMs);
+  let outcome: PingOutcome;
+  if (run.result.timedOut || run.result.notFound || run.result.failure) outcome = { status: 'error', problem: failed ?? 'the command did not run' };
+  else if (report && report.verdict !== 'incomplete') outcome = outcomeOfReport(report);
+  else if (failed) outcome = { status: 'error', problem: failed };
+  else if (report) outcome = outcomeOfReport(report);
+  else outcome = { status: 'error', problem: `"${commandLine(run.argv)}" printed no ping result${parsed.ok ? '' : `: ${parsed.reason}`}` };
+  return { ping, outcome, attempts: run.attempts, argv: run.argv };
+}
+
+/**
+ * Runs every planned ping. They are started together: LimitedHost lets the configured number of
+ * hccn_tool calls through at a time, and other probes go on meanwhile. `skip` names a reason not
+ * to run a ping (the local device's link is DOWN). Results come back in plan order.
+ */
+export async function runPings(
+  ctx: CheckContext,
+  pings: readonly PlannedPing[],
+  options: HccnRunOptions & { skip?: (ping: PlannedPing) => string | undefined } = {},
+): Promise<PingRun[]> {
+  return Promise.all(
+    pings.map(async (ping): Promise<PingRun> => {
+      const reason = options.skip?.(ping);
+      if (reason !== undefined) return { ping, outcome: { status: 'skipped', reason }, attempts: 0, argv: [] };
+      return runPing(ctx, ping, options);
+    }),
+  );
+}
+
+export const HCCN_CONF = '/etc/hccn.conf';
+
+export type HccnConfRead =
+  | { ok: true; path: string; value: HccnConf }
+  | { ok: false; path: string; code: ProbeErrorCode | 'EPARSE'; problem: string };
+
+/** /etc/hccn.conf of the examined tree (under --root), read and parsed once per run. */
+export function hccnConf(ctx: CheckContext): Promise<HccnConfRead> {
+  return ctx.shared('hccn.conf', async (): Promise<HccnConfRead> => {
+    const read = await ctx.host.readFile(HCCN_CONF);
+    if (!read.ok) return { ok: false, path: HCCN_CONF, code: read.code, problem: describeProbeError(HCCN_CONF, read) };
+    const parsed = parseHccnConf(read.value);
+    if (!parsed.ok) return { ok: false, path: HCCN_CONF, code: 'EPARSE', problem: `${HCCN_CONF}: ${parsed.reason}` };
+    return { ok: true, path: HCCN_CONF, value: parsed.value };
+  });
+}
