@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -50,10 +50,14 @@ describe('the single-file bundle (npm run bundle)', () => {
     expect(ancestorNodeModules(dir)).toEqual([]);
   });
 
-  it('--version', async () => {
+  it('--version, also through a symlink without the .mjs extension (the installation the README shows)', async () => {
     const result = await run(['--version']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(pkg.version);
+    const binDir = tmp('bundle-bin');
+    symlinkSync(join(dir, 'qprep.mjs'), join(binDir, 'qprep'));
+    const viaLink = await execa(join(binDir, 'qprep'), ['--version'], { cwd: binDir, reject: false, extendEnv: false, env: cleanEnv() });
+    expect(viaLink.stdout).toBe(pkg.version);
   });
 
   it('check --format json: a report valid against the published schema, exit code following the verdict', async () => {
