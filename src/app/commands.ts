@@ -9,6 +9,7 @@ import { RecordingHost } from '../host/snapshot.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
+import { describeFailure, errorDocument } from './failure.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
@@ -83,7 +84,6 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
  */
 async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions): Promise<void> {
   if (!options.output) return;
-  const { describeFailure, errorDocument } = await import('./failure.js');
   const { code, message } = describeFailure(error);
   const document = formatErrorReport(errorDocument(code, message), options.format ?? 'human', new Date());
   if (document === undefined || code === 'output') return;
