@@ -32,7 +32,7 @@ function printRows(rows) {
   const labelWidth = Math.max(...rows.map((r) => r.label.length), 7);
   const extra = (row) => {
     const parts = [];
-    if (row.overBaselineMedian !== undefined) parts.push(`${signed(row.overBaselineMedian)} ms median, ${signed(row.overBaselineP90)} ms p90 over node -e 0`);
+    if (row.overBaselineMedian !== undefined) parts.push(`${signed(row.overBaselineMedian)} ms median, ${signed(row.overBaselineP90)} ms p90, ${signed(row.overBaselineMin)} ms min over node -e 0`);
     if (row.engineMs !== undefined) parts.push(`engine ${fixed(row.engineMs)} ms, ${row.checks} checks`);
     if (row.maxRssMiB !== undefined) parts.push(`max RSS ${fixed(row.maxRssMiB.median, 1)} MiB median, ${fixed(row.maxRssMiB.max, 1)} MiB max`);
     return parts.join('; ');

@@ -27,13 +27,14 @@ export default {
         label: command.label,
         unit: 'ms',
         ...s,
-        ...(i === 0 ? {} : { overBaselineMedian: s.median - baseline.median, overBaselineP90: s.p90 - baseline.p90 }),
+        ...(i === 0 ? {} : { overBaselineMedian: s.median - baseline.median, overBaselineP90: s.p90 - baseline.p90, overBaselineMin: s.min - baseline.min }),
       };
     });
     const verdicts = rows.slice(1).map((row) => ({
       what: row.label,
       ok: row.overBaselineMedian <= TARGET_MS,
-      detail: `median ${row.overBaselineMedian.toFixed(0)} ms over node -e 0 (p90 ${row.overBaselineP90.toFixed(0)} ms); target ${TARGET_MS} ms`,
+      // on a shared machine the medians carry other processes' load; the fastest runs show the cost alone
+      detail: `median ${row.overBaselineMedian.toFixed(0)} ms over node -e 0 (p90 ${row.overBaselineP90.toFixed(0)} ms, fastest runs ${row.overBaselineMin.toFixed(0)} ms); target ${TARGET_MS} ms`,
     }));
     if (!existsSync(bundle)) verdicts.push({ what: 'single file', ok: true, detail: 'dist/qprep.mjs not built (npm run bundle): not measured' });
     return { rows, verdicts };
