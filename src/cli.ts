@@ -78,7 +78,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   const check = program
     .command('check')
     .description('run the checks, print the report, exit 0 ready / 1 not ready / 2 no verdict')
-    .addOption(formatOption(['human', 'json']))
+    .addOption(formatOption(['human', 'json', 'junit', 'prometheus']))
     .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
     .option('--ignore <ids>', 'report these failing checks as warnings (recorded in the report); "all" for every check', collect, [])
     .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false);

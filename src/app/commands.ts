@@ -6,9 +6,10 @@ import { exitCodeFor } from '../core/verdict.js';
 import { killAllCommandGroups } from '../host/exec.js';
 import { writeOutputFile } from '../host/output.js';
 import { RecordingHost } from '../host/snapshot.js';
-import { formatHuman } from '../report/human.js';
+import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
+import { describeFailure, errorDocument } from './failure.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
@@ -71,6 +72,32 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
 }
 
 export async function runCheckCommand(options: CheckCliOptions): Promise<number> {
+  try {
+    return await checkAndEmit(options);
+  } catch (error) {
+    await replaceOutputWithFailure(error, options);
+    throw error;
+  }
+}
+
+/**
+ * On exit code 2 with a machine format, the --output file gets the error document too: a
+ * report fetched by Ansible or a .prom file read by node_exporter must not go on saying what
+ * an earlier run found. When the output itself cannot be written there is nothing to do.
+ */
+async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions): Promise<void> {
+  if (!options.output) return;
+  const { code, message } = describeFailure(error);
+  const document = formatErrorReport(errorDocument(code, message), options.format ?? 'human', new Date());
+  if (document === undefined || code === 'output') return;
+  try {
+    await writeOutputFile(options.output, document);
+  } catch {
+    // the failure being reported already says what went wrong; this one would only repeat it
+  }
+}
+
+async function checkAndEmit(options: CheckCliOptions): Promise<number> {
   installSignalHandlers();
   const checkOptions = toCheckOptions(options);
   const loaded = await loadProfile(checkOptions.profile);
@@ -85,7 +112,10 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
   // The contract is checked on the way out: a report that does not match its schema is a bug.
   const valid = reportSchema.safeParse(report);
   if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
-  const text = options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatHuman(report, { color: useColor(options) });
+  const text = formatReport(report, options.format ?? 'human', { color: useColor(options) });
+  if (options.format === 'prometheus' && options.output && !options.output.endsWith('.prom')) {
+    process.stderr.write(`qprep: note: node_exporter's textfile collector reads only files named *.prom\n`);
+  }
   await emit(text, options);
   return exitCodeFor(report.ready);
 }

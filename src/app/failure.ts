@@ -1,4 +1,5 @@
 import { QprepError, type ErrorCode } from '../core/errors.js';
+import { formatErrorReport } from '../report/formats.js';
 import type { ErrorReport } from '../report/schema.js';
 import { VERSION } from '../version.js';
 
@@ -6,20 +7,27 @@ export function errorDocument(code: ErrorCode, message: string): ErrorReport {
   return { schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, ready: false, error: { code, message } };
 }
 
+/** The code and the one-line message of exit code 2 for any thrown value. */
+export function describeFailure(error: unknown): { code: ErrorCode; message: string } {
+  if (error instanceof QprepError) return { code: error.code, message: error.message.split('\n')[0] ?? '' };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'internal', message: `internal error: ${message.split('\n')[0] ?? ''} (set QPREP_DEBUG=1 for the stack)` };
+}
+
 /**
  * Exit code 2: one line on stderr naming the file, field or command; with a machine format
- * stdout still carries one valid document with an `error` object.
+ * stdout still carries one valid document saying why.
  */
 export function reportFailure(code: ErrorCode, message: string, format: string): 2 {
   const line = message.split('\n')[0];
   process.stderr.write(`qprep: error: ${line}\n`);
-  if (format === 'json') process.stdout.write(`${JSON.stringify(errorDocument(code, line ?? ''), null, 2)}\n`);
+  const document = formatErrorReport(errorDocument(code, line ?? ''), format, new Date());
+  if (document !== undefined) process.stdout.write(document);
   return 2;
 }
 
 export function reportError(error: unknown, format: string): 2 {
-  if (error instanceof QprepError) return reportFailure(error.code, error.message, format);
-  const message = error instanceof Error ? error.message : String(error);
-  if (process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  return reportFailure('internal', `internal error: ${message} (set QPREP_DEBUG=1 for the stack)`, format);
+  if (!(error instanceof QprepError) && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  const { code, message } = describeFailure(error);
+  return reportFailure(code, message, format);
 }

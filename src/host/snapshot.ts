@@ -129,6 +129,7 @@ export class RecordingHost implements Host {
   private readonly fsUsage = new Map<string, Probe<FsUsage>>();
   private readonly tcp: Array<{ host: string; port: number; result: TcpProbeResult }> = [];
   private netInterfaces: Probe<NetInterface[]> | undefined;
+  private readonly pending = new Map<Map<string, unknown>, Map<string, Promise<unknown>>>();
 
   constructor(private readonly inner: Host) {
     this.description = `${inner.description} (recording)`;
@@ -184,10 +185,26 @@ export class RecordingHost implements Host {
     return result;
   }
 
-  private async keep<T>(store: Map<string, Probe<T>>, path: string, read: () => Promise<Probe<T>>): Promise<Probe<T>> {
-    const result = await read();
-    store.set(path, result);
-    return result;
+  /**
+   * One answer per path, the first: a replay answers every read of a path with the one value
+   * the snapshot holds, so the recording run must see that same value too, or the report kept
+   * in the snapshot disagrees with its replay (two checks read /proc/meminfo, which changes
+   * between reads).
+   */
+  private keep<T>(store: Map<string, Probe<T>>, path: string, read: () => Promise<Probe<T>>): Promise<Probe<T>> {
+    let pending = this.pending.get(store) as Map<string, Promise<Probe<T>>> | undefined;
+    if (!pending) {
+      pending = new Map();
+      this.pending.set(store, pending);
+    }
+    const inFlight = pending.get(path);
+    if (inFlight) return inFlight;
+    const answer = read().then((result) => {
+      store.set(path, result);
+      return result;
+    });
+    pending.set(path, answer);
+    return answer;
   }
 
   /** The snapshot document; secrets in environment values are redacted. */

@@ -23,3 +23,10 @@ export function formatRanges(values: readonly number[]): string {
   }
   return parts.join(',');
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The string with lone UTF-16 surrogates (not encodable as UTF-8) replaced by U+FFFD. */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}

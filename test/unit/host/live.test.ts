@@ -99,4 +99,16 @@ describe('record and replay', () => {
     expect(uncaptured.failure).toBe('not captured in the snapshot');
     expect(replay.root).toBe(root);
   });
+
+  it('answers every read of a path with the first answer, as its replay will, even when the file changes', async () => {
+    const root = hostTree();
+    const recorder = new RecordingHost(new LiveHost({ root, timeoutMs: 2000, env: {} }));
+    const [first, concurrent] = await Promise.all([recorder.readFile('/proc/sys/vm/swappiness'), recorder.readFile('/proc/sys/vm/swappiness')]);
+    writeFileSync(join(root, 'proc/sys/vm/swappiness'), '10\n');
+    const later = await recorder.readFile('/proc/sys/vm/swappiness');
+    expect(concurrent).toEqual(first);
+    expect(later).toEqual(first);
+    const snapshot = snapshotSchema.parse(JSON.parse(JSON.stringify(await recorder.toSnapshot({ name: 'qprep', version: 'test' }))));
+    expect(await new ReplayHost(snapshot, 'snap.json').readFile('/proc/sys/vm/swappiness')).toEqual(first);
+  });
 });

@@ -1,0 +1,100 @@
+// What every measurement uses: timed child processes, peak memory, statistics, the machine.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, freemem, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const RSS_PROBE = fileURLToPath(new URL('./rss-probe.mjs', import.meta.url));
+
+/**
+ * Runs argv (no shell) to completion and returns its wall time in milliseconds, its exit code,
+ * its stdout, and with `rss: true` its peak RSS in KiB (node processes only: a preload reports it).
+ */
+export async function timed(argv, { cwd = REPO, env = process.env, rss = false, input } = {}) {
+  let rssDir;
+  let args = argv.slice(1);
+  const childEnv = { ...env };
+  if (rss) {
+    rssDir = mkdtempSync(join(tmpdir(), 'qprep-bench-'));
+    childEnv.QPREP_BENCH_RSS_FILE = join(rssDir, 'rss');
+    args = ['--import', RSS_PROBE, ...args];
+  }
+  const started = process.hrtime.bigint();
+  const child = spawn(argv[0], args, { cwd, env: childEnv, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const stdout = [];
+  const stderr = [];
+  child.stdout.on('data', (chunk) => stdout.push(chunk));
+  child.stderr.on('data', (chunk) => stderr.push(chunk));
+  if (input !== undefined) child.stdin.end(input);
+  const exitCode = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code));
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  let maxRssKiB;
+  if (rssDir) {
+    try {
+      maxRssKiB = Number(readFileSync(join(rssDir, 'rss'), 'utf8'));
+    } finally {
+      rmSync(rssDir, { recursive: true, force: true });
+    }
+  }
+  return { ms, exitCode, maxRssKiB, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
+}
+
+/** Nearest-rank percentile of a sample (p in 0..100). */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1];
+}
+
+export function stats(values) {
+  return { n: values.length, median: percentile(values, 50), p90: percentile(values, 90), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/**
+ * Runs each command `runs` times, interleaved (a, b, c, a, b, c, ...), after `warmup` discarded
+ * rounds, so that a slow moment of a shared machine hits every command alike.
+ */
+export async function interleaved(commands, { runs, warmup = 2, rss = false }) {
+  const samples = commands.map(() => ({ ms: [], rss: [], exitCodes: new Set(), last: undefined }));
+  for (let round = 0; round < warmup + runs; round++) {
+    for (const [i, command] of commands.entries()) {
+      const result = await timed(command.argv, { ...command.options, rss });
+      if (round < warmup) continue;
+      samples[i].ms.push(result.ms);
+      if (result.maxRssKiB !== undefined) samples[i].rss.push(result.maxRssKiB);
+      samples[i].exitCodes.add(result.exitCode);
+      samples[i].last = result;
+    }
+  }
+  return samples;
+}
+
+function osPrettyName() {
+  try {
+    return /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function machine() {
+  const cpuList = cpus();
+  const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+  return {
+    cpu: cpuList[0]?.model?.trim() ?? 'unknown',
+    cores: cpuList.length,
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    freeMemoryGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    os: osPrettyName(),
+    kernel: release(),
+    arch: process.arch,
+    node: process.version,
+    qprep: version,
+  };
+}

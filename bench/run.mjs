@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm run bench`: measures qprep on this machine and prints the figures with the machine and
+// the Node version. Not a test: nothing here fails the build; targets are reported PASS/FAIL.
+// Usage: node bench/run.mjs [--only NAME[,NAME]] [--runs N] [--json FILE]
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { machine } from './lib/harness.mjs';
+import { measurements } from './measurements/index.mjs';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    runs: { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const only = values.only ? new Set(values.only.split(',')) : undefined;
+const unknown = only ? [...only].filter((name) => !measurements.some((m) => m.name === name)) : [];
+if (unknown.length > 0) {
+  console.error(`unknown measurement ${unknown.join(', ')}; known: ${measurements.map((m) => m.name).join(', ')}`);
+  process.exit(2);
+}
+
+const host = machine();
+console.log(`qprep ${host.qprep} benchmark · node ${host.node} · ${host.os} · kernel ${host.kernel} · ${host.arch}`);
+console.log(`machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB memory (${host.freeMemoryGiB} GiB free)`);
+
+const fixed = (value, digits = 0) => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '-');
+const signed = (value) => (value >= 0 ? `+${fixed(value)}` : fixed(value));
+
+function printRows(rows) {
+  const labelWidth = Math.max(...rows.map((r) => r.label.length), 7);
+  const extra = (row) => {
+    const parts = [];
+    if (row.overBaselineMedian !== undefined) parts.push(`${signed(row.overBaselineMedian)} ms median, ${signed(row.overBaselineP90)} ms p90, ${signed(row.overBaselineMin)} ms min over node -e 0`);
+    if (row.engineMs !== undefined) parts.push(`engine ${fixed(row.engineMs)} ms, ${row.checks} checks`);
+    if (row.maxRssMiB !== undefined) parts.push(`max RSS ${fixed(row.maxRssMiB.median, 1)} MiB median, ${fixed(row.maxRssMiB.max, 1)} MiB max`);
+    return parts.join('; ');
+  };
+  console.log(`  ${'command'.padEnd(labelWidth)}  runs  median     p90     min     max`);
+  for (const row of rows) {
+    const cells = [row.median, row.p90, row.min, row.max].map((v) => fixed(v).padStart(5)).join('   ');
+    console.log(`  ${row.label.padEnd(labelWidth)}  ${String(row.n).padStart(4)}  ${cells}  ${row.unit}   ${extra(row)}`);
+  }
+}
+
+const results = [];
+let failed = 0;
+for (const measurement of measurements) {
+  if (only && !only.has(measurement.name)) continue;
+  const runs = values.runs ? Number(values.runs) : measurement.defaultRuns;
+  console.log(`\n${measurement.name}: ${measurement.title}`);
+  console.log(`  target: ${measurement.target}`);
+  const started = Date.now();
+  const { rows, verdicts } = await measurement.run({ runs, version: host.qprep });
+  printRows(rows);
+  for (const verdict of verdicts) {
+    if (!verdict.ok) failed++;
+    console.log(`  ${verdict.ok ? 'PASS' : 'FAIL'}  ${verdict.what}: ${verdict.detail}`);
+  }
+  console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  results.push({ name: measurement.name, target: measurement.target, runs, rows, verdicts });
+}
+
+if (values.json) {
+  writeFileSync(values.json, `${JSON.stringify({ machine: host, date: new Date().toISOString(), results }, null, 2)}\n`);
+  console.log(`\nwrote ${values.json}`);
+}
+console.log(`\n${failed === 0 ? 'all targets met' : `${failed} target(s) missed`}`);

@@ -1,0 +1,127 @@
+import { execa } from 'execa';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.js';
+
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+const publishedReportSchema = JSON.parse(readFileSync(join(REPO, 'schema', 'report.schema.json'), 'utf8')) as object;
+
+function tmp(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `qprep-${prefix}-`));
+}
+
+/** Node resolves packages from every ancestor's node_modules: none may exist, or "runs alone" proves nothing. */
+function ancestorNodeModules(dir: string): string[] {
+  const found: string[] = [];
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, 'node_modules'))) found.push(join(current, 'node_modules'));
+    if (dirname(current) === current) return found;
+  }
+}
+
+function validateReport(document: unknown): { valid: boolean; errors: string } {
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(publishedReportSchema);
+  const valid = validate(document);
+  return { valid, errors: JSON.stringify(validate.errors ?? null) };
+}
+
+/** A clean environment: no NODE_PATH, no npm_config_* inherited from `npm test`. */
+function cleanEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
+}
+
+describe('the single-file bundle (npm run bundle)', () => {
+  let dir: string;
+  const run = (args: string[]) =>
+    execa(process.execPath, [join(dir, 'qprep.mjs'), ...args], { cwd: dir, reject: false, extendEnv: false, env: cleanEnv(), timeout: 120_000 });
+
+  beforeAll(async () => {
+    const buildDir = tmp('bundle-build');
+    await execa(process.execPath, [join(REPO, 'scripts', 'bundle.mjs'), '--outfile', join(buildDir, 'qprep.mjs')], { cwd: REPO });
+    dir = tmp('bundle-alone');
+    copyFileSync(join(buildDir, 'qprep.mjs'), join(dir, 'qprep.mjs'));
+  });
+
+  it('is one file in an otherwise empty directory, with no node_modules anywhere above it', () => {
+    expect(readdirSync(dir)).toEqual(['qprep.mjs']);
+    expect(ancestorNodeModules(dir)).toEqual([]);
+  });
+
+  it('--version, also through a symlink without the .mjs extension (the installation the README shows)', async () => {
+    const result = await run(['--version']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(pkg.version);
+    const binDir = tmp('bundle-bin');
+    symlinkSync(join(dir, 'qprep.mjs'), join(binDir, 'qprep'));
+    const viaLink = await execa(join(binDir, 'qprep'), ['--version'], { cwd: binDir, reject: false, extendEnv: false, env: cleanEnv() });
+    expect(viaLink.stdout).toBe(pkg.version);
+  });
+
+  it('check --format json: a report valid against the published schema, exit code following the verdict', async () => {
+    const result = await run(['check', '--format', 'json']);
+    const report = JSON.parse(result.stdout);
+    const { valid, errors } = validateReport(report);
+    expect(valid, errors).toBe(true);
+    expect(report.tool.version).toBe(pkg.version);
+    expect(report.checks.length).toBeGreaterThan(5);
+    expect(result.exitCode).toBe(report.ready ? 0 : 1);
+  });
+
+  it('list, schema report, and the other machine formats', async () => {
+    const list = await run(['list', '--format', 'json']);
+    expect(list.exitCode).toBe(0);
+    expect(JSON.parse(list.stdout).map((row: { id: string }) => row.id)).toContain('net.ports');
+    const schema = await run(['schema', 'report']);
+    expect(`${schema.stdout}\n`).toBe(readFileSync(join(REPO, 'schema', 'report.schema.json'), 'utf8'));
+    const prometheus = await run(['check', '--format', 'prometheus', '--only', 'sysctl']);
+    expect(prometheus.stdout).toMatch(/^qprep_ready [01]$/m);
+    const junit = await run(['check', '--format', 'junit', '--only', 'sysctl']);
+    expect(junit.stdout).toMatch(/^<testsuites name="qprep" tests="2" /m);
+  });
+
+  it('a bad profile is still exit 2 with the error document (the lazily loaded failure path is in the bundle)', async () => {
+    const result = await run(['check', '--profile', join(dir, 'missing.yaml'), '--format', 'json']);
+    expect(result.exitCode).toBe(2);
+    expect(JSON.parse(result.stdout).error.code).toBe('invalid-profile');
+  });
+});
+
+describe('npm pack', () => {
+  let tarball: string;
+  let files: string[];
+
+  beforeAll(async () => {
+    const packDir = tmp('pack');
+    // --ignore-scripts: `prepare` would rebuild dist/ under the feet of the tests running in parallel; pretest built it.
+    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], { cwd: REPO, extendEnv: false, env: cleanEnv() });
+    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    tarball = join(packDir, info!.filename);
+    files = info!.files.map((f) => f.path);
+  });
+
+  it('holds what the package needs and nothing of the development tree', () => {
+    for (const needed of ['package.json', 'bin/qprep.js', 'dist/src/cli.js', 'dist/src/app/commands.js', 'dist/checks/index.js', 'schema/report.schema.json', 'README.md', 'CHANGELOG.md']) {
+      expect(files, needed).toContain(needed);
+    }
+    const unwanted = files.filter((f) => /^(test|scripts|bench|src|checks|node_modules)\//.test(f) || f === 'dist/qprep.mjs' || f.endsWith('.ts'));
+    expect(unwanted).toEqual([]);
+  });
+
+  it('installs into an empty project, and its qprep bin runs: --version and check --format json', async () => {
+    const project = tmp('consumer');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'qprep-consumer', version: '1.0.0', private: true }));
+    await execa('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project, extendEnv: false, env: cleanEnv(), timeout: 240_000 });
+    const bin = join(project, 'node_modules', '.bin', 'qprep');
+    const version = await execa(bin, ['--version'], { cwd: project, reject: false, extendEnv: false, env: cleanEnv() });
+    expect(version.stdout).toBe(pkg.version);
+    const check = await execa(bin, ['check', '--format', 'json'], { cwd: project, reject: false, extendEnv: false, env: cleanEnv() });
+    const report = JSON.parse(check.stdout);
+    const { valid, errors } = validateReport(report);
+    expect(valid, errors).toBe(true);
+    expect(check.exitCode).toBe(report.ready ? 0 : 1);
+    expect(existsSync(join(project, 'node_modules', 'qprep', 'schema', 'report.schema.json'))).toBe(true);
+  }, 300_000);
+});
