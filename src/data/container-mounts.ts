@@ -121,9 +121,9 @@ export const DRIVER_PATHS: Record<MountSet, readonly PathRequirement[]> = {
     {
       path: '/usr/lib64/libyaml-0.so.2',
       kind: 'file',
-      flag: '-v /usr/lib/aarch64-linux-gnu/libyaml-0.so.2:/usr/lib64/libyaml-0.so.2 (openEuler hosts: -v /usr/lib64/libyaml-0.so.2.0.9:/usr/lib64/libyaml-0.so.2)',
+      flag: '-v /usr/lib/aarch64-linux-gnu/libyaml-0.so.2:/usr/lib64/libyaml-0.so.2',
       onHost: false,
-      role: 'libyaml, which the driver tools load',
+      role: 'libyaml, which the driver tools load (on openEuler hosts the source is /usr/lib64/libyaml-0.so.2.0.9)',
     },
     { path: '/etc/slog.conf', kind: 'file', flag: '-v /etc/slog.conf:/etc/slog.conf', onHost: false, role: 'the driver log configuration' },
     { path: '/var/slogd', kind: 'any', flag: '-v /var/slogd:/var/slogd', onHost: false, role: 'the driver log daemon' },
