@@ -57,7 +57,9 @@ export default defineCheck({
       if (!npuNodes.includes(id)) problems.push({ path: `/dev/davinci${id}`, problem: 'missing (npu-smi lists this device)', flag: npuDeviceFlag(set, id) });
     }
     const minCount = ctx.profile.npu.minCount;
-    const short = Math.max(0, Math.max(minCount, 1) - usable.length);
+    // nodes that exist with the wrong kind, and devices npu-smi lists, are reported already
+    const knownMissing = known.filter((id) => !npuNodes.includes(id)).length;
+    const short = Math.max(0, Math.max(minCount, 1) - npuNodes.length - knownMissing);
     if (short > 0) {
       const candidates: number[] = [];
       for (let id = 0; candidates.length < short && id < 64; id++) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { profileSchema } from '../core/profile.js';
+import { factsSchema } from '../facts/schema.js';
 import { snapshotSchema } from '../host/snapshot.js';
 import { reportSchema } from '../report/schema.js';
 
@@ -14,6 +15,7 @@ const schemas: Record<string, SchemaEntry> = {
   report: { schema: reportSchema, io: 'output', title: 'qprep readiness report (schemaVersion 1)' },
   profile: { schema: profileSchema, io: 'input', title: 'qprep profile' },
   snapshot: { schema: snapshotSchema, io: 'input', title: 'qprep host snapshot (schemaVersion 1)' },
+  facts: { schema: factsSchema, io: 'output', title: 'qprep node facts (schemaVersion 1)' },
 };
 
 export function schemaNames(): string[] {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { QprepError } from '../core/errors.js';
+import { buildFacts } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
@@ -132,6 +133,8 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     }),
     describeHost(ctx),
   ]);
+  // The NPU and HCCN probes are memoized: embedding the facts costs no extra command then.
+  const facts = checks.some((c) => c.category === 'npu' || c.category === 'hccn') ? await buildFacts(ctx) : undefined;
   const strict = options.strict ?? false;
   const blocking = blockingResults(results, strict);
   const report: Report = {
@@ -150,5 +153,6 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     blocking: blocking.map((r) => r.id),
     checks: results,
   };
+  if (facts) report.facts = facts;
   return { report, results, ctx };
 }
