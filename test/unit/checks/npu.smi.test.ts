@@ -18,7 +18,7 @@ describe('npu.smi', () => {
   });
 
   it('warns on the incomplete-driver warning; in a container the fix is the ascend_install.info mount', async () => {
-    const { outcome, result } = await runOn(check, npuHost({ container: true, info: syntheticFixture('npu-smi-info-910b3-26.1.0-npu5-alarm-incomplete-driver-derived.txt') }));
+    const { outcome, result } = await runOn(check, npuHost({ container: true, info: syntheticFixture('npu-smi-info-910b3-26.1.0-npu5-warning-incomplete-driver-derived.txt') }));
     expect(outcome.status).toBe('warn');
     expect(outcome.message).toContain('npu-smi warns: [WARNING]The driver package may not be completely installed');
     expect(outcome.remediation).toContain('-v /etc/ascend_install.info:/etc/ascend_install.info');

@@ -187,9 +187,9 @@ describe('npu-smi info: errors and warnings instead of (or after) the table', ()
   });
 
   it('the trailing incomplete-driver warning and a held NPU (derived from the 26.1.0 capture)', () => {
-    const t = table(syntheticFixture('npu-smi-info-910b3-26.1.0-npu5-alarm-incomplete-driver-derived.txt'));
+    const t = table(syntheticFixture('npu-smi-info-910b3-26.1.0-npu5-warning-incomplete-driver-derived.txt'));
     expect(t.warnings).toEqual(['[WARNING]The driver package may not be completely installed, which may cause function abnormal. Please reinstall it.']);
-    expect(t.chips[5]!.health).toBe('Alarm');
+    expect(t.chips[5]!.health).toBe('Warning');
     expect(t.processes.map((p) => p.pid)).toEqual([485946]);
   });
 
