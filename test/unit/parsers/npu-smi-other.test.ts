@@ -56,10 +56,14 @@ describe('npu-smi info -m', () => {
     expect(parseNpuSmiMapping('')).toMatchObject({ kind: 'invalid', reason: 'the output is empty' });
     expect(parseNpuSmiMapping('dcmi module initialize failed. ret is -8005')).toMatchObject({ kind: 'invalid', line: 1 });
     fc.assert(
-      fc.property(fc.string({ maxLength: 500 }), (text) => {
-        expect(['mapping', 'invalid']).toContain(parseNpuSmiMapping(text).kind);
+      fc.property(fc.oneof(fc.string({ maxLength: 500 }), fc.uint8Array({ maxLength: 500 })), (input) => {
+        const parsed = parseNpuSmiMapping(input);
+        expect(['mapping', 'invalid']).toContain(parsed.kind);
+        if (parsed.kind === 'invalid') expect(parsed.line).toBeGreaterThanOrEqual(1);
       }),
     );
+    const header = ascendFixture('npu-smi-info-m-910a-mindcluster-fixture.txt').split('\n')[0];
+    expect(parseNpuSmiMapping(`${header}\n${'7 '.repeat(6 * 1024 * 1024)}\n`)).toMatchObject({ kind: 'invalid', line: 2 });
   });
 });
 
