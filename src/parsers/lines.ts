@@ -38,3 +38,13 @@ export interface LineRef {
   line: number;
   text: string;
 }
+
+/** A non-negative integer as tools print it ("42"), or null for "-", "NA", "" and anything else. */
+export function integerOf(token: string | undefined): number | null {
+  return token !== undefined && /^\d{1,12}$/.test(token) ? Number(token) : null;
+}
+
+/** A non-negative decimal ("98.2", "0"), or null. */
+export function decimalOf(token: string | undefined): number | null {
+  return token !== undefined && /^\d{1,12}(?:\.\d{1,6})?$/.test(token) ? Number(token) : null;
+}

@@ -1,4 +1,4 @@
-import { decodeText, MAX_LINE_LENGTH, preview, splitLines, type TextInput } from './lines.js';
+import { decimalOf, decodeText, integerOf, MAX_LINE_LENGTH, preview, splitLines, type TextInput } from './lines.js';
 
 /**
  * `npu-smi info`: the main table, in every layout family seen in the wild (reference §1.1),
@@ -127,25 +127,16 @@ function tokensOf(cell: string): string[] {
   return cell.replace(/\//g, ' / ').split(/\s+/).filter(Boolean);
 }
 
-function numberOf(token: string | undefined): number | null {
-  if (token === undefined || !/^\d{1,12}(?:\.\d{1,6})?$/.test(token)) return null;
-  return Number(token);
-}
-
 /** Every "used / total" pair among the tokens, in order. */
 function pairsOf(tokens: readonly string[]): MemoryUsage[] {
   const pairs: MemoryUsage[] = [];
   for (let i = 1; i + 1 < tokens.length; i++) {
     if (tokens[i] !== '/') continue;
-    const used = numberOf(tokens[i - 1]);
-    const total = numberOf(tokens[i + 1]);
+    const used = decimalOf(tokens[i - 1]);
+    const total = decimalOf(tokens[i + 1]);
     if (used !== null && total !== null) pairs.push({ usedMB: used, totalMB: total });
   }
   return pairs;
-}
-
-function integerOf(token: string | undefined): number | null {
-  return token !== undefined && INTEGER.test(token) ? Number(token) : null;
 }
 
 interface HeaderInfo {
@@ -339,7 +330,7 @@ export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
         phyId: header.layout === 'a3' ? second : null,
         deviceColumn: header.layout === 'chip-device' ? second : null,
         busId: busCell,
-        aicorePercent: numberOf(metrics[0]),
+        aicorePercent: decimalOf(metrics[0]),
         ddr,
         hbm,
         partial: false,
@@ -364,7 +355,7 @@ type FirstRow = Pick<NpuSmiChip, 'npu' | 'name' | 'health' | 'powerW' | 'tempera
 function metricsOfFirstRow(cell: string): Pick<NpuSmiChip, 'powerW' | 'temperatureC' | 'hugepages'> {
   const tokens = tokensOf(cell);
   const pages = pairsOf(tokens)[0];
-  return { powerW: numberOf(tokens[0]), temperatureC: numberOf(tokens[1]), hugepages: pages ? { used: pages.usedMB, total: pages.totalMB } : null };
+  return { powerW: decimalOf(tokens[0]), temperatureC: decimalOf(tokens[1]), hugepages: pages ? { used: pages.usedMB, total: pages.totalMB } : null };
 }
 
 /**
@@ -398,7 +389,7 @@ function parseProcessRow(cells: readonly string[], cols: ProcessColumns, line: n
     chip: integerOf(ids[1]),
     pid,
     name: (cells[cols.name] ?? '').trim(),
-    memoryMB: numberOf(cells[cols.memory]),
+    memoryMB: decimalOf(cells[cols.memory]),
     containerPid: cols.containerPid === null ? null : integerOf(cells[cols.containerPid]),
     line,
   };

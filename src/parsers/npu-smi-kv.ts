@@ -1,4 +1,4 @@
-import { decodeText, MAX_LINE_LENGTH, preview, splitLines, type TextInput } from './lines.js';
+import { decimalOf, decodeText, integerOf, MAX_LINE_LENGTH, preview, splitLines, type TextInput } from './lines.js';
 
 /**
  * The `npu-smi info -t <type>` outputs (board, health, usages, common, memory, spod-info, ...)
@@ -66,14 +66,6 @@ function allEntries(output: KeyValueOutput): KeyValueEntry[] {
   return output.blocks.flat();
 }
 
-function intOf(value: string | undefined): number | null {
-  return value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : null;
-}
-
-function numOf(value: string | undefined): number | null {
-  return value !== undefined && /^\d{1,12}(?:\.\d{1,6})?$/.test(value) ? Number(value) : null;
-}
-
 function naToNull(value: string | undefined): string | null {
   return value === undefined || value === '' || value.toUpperCase() === 'NA' ? null : value;
 }
@@ -117,8 +109,8 @@ export function boardInfo(output: KeyValueOutput): NpuBoardInfo {
   const entries = allEntries(output);
   const get = (key: string) => naToNull(valueOf(entries, key));
   return {
-    npu: intOf(valueOf(entries, 'NPU ID')),
-    chip: intOf(valueOf(entries, 'Chip ID')),
+    npu: integerOf(valueOf(entries, 'NPU ID')),
+    chip: integerOf(valueOf(entries, 'Chip ID')),
     softwareVersion: get('Software Version'),
     firmwareVersion: get('Firmware Version'),
     compatibility: get('Compatibility'),
@@ -143,12 +135,12 @@ export interface NpuUsagesInfo {
 export function usagesInfo(output: KeyValueOutput): NpuUsagesInfo {
   const entries = allEntries(output);
   return {
-    npu: intOf(valueOf(entries, 'NPU ID')),
-    ddrCapacityMB: numOf(valueOf(entries, 'DDR Capacity(MB)')),
-    ddrUsagePercent: numOf(valueOf(entries, 'DDR Usage Rate(%)')),
-    hbmCapacityMB: numOf(valueOf(entries, 'HBM Capacity(MB)')),
-    hbmUsagePercent: numOf(valueOf(entries, 'HBM Usage Rate(%)')),
-    aicoreUsagePercent: numOf(valueOf(entries, 'Aicore Usage Rate(%)')),
+    npu: integerOf(valueOf(entries, 'NPU ID')),
+    ddrCapacityMB: decimalOf(valueOf(entries, 'DDR Capacity(MB)')),
+    ddrUsagePercent: decimalOf(valueOf(entries, 'DDR Usage Rate(%)')),
+    hbmCapacityMB: decimalOf(valueOf(entries, 'HBM Capacity(MB)')),
+    hbmUsagePercent: decimalOf(valueOf(entries, 'HBM Usage Rate(%)')),
+    aicoreUsagePercent: decimalOf(valueOf(entries, 'Aicore Usage Rate(%)')),
   };
 }
 
@@ -166,12 +158,12 @@ export function commonInfo(output: KeyValueOutput): NpuCommonChip[] {
   return output.blocks
     .filter((block) => valueOf(block, 'Chip ID') !== undefined || valueOf(block, 'Chip Name') !== undefined)
     .map((block) => ({
-      chipId: intOf(valueOf(block, 'Chip ID')),
+      chipId: integerOf(valueOf(block, 'Chip ID')),
       chipName: naToNull(valueOf(block, 'Chip Name')),
-      hbmUsagePercent: numOf(valueOf(block, 'HBM Usage Rate(%)')),
-      aicoreUsagePercent: numOf(valueOf(block, 'Aicore Usage Rate(%)')),
-      temperatureC: numOf(valueOf(block, 'Temperature(C)')),
-      powerW: numOf(valueOf(block, 'NPU Real-time Power(W)')),
+      hbmUsagePercent: decimalOf(valueOf(block, 'HBM Usage Rate(%)')),
+      aicoreUsagePercent: decimalOf(valueOf(block, 'Aicore Usage Rate(%)')),
+      temperatureC: decimalOf(valueOf(block, 'Temperature(C)')),
+      powerW: decimalOf(valueOf(block, 'NPU Real-time Power(W)')),
     }));
 }
 
@@ -187,10 +179,10 @@ export interface NpuMemoryInfo {
 export function memoryInfo(output: KeyValueOutput): NpuMemoryInfo {
   const entries = allEntries(output);
   return {
-    ddrCapacityMB: numOf(valueOf(entries, 'DDR Capacity(MB)')),
-    hbmCapacityMB: numOf(valueOf(entries, 'HBM Capacity(MB)')),
-    hbmClockMHz: numOf(valueOf(entries, 'HBM Clock Speed(MHz)')),
-    hbmTemperatureC: numOf(valueOf(entries, 'HBM Temperature(C)')),
+    ddrCapacityMB: decimalOf(valueOf(entries, 'DDR Capacity(MB)')),
+    hbmCapacityMB: decimalOf(valueOf(entries, 'HBM Capacity(MB)')),
+    hbmClockMHz: decimalOf(valueOf(entries, 'HBM Clock Speed(MHz)')),
+    hbmTemperatureC: decimalOf(valueOf(entries, 'HBM Temperature(C)')),
     hbmManufacturerId: naToNull(valueOf(entries, 'HBM Manufacturer ID')),
   };
 }
@@ -206,10 +198,10 @@ export function spodInfo(output: KeyValueOutput): SpodInfo {
   if (unsupported && entries.length === 0) return { supported: false, message: unsupported.text };
   return {
     supported: true,
-    sdid: intOf(valueOf(entries, 'SDID')),
-    superPodSize: intOf(valueOf(entries, 'Super Pod Size')),
-    superPodId: intOf(valueOf(entries, 'Super Pod ID')),
-    serverIndex: intOf(valueOf(entries, 'Server Index')),
+    sdid: integerOf(valueOf(entries, 'SDID')),
+    superPodSize: integerOf(valueOf(entries, 'Super Pod Size')),
+    superPodId: integerOf(valueOf(entries, 'Super Pod ID')),
+    serverIndex: integerOf(valueOf(entries, 'Server Index')),
   };
 }
 
@@ -223,14 +215,14 @@ export function cardList(output: KeyValueOutput): NpuCardList {
   const entries = allEntries(output);
   const cards: NpuCardList['cards'] = [];
   for (const block of output.blocks) {
-    const npu = intOf(valueOf(block, 'NPU ID'));
+    const npu = integerOf(valueOf(block, 'NPU ID'));
     if (npu === null) continue;
     cards.push({
       npu,
-      chipCount: intOf(valueOf(block, 'Chip Count')),
+      chipCount: integerOf(valueOf(block, 'Chip Count')),
       productName: naToNull(valueOf(block, 'Product Name')),
       serialNumber: naToNull(valueOf(block, 'Serial Number')),
     });
   }
-  return { totalCount: intOf(valueOf(entries, 'Total Count') ?? valueOf(entries, 'Card Count')), cards };
+  return { totalCount: integerOf(valueOf(entries, 'Total Count') ?? valueOf(entries, 'Card Count')), cards };
 }

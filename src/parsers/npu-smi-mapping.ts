@@ -1,4 +1,4 @@
-import { decodeText, MAX_LINE_LENGTH, preview, splitLines, type TextInput } from './lines.js';
+import { decodeText, integerOf, MAX_LINE_LENGTH, preview, splitLines, type TextInput } from './lines.js';
 
 /**
  * `npu-smi info -m`: card and chip to logical id. The header names the columns
@@ -62,7 +62,7 @@ export function parseNpuSmiMapping(input: TextInput): NpuMapping {
     const value = (column: IdColumn): number | null => {
       const at = columns!.indexOf(column);
       const word = at >= 0 ? ids[at] : undefined;
-      return word !== undefined && /^\d{1,9}$/.test(word) ? Number(word) : null;
+      return integerOf(word);
     };
     const npu = value('NPU ID');
     const chip = value('Chip ID');
