@@ -6,6 +6,16 @@ import hostShm from './host.shm.js';
 import memJemalloc from './mem.jemalloc.js';
 import netPorts from './net.ports.js';
 import netProxy from './net.proxy.js';
+import npuCann from './npu.cann.js';
+import npuCount from './npu.count.js';
+import npuDevices from './npu.devices.js';
+import npuDriverFiles from './npu.driver-files.js';
+import npuDriverVersion from './npu.driver-version.js';
+import npuFirmwareVersion from './npu.firmware-version.js';
+import npuHealth from './npu.health.js';
+import npuIdle from './npu.idle.js';
+import npuSmi from './npu.smi.js';
+import npuTools from './npu.tools.js';
 import schedMigrationCost from './sched.migration-cost.js';
 import sysctlNumaBalancing from './sysctl.numa-balancing.js';
 import sysctlSwappiness from './sysctl.swappiness.js';
@@ -25,4 +35,14 @@ export const catalogue: readonly Check[] = [
   hostDisk,
   netProxy,
   netPorts,
+  npuTools,
+  npuDevices,
+  npuDriverFiles,
+  npuSmi,
+  npuCount,
+  npuHealth,
+  npuIdle,
+  npuDriverVersion,
+  npuFirmwareVersion,
+  npuCann,
 ];

@@ -67,6 +67,7 @@ Examples:
   qprep check --format json --output r.json    the readiness JSON for Ansible or an orchestrator
   qprep check --only npu,hccn --strict         NPU and HCCN checks only; warnings block too
   qprep check --ignore net.proxy               report a failing check as a warning (recorded)
+  qprep facts > node1.json                     this node's NPUs, versions and addresses as JSON
   qprep snapshot -o host.json                  record everything qprep reads, for support
   qprep check --snapshot host.json             replay it anywhere
   qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
@@ -102,6 +103,17 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     exit.code = await runSnapshotCommand({ ...options, ...command.optsWithGlobals() });
   });
 
+  const facts = program
+    .command('facts')
+    .description("this node's identity and NPU inventory as JSON (hostname, addresses, NPUs, versions), for Ansible and cluster files")
+    .addOption(formatOption(['json']).default('json'))
+    .option('-o, --output <file>', 'write the document to this file (atomically) instead of stdout');
+  addHostOptions(facts);
+  facts.action(async (options, command: Command) => {
+    const { runFactsCommand } = await import('./app/commands.js');
+    exit.code = await runFactsCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
   program
     .command('list')
     .description('the check catalogue: id, level, category, title')
@@ -124,7 +136,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile, snapshot or cluster', 'report')
+    .argument('[document]', 'report, profile, snapshot, cluster or facts', 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);

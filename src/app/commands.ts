@@ -211,3 +211,16 @@ export async function runSchemaCommand(name: string): Promise<number> {
   process.stdout.write(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
   return 0;
 }
+
+export async function runFactsCommand(options: CommonCliOptions & { profile?: string; root?: string; snapshot?: string; timeout?: number }): Promise<number> {
+  installSignalHandlers();
+  const { gatherFacts } = await import('./facts.js');
+  const hostOptions: Parameters<typeof gatherFacts>[0] = {};
+  if (options.profile !== undefined) hostOptions.profile = options.profile;
+  if (options.root !== undefined) hostOptions.root = options.root;
+  if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
+  if (options.timeout !== undefined) hostOptions.timeoutMs = options.timeout;
+  const facts = await gatherFacts(hostOptions);
+  await emit(`${JSON.stringify(facts, null, 2)}\n`, options);
+  return 0;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clusterFileSchema } from '../cluster/schema.js';
 import { profileSchema } from '../core/profile.js';
+import { factsSchema } from '../facts/schema.js';
 import { snapshotSchema } from '../host/snapshot.js';
 import { reportSchema } from '../report/schema.js';
 
@@ -16,6 +17,7 @@ const schemas: Record<string, SchemaEntry> = {
   profile: { schema: profileSchema, io: 'input', title: 'qprep profile' },
   snapshot: { schema: snapshotSchema, io: 'input', title: 'qprep host snapshot (schemaVersion 1)' },
   cluster: { schema: clusterFileSchema, io: 'input', title: 'qprep cluster file: {nodes: [...]} or a JSON array of qprep facts documents' },
+  facts: { schema: factsSchema, io: 'output', title: 'qprep node facts (schemaVersion 1)' },
 };
 
 export function schemaNames(): string[] {

@@ -98,6 +98,38 @@ const hccn = z
   })
   .strict();
 
+const npu = z
+  .object({
+    /** at least this many NPU devices (A2: 8, A3: 16 dies); 0 accepts any number from 1 */
+    minCount: z.number().int().min(0).max(64).default(0),
+    /** the product family the deployment is for; "any" accepts what is found */
+    family: z.enum(['any', 'a2', 'a3', '310p']).default('any'),
+    /**
+     * The devices the workload will use, as ASCEND_RT_VISIBLE_DEVICES writes them ("0-7", "0,1");
+     * empty: all. The environment variable wins when it is set where qprep runs.
+     */
+    visibleDevices: z
+      .string()
+      .regex(/^$|^\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?)*$/, { message: 'expected device ids such as "0-7" or "0,1,4-7"' })
+      .default(''),
+    /**
+     * Memory an idle NPU shows in use (driver and runtime reservations), in MB; more means
+     * something holds the NPU. HBM on A2/A3 (idle 64 GB 910B show 2.9-4.4 GB), DDR on the 310P
+     * (idle 300I Duo chips show 1.1-1.9 GB).
+     */
+    idleMemoryMB: z
+      .object({ hbm: z.number().int().min(0).default(5120), ddr: z.number().int().min(0).default(3072) })
+      .strict()
+      .prefault({}),
+    /**
+     * Which `docker run` device and mount set the container must have: "standard" (A2, A3,
+     * 300I Duo guides) or "200i-pro" (the 200I Pro guide); "auto" picks 200i-pro when
+     * /dev/ascend_manager exists.
+     */
+    mountSet: z.enum(['auto', 'standard', '200i-pro']).default('auto'),
+  })
+  .strict();
+
 export const profileSchema = z
   .object({
     name: z.string().min(1).default('custom'),
@@ -113,6 +145,7 @@ export const profileSchema = z
     tuning: tuning.prefault({}),
     host: host.prefault({}),
     hccn: hccn.prefault({}),
+    npu: npu.prefault({}),
   })
   .strict();
 

@@ -2,6 +2,11 @@
  * Built-in profiles. Each is a partial profile document laid over the one it extends; the
  * values come from the vllm-ascend deployment guides (Qwen3.5-397B-A17B on Atlas 800 A2/A3,
  * Qwen3.5 dense on Atlas 300I Duo / 200I Pro) and their "Optimization and Tuning" page.
+ *
+ * Disk sizes are the weights the guides download to /root/.cache, estimated from the
+ * parameter count (the guides do not state them): 397 B parameters at 2 bytes (BF16) ≈
+ * 740 GiB, at about 1 byte (w8a8, with MTP and BF16 embeddings) ≈ 400 GiB; Qwen3.5-9B in FP16
+ * ≈ 18 GiB (2B ≈ 4 GiB, 4B ≈ 8 GiB), plus headroom.
  */
 export interface BuiltinProfile {
   description: string;
@@ -9,10 +14,67 @@ export interface BuiltinProfile {
   [field: string]: unknown;
 }
 
+/** Per node of Qwen3.5-397B-A17B: the docker run of the guide (--shm-size=1g, davinci0-7 or 0-15). */
+const qwen397bA3 = { npu: { family: 'a3', minCount: 16, visibleDevices: '0-15' }, host: { shmMin: '1GiB', hcclPortCount: 16 } };
+const qwen397bA2 = { npu: { family: 'a2', minCount: 8, visibleDevices: '0-7' }, host: { shmMin: '1GiB', hcclPortCount: 8 } };
+
 export const builtinProfiles: Record<string, BuiltinProfile> = {
   default: {
     description:
       'Generic vllm-ascend host: the tuning of the deployment guides (governor performance, swappiness 0, ' +
       'NUMA balancing off, sched_migration_cost_ns 50000), /dev/shm >= 1 GiB, API port 8000 and the HCCL ports free.',
+  },
+  'qwen3.5-397b-w8a8-a3': {
+    description:
+      'Qwen3.5-397B-A17B-w8a8 on one Atlas 800 A3 (64G x 16): TP16 with expert parallelism, vllm serve --port 8000; ' +
+      'all 16 dies free and healthy, ~400 GiB of weights in /root/.cache.',
+    npu: qwen397bA3.npu,
+    host: { ...qwen397bA3.host, ports: [8000], disk: [{ path: '/root/.cache', minFree: '420GiB' }] },
+  },
+  'qwen3.5-397b-w8a8-a2': {
+    description:
+      'Qwen3.5-397B-A17B-w8a8 on two Atlas 800 A2 (64G x 8), one node of the pair: 8 NPUs each, API port 8000, ' +
+      '~400 GiB of weights in /root/.cache (a shared directory in the guide).',
+    npu: qwen397bA2.npu,
+    host: { ...qwen397bA2.host, ports: [8000], disk: [{ path: '/root/.cache', minFree: '420GiB' }] },
+  },
+  'qwen3.5-397b-bf16-a3': {
+    description: 'Qwen3.5-397B-A17B (BF16) on two Atlas 800 A3 (64G x 16), one node of the pair: 16 dies, ~740 GiB of weights.',
+    npu: qwen397bA3.npu,
+    host: { ...qwen397bA3.host, ports: [8000], disk: [{ path: '/root/.cache', minFree: '760GiB' }] },
+  },
+  'qwen3.5-397b-bf16-a2': {
+    description: 'Qwen3.5-397B-A17B (BF16) on four Atlas 800 A2 (64G x 8), one node of the four: 8 NPUs, ~740 GiB of weights.',
+    npu: qwen397bA2.npu,
+    host: { ...qwen397bA2.host, ports: [8000], disk: [{ path: '/root/.cache', minFree: '760GiB' }] },
+  },
+  'qwen3.5-397b-pd-prefill-a3': {
+    description:
+      'Qwen3.5-397B-A17B-w8a8-mtp prefill node of the 1P1D Mooncake deployment on three Atlas 800 A3: 16 dies ' +
+      '(ASCEND_RT_VISIBLE_DEVICES=0-15), vllm serve --port 30060, --data-parallel-rpc-port 6884, KV port 23010, and the ' +
+      'load-balancing proxy on port 8010.',
+    npu: qwen397bA3.npu,
+    host: { ...qwen397bA3.host, ports: [30060, 6884, 23010, 8010], disk: [{ path: '/root/.cache', minFree: '420GiB' }] },
+  },
+  'qwen3.5-397b-pd-decode-a3': {
+    description:
+      'Qwen3.5-397B-A17B-w8a8-mtp decode node (either of the two) of the 1P1D Mooncake deployment on three Atlas 800 A3: ' +
+      '16 dies, vllm serve --port 30050, --data-parallel-rpc-port 6884, KV port 36010.',
+    npu: qwen397bA3.npu,
+    host: { ...qwen397bA3.host, ports: [30050, 6884, 36010], disk: [{ path: '/root/.cache', minFree: '420GiB' }] },
+  },
+  'qwen3.5-dense-300i-duo': {
+    description:
+      'Qwen3.5-2B/4B/9B (FP16) on Atlas 300I Duo (310P): TP1 or TP2, so at least one free 310P chip; the guide maps ' +
+      'davinci0-7 (four cards), runs vllm serve --port 1025 and publishes -p 8080:8080; --shm-size=1g; up to ~18 GiB of weights.',
+    npu: { family: '310p', minCount: 1, mountSet: 'standard' },
+    host: { shmMin: '1GiB', ports: [1025, 8080], hcclPortCount: 2, disk: [{ path: '/root/.cache', minFree: '20GiB' }] },
+  },
+  'qwen3.5-dense-200i-pro': {
+    description:
+      'Qwen3.5-2B/4B/9B (FP16) on Atlas 200I Pro (310P): TP1 on /dev/davinci0 with the 200I Pro device and mount set ' +
+      '(--privileged, ascend_manager, user_config, the SoC libraries); --shm-size=10g; vllm serve --port 1025, -p 8080:8080.',
+    npu: { family: '310p', minCount: 1, visibleDevices: '0', mountSet: '200i-pro' },
+    host: { shmMin: '10GiB', ports: [1025, 8080], hcclPortCount: 1, disk: [{ path: '/root/.cache', minFree: '20GiB' }] },
   },
 };

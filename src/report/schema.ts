@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { factsSchema } from '../facts/schema.js';
 
 /**
  * The readiness report, `schemaVersion: 1` (DESIGN §3). Ansible gates on `ready` and the exit
@@ -88,7 +89,7 @@ export const fullReportSchema = z.object({
   summary: summarySchema,
   blocking: z.array(z.string()).describe('ids of the checks that make the node not ready'),
   checks: z.array(checkResultSchema),
-  facts: z.record(z.string(), z.unknown()).optional().describe('the `qprep facts` document of this node'),
+  facts: factsSchema.optional().describe('the `qprep facts` document of this node, present when NPU or HCCN checks ran'),
   cluster: clusterInfoSchema.optional().describe('present with --cluster'),
 });
 

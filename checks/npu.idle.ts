@@ -1,0 +1,68 @@
+import { fail, pass } from '../src/core/outcome.js';
+import { defineCheck } from '../src/core/types.js';
+import { inventoryUnavailable } from '../src/probes/npu-advice.js';
+import { deviceLabel, npuInventory, selectVisible, visibleDevices, type NpuDevice } from '../src/probes/npu.js';
+import { summarizeList } from '../src/util/text.js';
+
+interface Busy {
+  device: NpuDevice;
+  label: string;
+  reason: string;
+}
+
+export default defineCheck({
+  id: 'npu.idle',
+  title: 'NPUs free for the workload',
+  category: 'npu',
+  level: 'required',
+  why:
+    'The most common late failure: another process or a forgotten container holds an NPU, and vLLM fails with "NPU out ' +
+    'of memory" or a second instance dies on the same NPU after a long load. npu-smi lists the processes per NPU, and ' +
+    'HBM (DDR on the 310P) far above the idle baseline means a holder npu-smi cannot see, e.g. one in another container. ' +
+    'Only the NPUs in ASCEND_RT_VISIBLE_DEVICES (or the profile\'s npu.visibleDevices) are checked. Required.',
+  reads: ['npu-smi info (process table, memory columns)', 'ASCEND_RT_VISIBLE_DEVICES', 'profile npu.idleMemoryMB, npu.visibleDevices'],
+  fix: 'Stop the process or container holding the NPU, or point ASCEND_RT_VISIBLE_DEVICES at free NPUs.',
+  async run(ctx) {
+    const inventory = await npuInventory(ctx);
+    if (!inventory.ok) return inventoryUnavailable(ctx, inventory.problem, 'whether the NPUs are free');
+    const limits = ctx.profile.npu.idleMemoryMB;
+    const visible = visibleDevices(ctx);
+    const used = selectVisible(inventory.devices, visible);
+    const busy: Busy[] = [];
+    for (const device of used) {
+      const label = deviceLabel(device, inventory.family);
+      if (device.processes.length > 0) {
+        const listed = device.processes.map((p) => `pid ${p.pid}${p.name ? ` ${p.name}` : ''}${p.memoryMB !== null ? ` (${p.memoryMB} MB)` : ''}`);
+        busy.push({ device, label, reason: `${label}: ${summarizeList(listed, 2)}` });
+        continue;
+      }
+      const memory = device.memory;
+      const limit = memory ? limits[memory.kind] : 0;
+      if (memory && memory.usedMB > limit) {
+        busy.push({ device, label, reason: `${label}: ${memory.usedMB} of ${memory.totalMB} MB ${memory.kind.toUpperCase()} in use, no process listed` });
+      }
+    }
+    const memories = used.flatMap((d) => (d.memory ? [d.memory.usedMB] : []));
+    const evidence = {
+      checked: used.map((d) => ({ device: d.device, memory: d.memory, processes: d.processes })),
+      idleMemoryMB: limits,
+      visible,
+      processTable: inventory.processSection,
+    };
+    if (busy.length > 0) {
+      const pids = busy.flatMap((b) => b.device.processes.map((p) => p.pid));
+      const remediation = pids.length > 0
+        ? `stop the holder if it is a leftover: kill ${[...new Set(pids)].slice(0, 8).join(' ')} (in another container: docker ps, then docker stop it); or set ASCEND_RT_VISIBLE_DEVICES to free NPUs`
+        : 'a process outside this view holds the memory (another container, or a process the host\'s npu-smi lists): run npu-smi info on the host and stop it, or set ASCEND_RT_VISIBLE_DEVICES to free NPUs';
+      return fail(`${busy.length} of ${used.length} NPU devices in use: ${summarizeList(busy.map((b) => b.reason), 3)}`, {
+        expected: `no process, memory <= ${limits.hbm} MB HBM / ${limits.ddr} MB DDR`,
+        actual: busy.map((b) => b.label).join(', '),
+        remediation,
+        evidence,
+      });
+    }
+    const range = memories.length ? `, ${Math.min(...memories)}-${Math.max(...memories)} MB in use (idle baseline)` : '';
+    const note = inventory.processSection ? 'no process' : 'this driver prints no process table';
+    return pass(`${used.length} NPU device${used.length === 1 ? '' : 's'} free: ${note}${range}`, { evidence });
+  },
+});

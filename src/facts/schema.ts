@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * The `qprep facts` document (DESIGN §5): this node's identity and NPU inventory, for Ansible
+ * to gather into a cluster file and for `qprep check` to embed in its report. Adding optional
+ * fields keeps schemaVersion 1.
+ */
+
+export const npuFactSchema = z.object({
+  card: z.number().int().describe('npu-smi NPU id (npu-smi -i)'),
+  chip: z.number().int().describe('chip (die) index on the card'),
+  device: z.number().int().describe('physical device id: /dev/davinciN, hccn_tool -i N; the Phy-ID on A3'),
+  visibleIndex: z.number().int().describe('the id ASCEND_RT_VISIBLE_DEVICES uses for this device here'),
+  name: z.string(),
+  health: z.string().describe('OK, Warning, Alarm, Critical, UNKNOWN'),
+  busId: z.string().nullable(),
+  memory: z
+    .object({
+      usedMB: z.number(),
+      totalMB: z.number(),
+      kind: z.enum(['hbm', 'ddr']).describe('HBM on A2/A3, DDR on the 310P'),
+    })
+    .nullable(),
+  processes: z.array(
+    z.object({
+      pid: z.number().int(),
+      name: z.string(),
+      memoryMB: z.number().nullable(),
+      containerPid: z.number().int().nullable(),
+    }),
+  ),
+});
+
+/** NPU network addresses; filled by the HCCN contributor (hccn_tool), empty until then. */
+export const deviceFactSchema = z.object({
+  device: z.number().int(),
+  ip: z.string(),
+  netmask: z.string(),
+  vnicIp: z.string().optional(),
+  tls: z.boolean().optional(),
+});
+
+export const factsSchema = z.object({
+  schemaVersion: z.literal(1),
+  hostname: z.string(),
+  hostAddresses: z.array(z.string()).describe('host interface addresses, loopback and IPv6 link-local left out'),
+  family: z.enum(['a2', 'a3', '310p', 'unknown']),
+  npus: z.array(npuFactSchema),
+  devices: z.array(deviceFactSchema),
+  versions: z.object({
+    npuSmi: z.string().nullable(),
+    driver: z.string().nullable(),
+    firmware: z.string().nullable(),
+    cann: z.string().nullable(),
+  }),
+  problems: z
+    .array(z.object({ source: z.string(), message: z.string() }))
+    .describe('what could not be gathered and why (empty when everything was)'),
+});
+
+export type Facts = z.infer<typeof factsSchema>;
+export type NpuFact = z.infer<typeof npuFactSchema>;
+export type DeviceFact = z.infer<typeof deviceFactSchema>;

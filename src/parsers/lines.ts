@@ -1,0 +1,50 @@
+/**
+ * Shared ground for the Ascend parsers: tool output arrives as text (or raw bytes from a
+ * snapshot), may carry CR line ends, a BOM, bytes that are not UTF-8, or be megabytes of
+ * garbage. These helpers keep every parser linear in its input and exception-free.
+ */
+
+/** Text as read from a file or a command, or the raw bytes of it. */
+export type TextInput = string | Uint8Array;
+
+/**
+ * The longest line a vendor tool or version file prints is about 120 characters; anything
+ * far beyond it is not that tool's output, and refusing it keeps every per-line pattern
+ * cheap on hostile input.
+ */
+export const MAX_LINE_LENGTH = 4096;
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Decodes bytes as UTF-8, replacing invalid sequences with U+FFFD; drops a leading BOM. */
+export function decodeText(input: TextInput): string {
+  const text = typeof input === 'string' ? input : decoder.decode(input);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Lines without their terminators; "\r\n" and a lone "\r" end a line too. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+/** A line as it may appear in a message: control characters made visible, cut to `max` characters. */
+export function preview(line: string, max = 100): string {
+  const visible = line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).replace(/\t/g, '\\t');
+  return visible.length > max ? `${visible.slice(0, max)}…` : visible;
+}
+
+/** The line number (1-based) and text of a problem in an input, for "line 3: ..." messages. */
+export interface LineRef {
+  line: number;
+  text: string;
+}
+
+/** A non-negative integer as tools print it ("42"), or null for "-", "NA", "" and anything else. */
+export function integerOf(token: string | undefined): number | null {
+  return token !== undefined && /^\d{1,12}$/.test(token) ? Number(token) : null;
+}
+
+/** A non-negative decimal ("98.2", "0"), or null. */
+export function decimalOf(token: string | undefined): number | null {
+  return token !== undefined && /^\d{1,12}(?:\.\d{1,6})?$/.test(token) ? Number(token) : null;
+}

@@ -1,0 +1,298 @@
+import type { CheckContext } from '../core/types.js';
+import { dcmiError, type DcmiError } from '../data/dcmi-errors.js';
+import type { CommandLocation } from '../host/types.js';
+import { boardInfo, parseNpuSmiKeyValue, type NpuBoardInfo } from '../parsers/npu-smi-kv.js';
+import { deviceIdOf, familyOf, parseNpuSmiInfo, type NpuFamily, type NpuSmiLayout, type NpuSmiTable } from '../parsers/npu-smi-info.js';
+import { commandLine, commandProblem } from './commands.js';
+
+/**
+ * The shared NPU probe: `npu-smi info` found, run once per run, parsed, and turned into the
+ * devices the rest of qprep talks about. The HCCN checks use `devices[].device` as the id
+ * for `hccn_tool -i`; `visibleIndex` is what ASCEND_RT_VISIBLE_DEVICES counts.
+ *
+ * Usage:
+ *   const inventory = await npuInventory(ctx);
+ *   if (!inventory.ok) return error(`cannot list the NPUs: ${inventory.problem.message}`);
+ *   for (const npu of inventory.devices) ... hccn_tool -i npu.device ...
+ */
+
+/** npu-smi lives in /usr/local/sbin on some installs and /usr/local/bin on others. */
+export const NPU_SMI_DIRS = ['/usr/local/sbin', '/usr/local/bin'] as const;
+/** hccn_tool is installed with the driver and often not on PATH. */
+export const HCCN_TOOL_DIRS = ['/usr/local/Ascend/driver/tools'] as const;
+
+export function locateNpuSmi(ctx: CheckContext): Promise<CommandLocation> {
+  return ctx.shared('which:npu-smi', () => ctx.host.which('npu-smi', NPU_SMI_DIRS));
+}
+
+export function locateHccnTool(ctx: CheckContext): Promise<CommandLocation> {
+  return ctx.shared('which:hccn_tool', () => ctx.host.which('hccn_tool', HCCN_TOOL_DIRS));
+}
+
+export interface NpuProcessInfo {
+  pid: number;
+  /** may be empty or truncated: the tool prints what it has */
+  name: string;
+  memoryMB: number | null;
+  /** the pid inside the process's own container, from the 26.x `Process id in container` column */
+  containerPid: number | null;
+}
+
+/** One NPU device (a chip; an A3 card holds two, a 300I Duo card holds two). */
+export interface NpuDevice {
+  /** npu-smi's NPU column: the card id of `npu-smi ... -i` */
+  card: number;
+  /** the chip (die) index on the card */
+  chip: number;
+  /**
+   * The physical device id: /dev/davinci<device>, `hccn_tool -i <device>`, `address_<device>` in
+   * /etc/hccn.conf. On A3 it is the Phy-ID (card × 2 + die), on the 310 family the Device column,
+   * on A2 the card id.
+   */
+  device: number;
+  /**
+   * The id ASCEND_RT_VISIBLE_DEVICES and the runtime use: the device's rank among the devices
+   * this host (or container) sees. Equal to `device` when all NPUs of a box are visible.
+   */
+  visibleIndex: number;
+  name: string;
+  /** as printed: OK, Warning, Alarm, Critical, UNKNOWN, ... */
+  health: string;
+  busId: string | null;
+  powerW: number | null;
+  temperatureC: number | null;
+  aicorePercent: number | null;
+  /** the memory a model uses: HBM on A2/A3, DDR on the 310 family */
+  memory: { kind: 'hbm' | 'ddr'; usedMB: number; totalMB: number } | null;
+  processes: NpuProcessInfo[];
+}
+
+export type NpuProblem =
+  | { kind: 'not-found'; message: string; searched: string[] }
+  | { kind: 'timeout'; message: string }
+  | { kind: 'not-run'; message: string }
+  | { kind: 'failed'; message: string; exitCode: number | null; output: string }
+  | { kind: 'dcmi'; message: string; code: number; line: string; dcmi: DcmiError }
+  | { kind: 'library-missing'; message: string; library: string; line: string }
+  | { kind: 'no-npu'; message: string; line: string }
+  | { kind: 'unparseable'; message: string; line: number; text: string; reason: string };
+
+export type NpuInventory =
+  | {
+      ok: true;
+      argv: string[];
+      /** `npu-smi 25.3.rc1` */
+      toolVersion: string | null;
+      /** `Version: 25.3.rc1`, the driver as the tool reports it */
+      driverVersion: string | null;
+      family: NpuFamily;
+      layout: NpuSmiLayout;
+      devices: NpuDevice[];
+      /** false when the driver printed no process table: "no process" cannot be told from "not shown" */
+      processSection: boolean;
+      /** `[WARNING]` lines after the table */
+      warnings: string[];
+      /** the capture was cut by hand (`...`): devices may be missing */
+      elided: boolean;
+      skippedRows: Array<{ line: number; text: string }>;
+      table: NpuSmiTable;
+    }
+  | { ok: false; argv: string[] | null; problem: NpuProblem };
+
+function firstLines(text: string, count = 3): string {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, count)
+    .join(' / ')
+    .slice(0, 300);
+}
+
+/** Turns the parsed table into devices with their ids and processes. */
+export function devicesOf(table: NpuSmiTable): NpuDevice[] {
+  const chipsPerCard = new Map<number, number>();
+  for (const chip of table.chips) chipsPerCard.set(chip.npu, Math.max(chipsPerCard.get(chip.npu) ?? 0, chip.chip + 1));
+  const devices = table.chips.map((chip) => {
+    const memory =
+      chip.hbm && (chip.hbm.totalMB > 0 || !chip.ddr)
+        ? { kind: 'hbm' as const, ...chip.hbm }
+        : chip.ddr
+          ? { kind: 'ddr' as const, ...chip.ddr }
+          : null;
+    const processes = table.processes
+      .filter((p) => p.npu === chip.npu && (p.chip === null || p.chip === chip.chip))
+      .map((p) => ({ pid: p.pid, name: p.name, memoryMB: p.memoryMB, containerPid: p.containerPid }));
+    return {
+      card: chip.npu,
+      chip: chip.chip,
+      device: deviceIdOf(chip, table.layout === 'a3' ? 2 : (chipsPerCard.get(chip.npu) ?? 1)),
+      visibleIndex: 0,
+      name: chip.name,
+      health: chip.health,
+      busId: chip.busId,
+      powerW: chip.powerW,
+      temperatureC: chip.temperatureC,
+      aicorePercent: chip.aicorePercent,
+      memory,
+      processes,
+    };
+  });
+  const order = [...new Set(devices.map((d) => d.device))].sort((a, b) => a - b);
+  for (const device of devices) device.visibleIndex = order.indexOf(device.device);
+  return devices.sort((a, b) => a.device - b.device || a.card - b.card || a.chip - b.chip);
+}
+
+/** Runs `npu-smi info` once per run and parses it; every failure is a structured problem, never an exception. */
+export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
+  return ctx.shared('npu-inventory', async (): Promise<NpuInventory> => {
+    const location = await locateNpuSmi(ctx);
+    if (!location.path) {
+      return {
+        ok: false,
+        argv: null,
+        problem: { kind: 'not-found', message: `npu-smi not found (not on PATH, not in ${NPU_SMI_DIRS.join(' or ')})`, searched: location.searched },
+      };
+    }
+    const argv = [location.path, 'info'];
+    const result = await ctx.host.run(argv, { timeoutMs: ctx.timeoutMs });
+    if (result.timedOut) return { ok: false, argv, problem: { kind: 'timeout', message: commandProblem(result, ctx.timeoutMs)! } };
+    if (result.notFound || result.failure) return { ok: false, argv, problem: { kind: 'not-run', message: commandProblem(result, ctx.timeoutMs)! } };
+
+    const parsed = parseNpuSmiInfo(result.stdout);
+    if (parsed.kind === 'table') {
+      const devices = devicesOf(parsed);
+      return {
+        ok: true,
+        argv,
+        toolVersion: parsed.toolVersion,
+        driverVersion: parsed.driverVersion,
+        family: familyOf(parsed),
+        layout: parsed.layout,
+        devices,
+        processSection: parsed.processSection,
+        warnings: parsed.warnings,
+        elided: parsed.elided,
+        skippedRows: parsed.skippedRows,
+        table: parsed,
+      };
+    }
+    // errors go to either stream depending on the driver; the loader's go to stderr
+    const combined = parseNpuSmiInfo(`${result.stdout}\n${result.stderr}`);
+    const line = `"${commandLine(argv)}"`;
+    switch (combined.kind) {
+      case 'dcmi-error': {
+        const dcmi = dcmiError(combined.code);
+        return {
+          ok: false,
+          argv,
+          problem: { kind: 'dcmi', code: combined.code, line: combined.text, dcmi, message: `${line} failed: "${combined.text}" (${dcmi.name}: ${dcmi.cause})` },
+        };
+      }
+      case 'library-missing':
+        return {
+          ok: false,
+          argv,
+          problem: { kind: 'library-missing', library: combined.library, line: combined.text, message: `${line} cannot start: ${combined.library} is missing (${combined.text})` },
+        };
+      case 'no-npu':
+        return { ok: false, argv, problem: { kind: 'no-npu', line: combined.text, message: `${line} says: ${combined.text}` } };
+      default:
+        break;
+    }
+    if (result.exitCode !== 0) {
+      const output = firstLines(`${result.stdout}\n${result.stderr}`);
+      return {
+        ok: false,
+        argv,
+        problem: { kind: 'failed', exitCode: result.exitCode, output, message: `${line} exited with code ${result.exitCode}${output ? `: ${output}` : ' and printed nothing'}` },
+      };
+    }
+    const invalid = parsed.kind === 'invalid' ? parsed : { line: 1, text: '', reason: 'unexpected output' };
+    return {
+      ok: false,
+      argv,
+      problem: {
+        kind: 'unparseable',
+        line: invalid.line,
+        text: invalid.text,
+        reason: invalid.reason,
+        message: `cannot read the output of ${line}: line ${invalid.line}: ${invalid.reason}${invalid.text ? ` ("${invalid.text}")` : ''}`,
+      },
+    };
+  });
+}
+
+export interface VisibleDevices {
+  /** where the list came from */
+  source: 'ASCEND_RT_VISIBLE_DEVICES' | 'profile' | 'all';
+  /** as written */
+  text: string;
+  /** the ids, or null for "all" */
+  ids: number[] | null;
+  /** set when the text is not a list of ids */
+  invalid?: string;
+}
+
+/** "0,1,4-7" -> [0,1,4,5,6,7]; undefined for anything else. */
+export function parseDeviceList(text: string): number[] | undefined {
+  const ids = new Set<number>();
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const range = /^(\d{1,3})(?:-(\d{1,3}))?$/.exec(part);
+    if (!range) return undefined;
+    const low = Number(range[1]);
+    const high = range[2] === undefined ? low : Number(range[2]);
+    if (high < low) return undefined;
+    for (let id = low; id <= high; id++) ids.add(id);
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/**
+ * The devices the workload will use: ASCEND_RT_VISIBLE_DEVICES when it is set in the
+ * environment qprep runs in (the launch environment), else the profile's npu.visibleDevices,
+ * else all.
+ */
+export function visibleDevices(ctx: CheckContext): VisibleDevices {
+  const env = ctx.host.env().ASCEND_RT_VISIBLE_DEVICES;
+  const [source, text] =
+    env !== undefined && env.trim() !== ''
+      ? (['ASCEND_RT_VISIBLE_DEVICES', env.trim()] as const)
+      : ctx.profile.npu.visibleDevices !== ''
+        ? (['profile', ctx.profile.npu.visibleDevices] as const)
+        : (['all', ''] as const);
+  if (source === 'all') return { source, text, ids: null };
+  const ids = parseDeviceList(text);
+  return ids ? { source, text, ids } : { source, text, ids: null, invalid: `"${text}" is not a list of device ids such as 0,1,4-7` };
+}
+
+/** The devices of the inventory the workload will use. */
+export function selectVisible(devices: readonly NpuDevice[], visible: VisibleDevices): NpuDevice[] {
+  if (!visible.ids) return [...devices];
+  const wanted = new Set(visible.ids);
+  return devices.filter((d) => wanted.has(d.visibleIndex));
+}
+
+/** "NPU 3" on one-chip boards; "NPU 3 chip 1 (device 7)" where a card has several. */
+export function deviceLabel(device: NpuDevice, family: NpuFamily): string {
+  if (family === 'a3' || family === '310p' || device.chip !== 0 || device.card !== device.device) {
+    return `device ${device.device} (NPU ${device.card} chip ${device.chip})`;
+  }
+  return `NPU ${device.card}`;
+}
+
+/**
+ * `npu-smi info -t board -i <card>` of the first NPU, once per run: the running firmware and
+ * the driver's own compatibility verdict (`Compatibility OK|NOK`), visible in a container too.
+ */
+export function npuBoard(ctx: CheckContext): Promise<{ info?: NpuBoardInfo; problem?: string }> {
+  return ctx.shared('npu-board', async () => {
+    const inventory = await npuInventory(ctx);
+    if (!inventory.ok || inventory.devices.length === 0) return { problem: 'npu-smi gave no NPU to ask' };
+    const card = inventory.devices[0]!.card;
+    const result = await ctx.host.run([inventory.argv[0]!, 'info', '-t', 'board', '-i', String(card)], { timeoutMs: ctx.timeoutMs });
+    const problem = commandProblem(result, ctx.timeoutMs);
+    if (problem) return { problem };
+    return { info: boardInfo(parseNpuSmiKeyValue(result.stdout)) };
+  });
+}
