@@ -15,9 +15,14 @@ import {
   type TcpProbeResult,
 } from './types.js';
 
+/** Recording and replaying observe a host; neither ever changes one. */
+function refuseWrite(path: string, why: string): Promise<Probe<void>> {
+  return Promise.resolve(probeFail('EREADONLY', `${why}: not writing ${path}`));
+}
+
 const probeErrorSchema = z.object({
   ok: z.literal(false),
-  code: z.enum(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'ETIMEDOUT', 'ENOTCAPTURED', 'EREADONLY', 'EIO', 'EOTHER']),
+  code: z.enum(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'ETIMEDOUT', 'ENOTCAPTURED', 'EREADONLY', 'EIO', 'EEXIST', 'EOTHER']),
   message: z.string(),
 });
 
@@ -184,6 +189,19 @@ export class RecordingHost implements Host {
     return result;
   }
 
+  writeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'qprep snapshot only records reads');
+  }
+  removeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'qprep snapshot only records reads');
+  }
+  rename(from: string): Promise<Probe<void>> {
+    return refuseWrite(from, 'qprep snapshot only records reads');
+  }
+  makeDirectory(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'qprep snapshot only records reads');
+  }
+
   private async keep<T>(store: Map<string, Probe<T>>, path: string, read: () => Promise<Probe<T>>): Promise<Probe<T>> {
     const result = await read();
     store.set(path, result);
@@ -296,6 +314,19 @@ export class ReplayHost implements Host {
   async tcpConnect(host: string, port: number): Promise<TcpProbeResult> {
     const found = this.snapshot.tcp.find((entry) => entry.host === host && entry.port === port);
     return found?.result ?? { ok: false, durationMs: 0, error: 'not captured in the snapshot' };
+  }
+
+  writeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'a snapshot replay is read-only');
+  }
+  removeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'a snapshot replay is read-only');
+  }
+  rename(from: string): Promise<Probe<void>> {
+    return refuseWrite(from, 'a snapshot replay is read-only');
+  }
+  makeDirectory(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'a snapshot replay is read-only');
   }
 
   private lookup<T>(store: Record<string, Probe<T>>, path: string): Probe<T> {
