@@ -9,6 +9,7 @@ import netProxy from './net.proxy.js';
 import schedMigrationCost from './sched.migration-cost.js';
 import sysctlNumaBalancing from './sysctl.numa-balancing.js';
 import sysctlSwappiness from './sysctl.swappiness.js';
+import tuneJournal from './tune.journal.js';
 
 /**
  * The catalogue, in report order. Each check lives in its own file named after its id; a test
@@ -20,6 +21,7 @@ export const catalogue: readonly Check[] = [
   sysctlNumaBalancing,
   schedMigrationCost,
   memJemalloc,
+  tuneJournal,
   hostShm,
   hostMemory,
   hostDisk,

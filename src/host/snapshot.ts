@@ -13,6 +13,7 @@ import {
   type Probe,
   type SystemIdentity,
   type TcpProbeResult,
+  type WriteOptions,
 } from './types.js';
 
 /** Recording and replaying observe a host; neither ever changes one. */
@@ -189,16 +190,16 @@ export class RecordingHost implements Host {
     return result;
   }
 
-  writeFile(path: string): Promise<Probe<void>> {
+  writeFile(path: string, _content?: string, _options?: WriteOptions): Promise<Probe<void>> {
     return refuseWrite(path, 'qprep snapshot only records reads');
   }
   removeFile(path: string): Promise<Probe<void>> {
     return refuseWrite(path, 'qprep snapshot only records reads');
   }
-  rename(from: string): Promise<Probe<void>> {
+  rename(from: string, _to?: string): Promise<Probe<void>> {
     return refuseWrite(from, 'qprep snapshot only records reads');
   }
-  makeDirectory(path: string): Promise<Probe<void>> {
+  makeDirectory(path: string, _mode?: number): Promise<Probe<void>> {
     return refuseWrite(path, 'qprep snapshot only records reads');
   }
 
@@ -316,16 +317,16 @@ export class ReplayHost implements Host {
     return found?.result ?? { ok: false, durationMs: 0, error: 'not captured in the snapshot' };
   }
 
-  writeFile(path: string): Promise<Probe<void>> {
+  writeFile(path: string, _content?: string, _options?: WriteOptions): Promise<Probe<void>> {
     return refuseWrite(path, 'a snapshot replay is read-only');
   }
   removeFile(path: string): Promise<Probe<void>> {
     return refuseWrite(path, 'a snapshot replay is read-only');
   }
-  rename(from: string): Promise<Probe<void>> {
+  rename(from: string, _to?: string): Promise<Probe<void>> {
     return refuseWrite(from, 'a snapshot replay is read-only');
   }
-  makeDirectory(path: string): Promise<Probe<void>> {
+  makeDirectory(path: string, _mode?: number): Promise<Probe<void>> {
     return refuseWrite(path, 'a snapshot replay is read-only');
   }
 
