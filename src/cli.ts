@@ -63,6 +63,9 @@ Examples:
   qprep snapshot -o host.json                  record everything qprep reads, for support
   qprep check --snapshot host.json             replay it anywhere
   qprep explain cpu.governor                   what a check looks at and how to fix it
+  qprep tune --dry-run                         what tune would change, with the old values
+  sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
+  sudo qprep rollback                          put back every old value from the journal
 
 Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     );
@@ -92,6 +95,36 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     exit.code = await runSnapshotCommand({ ...options, ...command.optsWithGlobals() });
   });
 
+  const tune = program
+    .command('tune')
+    .description('apply the tuning the profile asks for, journaled and verified; exit 0 applied or nothing to change / 1 failed and rolled back / 2 no verdict')
+    .addOption(formatOption(['human', 'json']))
+    .option('--dry-run', 'show the plan and the old values; write nothing', false)
+    .option('--persist', 'also make the settings survive reboot (/etc/sysctl.d/90-qprep.conf, /etc/tmpfiles.d/qprep.conf)', false)
+    .option('--force', 'tune even inside a container (the settings belong to the host OS)', false);
+  addHostOptions(tune);
+  tune
+    .option('--only <ids>', 'tune only these checks: ids, prefixes or categories; comma-separated, repeatable', collect, [])
+    .option('--skip <ids>', 'do not tune these checks; same syntax as --only', collect, []);
+  tune.action(async (options, command: Command) => {
+    const { runTuneCommand } = await import('./app/tune.js');
+    exit.code = await runTuneCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
+  const rollback = program
+    .command('rollback')
+    .description('restore the old values from the tune journal (also after an interrupted tune), then retire the journal')
+    .addOption(formatOption(['human', 'json']))
+    .option('--dry-run', 'show what would be restored; write nothing', false)
+    .option('--force', 'restore values changed since tune wrote them, accept vanished files, run inside a container', false)
+    .option('--root <dir>', "the host's files under this prefix (e.g. /host in a container)")
+    .option('--snapshot <file>', 'with --dry-run: what rollback would do on the host of a snapshot')
+    .option('--timeout <ms>', 'timeout of each probe in milliseconds', positiveInt('--timeout'), 10000);
+  rollback.action(async (options, command: Command) => {
+    const { runRollbackCommand } = await import('./app/tune.js');
+    exit.code = await runRollbackCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
   program
     .command('list')
     .description('the check catalogue: id, level, category, title')
@@ -114,7 +147,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile or snapshot', 'report')
+    .argument('[document]', 'report, profile, snapshot, tune or rollback', 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { profileSchema } from '../core/profile.js';
 import { snapshotSchema } from '../host/snapshot.js';
 import { reportSchema } from '../report/schema.js';
+import { rollbackSchema, tuneSchema } from '../report/tune-schema.js';
 
 interface SchemaEntry {
   schema: z.ZodType;
@@ -14,6 +15,8 @@ const schemas: Record<string, SchemaEntry> = {
   report: { schema: reportSchema, io: 'output', title: 'qprep readiness report (schemaVersion 1)' },
   profile: { schema: profileSchema, io: 'input', title: 'qprep profile' },
   snapshot: { schema: snapshotSchema, io: 'input', title: 'qprep host snapshot (schemaVersion 1)' },
+  tune: { schema: tuneSchema, io: 'output', title: 'qprep tune result (schemaVersion 1)' },
+  rollback: { schema: rollbackSchema, io: 'output', title: 'qprep rollback result (schemaVersion 1)' },
 };
 
 export function schemaNames(): string[] {
