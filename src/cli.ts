@@ -66,6 +66,7 @@ Examples:
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
   sudo qprep rollback                          put back every old value from the journal
+  source <(qprep env)                          the launch environment of this host (LD_PRELOAD, HCCL_IF_IP, ...)
 
 Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     );
@@ -125,6 +126,18 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     exit.code = await runRollbackCommand({ ...options, ...command.optsWithGlobals() });
   });
 
+  const env = program
+    .command('env')
+    .description('print the export lines a launch script needs on this host: LD_PRELOAD, HCCL_IF_IP, *_SOCKET_IFNAME, the profile\'s variables')
+    .addOption(new Option('--format <format>', 'output format').choices(['sh', 'json']).default('sh'))
+    .option('--ip <address>', "this node's address for HCCL_IF_IP (default: the address of the default-route interface)")
+    .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)');
+  addHostOptions(env);
+  env.action(async (options, command: Command) => {
+    const { runEnvCommand } = await import('./app/env.js');
+    exit.code = await runEnvCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
   program
     .command('list')
     .description('the check catalogue: id, level, category, title')
@@ -147,7 +160,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile, snapshot, tune or rollback', 'report')
+    .argument('[document]', 'report, profile, snapshot, tune, rollback or env', 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { profileSchema } from '../core/profile.js';
 import { snapshotSchema } from '../host/snapshot.js';
 import { reportSchema } from '../report/schema.js';
+import { envSchema } from '../report/env-schema.js';
 import { rollbackSchema, tuneSchema } from '../report/tune-schema.js';
 
 interface SchemaEntry {
@@ -17,6 +18,7 @@ const schemas: Record<string, SchemaEntry> = {
   snapshot: { schema: snapshotSchema, io: 'input', title: 'qprep host snapshot (schemaVersion 1)' },
   tune: { schema: tuneSchema, io: 'output', title: 'qprep tune result (schemaVersion 1)' },
   rollback: { schema: rollbackSchema, io: 'output', title: 'qprep rollback result (schemaVersion 1)' },
+  env: { schema: envSchema, io: 'output', title: 'qprep env launch environment (schemaVersion 1)' },
 };
 
 export function schemaNames(): string[] {
