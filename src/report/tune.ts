@@ -95,6 +95,11 @@ function rowLines(chalk: ChalkInstance, rows: readonly Row[], arrow: (row: Row) 
   return lines;
 }
 
+/** "6 changes (197 writes)": a change per setting, a write per file (one per CPU for the governor). */
+function countChanges(rows: number, writes: number): string {
+  return rows === writes ? plural(writes, 'change') : `${plural(rows, 'change')} (${writes} writes)`;
+}
+
 function tuneArrow(row: Row): string {
   if (row.kind === 'file') return row.before === null ? `new file, ${shortValue('file', row.after)}` : `rewritten, ${shortValue('file', row.after)}`;
   return `${shortValue(row.kind, row.before)} -> ${row.after}`;
@@ -121,11 +126,12 @@ export function formatTuneHuman(doc: TuneDocument, options: TuneHumanOptions): s
   }
 
   out.push('');
+  const planned = groupRows(wanted.map((c: TuneChange) => ({ ...c, status: 'planned' })));
+  const size = countChanges(planned.length, wanted.length);
   if (wanted.length === 0) out.push('Plan: nothing to change');
   else {
-    out.push(chalk.bold(`Plan: ${plural(wanted.length, 'change')}${doc.dryRun ? '' : ', old values journaled before the first write'}`));
-    const planned = wanted.map((c: TuneChange) => ({ ...c, status: 'planned' }));
-    out.push(...rowLines(chalk, groupRows(planned), tuneArrow));
+    out.push(chalk.bold(`Plan: ${size}${doc.dryRun ? '' : ', old values journaled before the first write'}`));
+    out.push(...rowLines(chalk, planned, tuneArrow));
   }
   if (right.length > 0) out.push(chalk.dim(`  already right: ${groupRows(right).map((r) => r.target).join(', ')}`));
 
@@ -154,13 +160,13 @@ export function formatTuneHuman(doc: TuneDocument, options: TuneHumanOptions): s
   const rollback = `qprep rollback${doc.source.root === '/' ? '' : ` --root ${doc.source.root}`}`;
   switch (doc.outcome) {
     case 'planned':
-      out.push(`${chalk.cyan.bold('DRY RUN')}: ${wanted.length > 0 ? `${plural(wanted.length, 'change')} would be made` : 'nothing would change'}; nothing was written`);
+      out.push(`${chalk.cyan.bold('DRY RUN')}: ${wanted.length > 0 ? `${size} would be made` : 'nothing would change'}; nothing was written`);
       break;
     case 'unchanged':
       out.push(`${chalk.green.bold('OK')}: nothing to change (changed: false)`);
       break;
     case 'applied':
-      out.push(`${chalk.green.bold('CHANGED')}: ${plural(wanted.length, 'change')} applied and verified; journal ${doc.journal}; undo with: ${rollback}`);
+      out.push(`${chalk.green.bold('CHANGED')}: ${size} applied and verified; journal ${doc.journal}; undo with: ${rollback}`);
       break;
     case 'refused': {
       const why = doc.changes.find((c) => c.status === 'refused')?.error ?? 'a change was refused';
@@ -194,7 +200,7 @@ export function formatRollbackHuman(doc: RollbackDocument, options: TuneHumanOpt
     return `${out.join('\n')}\n`;
   }
   const rows = groupRows(doc.restores.map((r: Restore) => ({ ...r, before: r.before, after: r.after })));
-  out.push(chalk.bold(`${doc.dryRun ? 'Would restore' : 'Restore'} from ${doc.journal}:`));
+  out.push(chalk.bold(`${doc.dryRun ? 'Would restore' : 'Restore'}, newest change first:`));
   out.push(...rowLines(chalk, rows, restoreArrow));
   if (doc.notes.length > 0) {
     out.push('');
@@ -204,7 +210,7 @@ export function formatRollbackHuman(doc: RollbackDocument, options: TuneHumanOpt
   const restored = doc.restores.filter((r) => r.status === 'restored').length;
   switch (doc.outcome) {
     case 'planned':
-      out.push(`${chalk.cyan.bold('DRY RUN')}: ${plural(doc.restores.filter((r) => r.status === 'planned').length, 'value')} would be restored; nothing was written`);
+      out.push(`${chalk.cyan.bold('DRY RUN')}: ${plural(doc.restores.filter((r) => r.status === 'planned').length, 'value')} would be restored from ${doc.journal}; nothing was written`);
       break;
     case 'rolled-back':
       out.push(`${chalk.green.bold(restored > 0 ? 'RESTORED' : 'OK')}: ${plural(restored, 'value')} put back; journal kept as ${doc.journal}`);

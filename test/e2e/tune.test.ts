@@ -69,7 +69,7 @@ describe('qprep tune on a host tree', () => {
     expect(treeState(root)).toEqual(before);
     const human = await qprep(['tune', '--root', root, '--dry-run']);
     expect(human.stdout).toContain('/sys/devices/system/cpu/cpu{0-1}/cpufreq/scaling_governor  powersave -> performance (2 files)');
-    expect(human.stdout).toContain('DRY RUN: 5 changes would be made; nothing was written');
+    expect(human.stdout).toContain('DRY RUN: 4 changes (5 writes) would be made; nothing was written');
     expect(treeState(root)).toEqual(before);
   });
 
@@ -126,10 +126,10 @@ describe('qprep tune on a host tree', () => {
     const root = untunedTree();
     const run = await qprep(['tune', '--root', root]);
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toContain('Plan: 5 changes, old values journaled before the first write');
+    expect(run.stdout).toContain('Plan: 4 changes (5 writes), old values journaled before the first write');
     expect(run.stdout).toContain('  ✓ applied       sysctl.swappiness      vm.swappiness  60 -> 0');
     expect(run.stdout).toContain('Conflicts (reported, not changed):\n  ! /etc/sysctl.d/99-local.conf:1 sets vm.swappiness = 10, not 0;');
-    expect(run.stdout).toContain(`CHANGED: 5 changes applied and verified; journal /var/lib/qprep/journal.json; undo with: qprep rollback --root ${root}`);
+    expect(run.stdout).toContain(`CHANGED: 4 changes (5 writes) applied and verified; journal /var/lib/qprep/journal.json; undo with: qprep rollback --root ${root}`);
     expect(run.stderr).toBe('');
   });
 

@@ -146,6 +146,22 @@ async function refuseInContainer(context: CheckContext, force: boolean, command:
   );
 }
 
+/** Why a write failed, in one line: "/proc/sys/vm/swappiness: read-only file system". */
+function describeWriteError(path: string, probe: { code: string; message: string }): string {
+  switch (probe.code) {
+    case 'EREADONLY':
+      return `${path}: read-only file system`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${path}: permission denied (tune and rollback need root)`;
+    case 'ENOENT':
+      return `${path}: no such file or directory`;
+    default:
+      // Node appends the syscall and the path ("EINVAL: invalid argument, write"); the path is said once
+      return `${path}: ${probe.message.replace(/, (open|write|rename|unlink) '[^']*'$/, '')}`;
+  }
+}
+
 /** Writes one change (or puts an old value back); undefined when it worked, else why not. */
 async function writeChange(host: Host, change: Change | { kind: 'remove'; path: string }): Promise<string | undefined> {
   switch (change.kind) {
@@ -154,15 +170,15 @@ async function writeChange(host: Host, change: Change | { kind: 'remove'; path: 
       // sysfs and procfs take "value\n" as echo writes it; an old value read back already ends with one
       const text = change.value.endsWith('\n') ? change.value : `${change.value}\n`;
       const written = await host.writeFile(change.path, text, { how: 'existing' });
-      return written.ok ? undefined : describeProbeError(change.path, written);
+      return written.ok ? undefined : describeWriteError(change.path, written);
     }
     case 'file': {
       const written = await host.writeFile(change.path, change.content, { how: 'atomic', mode: change.mode });
-      return written.ok ? undefined : describeProbeError(change.path, written);
+      return written.ok ? undefined : describeWriteError(change.path, written);
     }
     case 'remove': {
       const removed = await host.removeFile(change.path);
-      return removed.ok || removed.code === 'ENOENT' ? undefined : describeProbeError(change.path, removed);
+      return removed.ok || removed.code === 'ENOENT' ? undefined : describeWriteError(change.path, removed);
     }
   }
 }
@@ -277,15 +293,17 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
         continue;
       }
       const changes = await check.plan(context, outcomeOf(result));
+      // no plan for a failing check: this host cannot take the value (a governor the driver lacks)
       if (changes.length === 0) remaining.push(result);
       for (const change of changes) planned.push({ origin: check.id, change });
     }
 
     const selectedKnobs = profileKnobs(profile).filter((knob) => checks.some((c) => c.id === knob.checkId));
     if (options.persist) {
+      // Persist only what this host can take: not skipped, assessable, not waived, not unfixable.
       const persistable = selectedKnobs.filter((knob) => {
         const result = assessed[checks.findIndex((c) => c.id === knob.checkId)];
-        return result !== undefined && result.status !== 'skip' && result.status !== 'error' && !waived.has(knob.checkId);
+        return result !== undefined && result.status !== 'skip' && !waived.has(knob.checkId) && !remaining.some((r) => r.id === knob.checkId);
       });
       const persistence = await planPersistence(host, persistable);
       notes.push(...persistence.notes);
@@ -294,8 +312,7 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
     const { conflicts, problems } = await findConflicts(host, selectedKnobs);
     notes.push(...problems);
 
-    const reports: ChangeReport[] = [];
-    for (const { origin, change } of planned) reports.push(await readBefore(host, origin, change, allow));
+    const reports = await Promise.all(planned.map(({ origin, change }) => readBefore(host, origin, change, allow)));
     const base = { journal: null, conflicts, assessed, verified: [], notes, unfinished, context };
 
     if (reports.some((r) => r.status === 'refused')) {
@@ -337,9 +354,11 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
     let verified: CheckResult[] = [];
     if (!failed) {
       // Verify as tuned does, by reading every value back, then by the checks themselves.
+      const readBack = await Promise.all(
+        toApply.map((report) => confirm(host, report.change.kind, report.change.path, report.change.kind === 'file' ? report.change.content : report.change.value)),
+      );
       for (const [index, report] of toApply.entries()) {
-        const after = report.change.kind === 'file' ? report.change.content : report.change.value;
-        const problem = await confirm(host, report.change.kind, report.change.path, after);
+        const problem = readBack[index];
         if (problem) {
           report.status = run.entries[index]!.status = 'failed';
           report.error = run.entries[index]!.error = `verification: ${problem}`;

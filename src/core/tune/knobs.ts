@@ -1,4 +1,3 @@
-import { sysctlPath } from '../change.js';
 import type { Profile } from '../profile.js';
 
 /** Where `qprep tune` keeps its state on the examined host (under --root). */
@@ -52,8 +51,4 @@ export function profileKnobs(profile: Profile): Knob[] {
       sysfs: { pattern: /^\/sys\/kernel\/debug\/sched\/migration_cost_ns$/, glob: DEBUGFS_MIGRATION_COST, probe: DEBUGFS_MIGRATION_COST },
     },
   ];
-}
-
-export function knobSysctlPath(knob: Knob): string | undefined {
-  return knob.sysctl ? sysctlPath(knob.sysctl.key) : undefined;
 }

@@ -41,7 +41,10 @@ function describeOwner(owner: LockOwner): string {
  */
 export async function acquireLock(host: Host, command: string, deps: LockDeps): Promise<HeldLock> {
   const dir = await host.makeDirectory(STATE_DIR, 0o755);
-  if (!dir.ok) throw new QprepError('refused', `cannot create ${STATE_DIR}: ${describeProbeError(STATE_DIR, dir)}; nothing was changed`);
+  if (!dir.ok) {
+    const asRoot = dir.code === 'EACCES' || dir.code === 'EPERM' ? ' (tune and rollback need root)' : '';
+    throw new QprepError('refused', `cannot create ${STATE_DIR}: ${describeProbeError(STATE_DIR, dir)}${asRoot}; nothing was changed`);
+  }
   const owner: LockOwner = { pid: deps.self.pid, startTime: deps.self.startTime, hostname: deps.hostname, command, since: deps.now().toISOString() };
   const content = `${JSON.stringify(owner)}\n`;
   let tookOverFrom: string | undefined;
@@ -56,7 +59,10 @@ export async function acquireLock(host: Host, command: string, deps: LockDeps): 
       if (tookOverFrom) lock.tookOverFrom = tookOverFrom;
       return lock;
     }
-    if (created.code !== 'EEXIST') throw new QprepError('refused', `cannot create the lock: ${describeProbeError(LOCK_PATH, created)}; nothing was changed`);
+    if (created.code !== 'EEXIST') {
+      const asRoot = created.code === 'EACCES' || created.code === 'EPERM' ? ' (tune and rollback need root)' : '';
+      throw new QprepError('refused', `cannot create the lock: ${describeProbeError(LOCK_PATH, created)}${asRoot}; nothing was changed`);
+    }
 
     const existing = await host.readFile(LOCK_PATH);
     if (!existing.ok) continue; // released in the meantime
