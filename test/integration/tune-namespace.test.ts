@@ -20,19 +20,42 @@ const DEBUGFS_MIGRATION = '/sys/kernel/debug/sched/migration_cost_ns';
 const CPUS = [0, 1, 2, 3];
 const governor = (cpu: number) => `/sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`;
 
+/** How to run as root: directly, or through passwordless sudo (CI runners); null when neither. */
+function rootPrefix(): string[] | null {
+  if (process.getuid?.() === 0) return [];
+  return spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n'] : null;
+}
+
+const asRoot = rootPrefix();
+
 function whyNotPossible(): string | undefined {
   if (process.platform !== 'linux') return 'mount namespaces exist on Linux only';
-  if (process.getuid?.() !== 0) return 'creating a mount namespace and bind mounts needs root (run the tests as root, e.g. in CI)';
+  if (asRoot === null) return 'creating a mount namespace and bind mounts needs root: run the tests as root or with passwordless sudo';
   for (const tool of ['unshare', 'nsenter', 'mount']) {
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} (util-linux) is not installed`;
   }
-  const probe = spawnSync('unshare', ['--mount', '--propagation', 'private', 'true']);
+  const probe = spawnSync(asRoot[0] ?? 'unshare', [...asRoot.slice(1), ...(asRoot.length ? ['unshare'] : []), '--mount', '--propagation', 'private', 'true']);
   if (probe.status !== 0) return `unshare --mount fails here (${String(probe.stderr).trim() || `exit ${probe.status}`}): no CAP_SYS_ADMIN (an unprivileged container?)`;
   return undefined;
 }
 
 const reason = whyNotPossible();
 if (reason) console.warn(`[tune-namespace] skipped: ${reason}`);
+
+/** The pid of the process named `comm` among the descendants of `pid` (sudo may fork a monitor in between). */
+function descendantNamed(pid: number, comm: string): number | undefined {
+  const queue = [pid];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    try {
+      if (readFileSync(`/proc/${current}/comm`, 'utf8').trim() === comm) return current;
+      queue.push(...readFileSync(`/proc/${current}/task/${current}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return undefined;
+}
 
 /** Which migration-cost file this kernel has, and so which one the namespace provides. */
 const migrationPath = existsSync(SYSCTL_MIGRATION) ? SYSCTL_MIGRATION : DEBUGFS_MIGRATION;
@@ -44,7 +67,14 @@ describe.skipIf(reason !== undefined)('qprep tune on the real /proc/sys and /sys
   let work = '';
   let extraFlags: string[] = [];
 
-  const inNamespace = (argv: string[]) => execa('nsenter', ['-t', String(pid), '-m', '--', ...argv], { reject: false, stripFinalNewline: false, encoding: 'utf8', timeout: 120_000 });
+  const root = asRoot ?? [];
+  const asRootArgv = (argv: string[]): [string, string[]] => (root.length ? [root[0]!, [...root.slice(1), ...argv]] : [argv[0]!, argv.slice(1)]);
+  const inNamespace = (argv: string[]) => {
+    const [file, args] = asRootArgv(['nsenter', '-t', String(pid), '-m', '--', ...argv]);
+    return execa(file, args, { reject: false, stripFinalNewline: false, encoding: 'utf8', timeout: 120_000 });
+  };
+  const ourNamespace = readLinkSafe('/proc/self/ns/mnt');
+  const namespaceOf = async () => String((await inNamespace(['readlink', '/proc/self/ns/mnt'])).stdout).trim();
   const qprepIn = async (args: string[]) => {
     const run = await inNamespace([process.execPath, BIN, ...args]);
     return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr) };
@@ -64,8 +94,13 @@ describe.skipIf(reason !== undefined)('qprep tune on the real /proc/sys and /sys
     writeFileSync(join(work, 'swappiness'), '60\n');
     writeFileSync(join(work, 'numa_balancing'), '1\n');
     writeFileSync(join(work, 'migration_cost_ns'), '500000\n');
-    holder = execa('unshare', ['--mount', '--propagation', 'private', 'sleep', '3600'], { reject: false });
-    pid = holder.pid!;
+    const [file, args] = asRootArgv(['unshare', '--mount', '--propagation', 'private', 'sleep', '3600']);
+    holder = execa(file, args, { reject: false });
+    for (let i = 0; i < 200 && !pid; i++) {
+      pid = descendantNamed(holder.pid!, 'sleep') ?? 0;
+      if (!pid) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (!pid) throw new Error('the namespace holder did not start');
     const cpuTree = CPUS.map(
       (cpu) =>
         `mkdir -p /sys/devices/system/cpu/cpu${cpu}/cpufreq && echo powersave > ${governor(cpu)} && ` +
@@ -89,12 +124,12 @@ describe.skipIf(reason !== undefined)('qprep tune on the real /proc/sys and /sys
       'if [ -d /etc/sysctl.d ]; then mount -t tmpfs qprep-sysctl /etc/sysctl.d; fi',
       'if [ -d /etc/tmpfiles.d ]; then mount -t tmpfs qprep-tmpfiles /etc/tmpfiles.d; fi',
     ].join('\n');
-    // wait until the holder has entered its namespace (its mount namespace differs from ours)
-    for (let i = 0; i < 100 && readLinkSafe(`/proc/${pid}/ns/mnt`) === readLinkSafe('/proc/self/ns/mnt'); i++) await new Promise((r) => setTimeout(r, 20));
+    // the holder is "sleep" once unshare has entered the new namespace and exec'd it
+    if ((await namespaceOf()) === ourNamespace) throw new Error('the holder is not in a namespace of its own');
     const done = await inNamespace(['sh', '-c', setup]);
     if (done.exitCode !== 0) throw new Error(`namespace setup failed: ${String(done.stderr)}`);
     // Never run tune unless every path it writes is one of our mounts in that namespace.
-    const mountinfo = readFileSync(`/proc/${pid}/mountinfo`, 'utf8');
+    const mountinfo = await readIn('/proc/self/mountinfo');
     const mountPoints = new Set(mountinfo.split('\n').map((line) => line.split(' ')[4]));
     for (const target of ['/proc/sys/vm/swappiness', '/proc/sys/kernel/numa_balancing', '/sys/devices/system/cpu', '/var/lib', ...(debugfsUsable ? [migrationPath] : [])]) {
       if (!mountPoints.has(target)) throw new Error(`${target} is not a mount point in the test namespace; refusing to run tune`);
@@ -108,14 +143,19 @@ describe.skipIf(reason !== undefined)('qprep tune on the real /proc/sys and /sys
   });
 
   afterAll(async () => {
-    holder?.kill('SIGKILL');
+    // the namespace and its mounts end with the holder
+    if (pid) {
+      const [file, args] = asRootArgv(['kill', '-KILL', String(pid)]);
+      await execa(file, args, { reject: false });
+    }
     await holder;
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('the outside world is untouched by the namespace', () => {
+  it('the outside world is untouched by the namespace', async () => {
     expect(readFileSync(join(work, 'swappiness'), 'utf8')).toBe('60\n');
-    expect(readLinkSafe(`/proc/${pid}/ns/mnt`)).not.toBe(readLinkSafe('/proc/self/ns/mnt'));
+    expect(await namespaceOf()).not.toBe(ourNamespace);
+    expect(readFileSync('/proc/self/mountinfo', 'utf8')).not.toContain('qprep-cpu');
   });
 
   it('tune changes them, a second tune changes nothing, check passes, rollback restores the originals byte for byte', async () => {
