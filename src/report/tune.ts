@@ -146,8 +146,9 @@ export function formatTuneHuman(doc: TuneDocument, options: TuneHumanOptions): s
   }
   if (doc.remaining.length > 0) {
     out.push('', chalk.bold('Not fixed by tune:'));
+    const idWidth = Math.max(...doc.remaining.map((c) => c.id.length));
     for (const check of doc.remaining) {
-      out.push(`  ${chalk.yellow('!')} ${chalk.bold(check.id)}  ${check.message}`);
+      out.push(`  ${chalk.yellow(check.status.padEnd(5))}  ${chalk.bold(check.id.padEnd(idWidth))}  ${check.message}`);
       if (check.remediation) out.push(`      ${chalk.cyan('fix:')} ${check.remediation}`);
     }
   }

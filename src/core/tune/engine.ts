@@ -81,7 +81,7 @@ export interface TuneResult {
   /** the journal holding the old values, when this run wrote one */
   journal: string | null;
   conflicts: Conflict[];
-  /** checks that do not pass and that tune did not fix: no plan, waived, could not be assessed */
+  /** checks that do not pass and that tune did not fix: no plan, waived, skipped, could not be assessed */
   remaining: CheckResult[];
   /** the checks as they were before */
   assessed: CheckResult[];
@@ -287,8 +287,9 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
     const waived = waivedIds(profile, deps.now());
     for (const [index, check] of checks.entries()) {
       const result = assessed[index]!;
-      if (result.status === 'pass' || result.status === 'skip') continue;
-      if (waived.has(check.id) || result.status === 'error' || !check.plan) {
+      if (result.status === 'pass') continue;
+      // skip: not assessable here (no cpufreq, debugfs not mounted); its remediation says what would make it so
+      if (waived.has(check.id) || result.status === 'skip' || result.status === 'error' || !check.plan) {
         remaining.push(result);
         continue;
       }
@@ -410,7 +411,7 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
     run.finishedAt = deps.now().toISOString();
     const problem = await writeJournal(host, journal, deps.now());
     if (problem) notes.push(`the changes are applied, but the journal could not be marked complete (${problem}); "${rollbackHint(host)}" still works from it`);
-    remaining = verified.filter((r) => r.status !== 'pass' && r.status !== 'skip');
+    remaining = verified.filter((r) => r.status !== 'pass');
     return { ...base, outcome: 'applied', changed: true, changes: reports, journal: JOURNAL_PATH, verified, remaining };
   } finally {
     await lock?.release();
