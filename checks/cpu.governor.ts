@@ -1,10 +1,32 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import type { Change } from '../src/core/change.js';
+import { defineCheck, type CheckContext } from '../src/core/types.js';
 import { parseCpuList } from '../src/parsers/cpulist.js';
 import { readValue } from '../src/probes/files.js';
 import { formatRanges, plural } from '../src/util/text.js';
 
 const CPU_ROOT = '/sys/devices/system/cpu';
+
+export function governorPath(cpu: number): string {
+  return `${CPU_ROOT}/cpu${cpu}/cpufreq/scaling_governor`;
+}
+
+/** The online CPUs, from the cpulist or else from the cpuN directories, or why neither can be read. */
+async function onlineCpus(ctx: CheckContext): Promise<{ cpus: number[] } | { problem: string }> {
+  const online = await readValue(ctx.host, `${CPU_ROOT}/online`);
+  if (online.ok) {
+    const cpus = parseCpuList(online.value);
+    if (cpus) return { cpus };
+  }
+  const listing = await ctx.host.readDir(CPU_ROOT);
+  if (!listing.ok) return { problem: online.ok ? `${CPU_ROOT}/online is not a cpulist` : online.reason };
+  const cpus = listing.value
+    .map((entry) => /^cpu(\d+)$/.exec(entry.name)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  return { cpus };
+}
 
 export default defineCheck({
   id: 'cpu.governor',
@@ -19,30 +41,19 @@ export default defineCheck({
   fix: 'Write the governor to every CPU (qprep tune does it, journaled) or set the BIOS power profile to performance.',
   async run(ctx) {
     const want = ctx.profile.tuning.cpuGovernor;
-    const online = await readValue(ctx.host, `${CPU_ROOT}/online`);
-    let cpus: number[] | undefined;
-    if (online.ok) cpus = parseCpuList(online.value);
-    if (!cpus) {
-      const listing = await ctx.host.readDir(CPU_ROOT);
-      if (!listing.ok) {
-        return error(`cannot list CPUs: ${online.ok ? `${CPU_ROOT}/online is not a cpulist` : online.reason}`, {
-          remediation: `make ${CPU_ROOT} readable (mount /sys) and re-run`,
-        });
-      }
-      cpus = listing.value
-        .map((entry) => /^cpu(\d+)$/.exec(entry.name)?.[1])
-        .filter((n): n is string => n !== undefined)
-        .map(Number)
-        .sort((a, b) => a - b);
+    const listed = await onlineCpus(ctx);
+    if ('problem' in listed) {
+      return error(`cannot list CPUs: ${listed.problem}`, { remediation: `make ${CPU_ROOT} readable (mount /sys) and re-run` });
     }
+    const { cpus } = listed;
     if (cpus.length === 0) return error(`no online CPU found in ${CPU_ROOT}`, { remediation: `check that ${CPU_ROOT} is the host's sysfs` });
 
-    const governors = await Promise.all(cpus.map((cpu) => readValue(ctx.host, `${CPU_ROOT}/cpu${cpu}/cpufreq/scaling_governor`)));
+    const governors = await Promise.all(cpus.map((cpu) => readValue(ctx.host, governorPath(cpu))));
     const byGovernor = new Map<string, number[]>();
     const unexposed: number[] = [];
     const unreadable: string[] = [];
     governors.forEach((read, i) => {
-      const cpu = cpus![i]!;
+      const cpu = cpus[i]!;
       if (read.ok) byGovernor.set(read.value, [...(byGovernor.get(read.value) ?? []), cpu]);
       else if (read.code === 'ENOENT') unexposed.push(cpu);
       else unreadable.push(read.reason);
@@ -94,5 +105,20 @@ export default defineCheck({
       remediation: `${where}sudo qprep tune --only cpu.governor   (or: echo ${want} | sudo tee ${CPU_ROOT}/cpu*/cpufreq/scaling_governor)`,
       evidence,
     });
+  },
+  /** One write per online CPU whose governor differs; nothing when the driver does not offer the governor. */
+  async plan(ctx): Promise<Change[]> {
+    const want = ctx.profile.tuning.cpuGovernor;
+    const listed = await onlineCpus(ctx);
+    if ('problem' in listed) return [];
+    const reads = await Promise.all(listed.cpus.map((cpu) => readValue(ctx.host, governorPath(cpu))));
+    const wrong = listed.cpus.filter((_, i) => {
+      const read = reads[i]!;
+      return read.ok && read.value !== want;
+    });
+    if (wrong.length === 0) return [];
+    const available = await readValue(ctx.host, `${CPU_ROOT}/cpu${wrong[0]}/cpufreq/scaling_available_governors`);
+    if (available.ok && !available.value.split(/\s+/).includes(want)) return [];
+    return wrong.map((cpu) => ({ kind: 'sysfs', path: governorPath(cpu), value: want }));
   },
 });

@@ -19,6 +19,7 @@ import npuTools from './npu.tools.js';
 import schedMigrationCost from './sched.migration-cost.js';
 import sysctlNumaBalancing from './sysctl.numa-balancing.js';
 import sysctlSwappiness from './sysctl.swappiness.js';
+import tuneJournal from './tune.journal.js';
 
 /**
  * The catalogue, in report order. Each check lives in its own file named after its id; a test
@@ -30,6 +31,7 @@ export const catalogue: readonly Check[] = [
   sysctlNumaBalancing,
   schedMigrationCost,
   memJemalloc,
+  tuneJournal,
   hostShm,
   hostMemory,
   hostDisk,

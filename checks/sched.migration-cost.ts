@@ -1,6 +1,7 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
+import { sysctlChange, type Change } from '../src/core/change.js';
 import { defineCheck } from '../src/core/types.js';
-import { readInteger } from '../src/probes/files.js';
+import { isMissing, readInteger } from '../src/probes/files.js';
 
 export const SYSCTL_PATH = '/proc/sys/kernel/sched_migration_cost_ns';
 /** Linux 5.13 moved the knob out of sysctl into debugfs. */
@@ -46,5 +47,13 @@ export default defineCheck({
       remediation: `${container.inContainer ? 'on the host (not in the container): ' : ''}sudo qprep tune --only sched.migration-cost   (or: ${manual})`,
       evidence,
     });
+  },
+  /** The file this kernel has: sysctl before 5.13, debugfs after (where "sysctl -w" cannot reach). */
+  async plan(ctx): Promise<Change[]> {
+    const { target } = ctx.profile.tuning.schedMigrationCostNs;
+    const fromSysctl = await ctx.host.readFile(SYSCTL_PATH);
+    if (!isMissing(fromSysctl)) return [sysctlChange('kernel.sched_migration_cost_ns', target)];
+    const fromDebugfs = await ctx.host.readFile(DEBUGFS_PATH);
+    return fromDebugfs.ok ? [{ kind: 'sysfs', path: DEBUGFS_PATH, value: String(target) }] : [];
   },
 });

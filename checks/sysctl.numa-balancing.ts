@@ -1,4 +1,5 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
+import { sysctlChange, type Change } from '../src/core/change.js';
 import { defineCheck } from '../src/core/types.js';
 import { readInteger } from '../src/probes/files.js';
 
@@ -34,5 +35,8 @@ export default defineCheck({
       remediation: `${container.inContainer ? 'on the host (not in the container): ' : ''}sudo qprep tune --only sysctl.numa-balancing   (or: sudo sysctl -w kernel.numa_balancing=${target})`,
       evidence,
     });
+  },
+  async plan(ctx): Promise<Change[]> {
+    return [sysctlChange('kernel.numa_balancing', ctx.profile.tuning.numaBalancing.target)];
   },
 });

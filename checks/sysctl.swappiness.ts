@@ -1,4 +1,5 @@
 import { error, fail, pass } from '../src/core/outcome.js';
+import { sysctlChange, type Change } from '../src/core/change.js';
 import { defineCheck } from '../src/core/types.js';
 import { parseMeminfo } from '../src/parsers/meminfo.js';
 import { readInteger } from '../src/probes/files.js';
@@ -33,5 +34,8 @@ export default defineCheck({
       remediation: `${container.inContainer ? 'on the host (not in the container): ' : ''}sudo qprep tune --only sysctl.swappiness   (or: sudo sysctl -w vm.swappiness=${target})`,
       evidence,
     });
+  },
+  async plan(ctx): Promise<Change[]> {
+    return [sysctlChange('vm.swappiness', ctx.profile.tuning.swappiness.target)];
   },
 });

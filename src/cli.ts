@@ -72,6 +72,10 @@ Examples:
   qprep check --snapshot host.json             replay it anywhere
   qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
   qprep explain cpu.governor                   what a check looks at and how to fix it
+  qprep tune --dry-run                         what tune would change, with the old values
+  sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
+  sudo qprep rollback                          put back every old value from the journal
+  source <(qprep env)                          the launch environment of this host (LD_PRELOAD, HCCL_IF_IP, ...)
 
 Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     );
@@ -114,6 +118,48 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     exit.code = await runFactsCommand({ ...options, ...command.optsWithGlobals() });
   });
 
+  const tune = program
+    .command('tune')
+    .description('apply the tuning the profile asks for, journaled and verified; exit 0 applied or nothing to change / 1 failed and rolled back / 2 no verdict')
+    .addOption(formatOption(['human', 'json']))
+    .option('--dry-run', 'show the plan and the old values; write nothing', false)
+    .option('--persist', 'also make the settings survive reboot (/etc/sysctl.d/90-qprep.conf, /etc/tmpfiles.d/qprep.conf)', false)
+    .option('--force', 'tune even inside a container (the settings belong to the host OS)', false);
+  addHostOptions(tune);
+  tune
+    .option('--only <ids>', 'tune only these checks: ids, prefixes or categories; comma-separated, repeatable', collect, [])
+    .option('--skip <ids>', 'do not tune these checks; same syntax as --only', collect, []);
+  tune.action(async (options, command: Command) => {
+    const { runTuneCommand } = await import('./app/tune.js');
+    exit.code = await runTuneCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
+  const rollback = program
+    .command('rollback')
+    .description('restore the old values from the tune journal (also after an interrupted tune), then retire the journal')
+    .addOption(formatOption(['human', 'json']))
+    .option('--dry-run', 'show what would be restored; write nothing', false)
+    .option('--force', 'restore values changed since tune wrote them, accept vanished files, run inside a container', false)
+    .option('--root <dir>', "the host's files under this prefix (e.g. /host in a container)")
+    .option('--snapshot <file>', 'with --dry-run: what rollback would do on the host of a snapshot')
+    .option('--timeout <ms>', 'timeout of each probe in milliseconds', positiveInt('--timeout'), 10000);
+  rollback.action(async (options, command: Command) => {
+    const { runRollbackCommand } = await import('./app/tune.js');
+    exit.code = await runRollbackCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
+  const env = program
+    .command('env')
+    .description('print the export lines a launch script needs on this host: LD_PRELOAD, HCCL_IF_IP, *_SOCKET_IFNAME, the profile\'s variables')
+    .addOption(new Option('--format <format>', 'output format').choices(['sh', 'json']).default('sh'))
+    .option('--ip <address>', "this node's address for HCCL_IF_IP (default: the address of the default-route interface)")
+    .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)');
+  addHostOptions(env);
+  env.action(async (options, command: Command) => {
+    const { runEnvCommand } = await import('./app/env.js');
+    exit.code = await runEnvCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
   program
     .command('list')
     .description('the check catalogue: id, level, category, title')
@@ -136,7 +182,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile, snapshot, cluster or facts', 'report')
+    .argument('[document]', 'report, profile, snapshot, cluster, facts, tune, rollback or env', 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);

@@ -25,7 +25,7 @@ type CheckCliOptions = CommonCliOptions &
     timeout?: number;
   };
 
-function useColor(options: CommonCliOptions): boolean {
+export function useColor(options: CommonCliOptions): boolean {
   if (options.color === false) return false;
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
   if (options.output) return false;
@@ -33,7 +33,7 @@ function useColor(options: CommonCliOptions): boolean {
 }
 
 /** A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. */
-function installSignalHandlers(): void {
+export function installSignalHandlers(): void {
   const onSignal = (signal: NodeJS.Signals, code: number) => () => {
     killAllCommandGroups();
     process.stderr.write(`\nqprep: interrupted by ${signal}; running probes were killed\n`);

@@ -4,6 +4,8 @@ import { profileSchema } from '../core/profile.js';
 import { factsSchema } from '../facts/schema.js';
 import { snapshotSchema } from '../host/snapshot.js';
 import { reportSchema } from '../report/schema.js';
+import { envSchema } from '../report/env-schema.js';
+import { rollbackSchema, tuneSchema } from '../report/tune-schema.js';
 
 interface SchemaEntry {
   schema: z.ZodType;
@@ -18,6 +20,9 @@ const schemas: Record<string, SchemaEntry> = {
   snapshot: { schema: snapshotSchema, io: 'input', title: 'qprep host snapshot (schemaVersion 1)' },
   cluster: { schema: clusterFileSchema, io: 'input', title: 'qprep cluster file: {nodes: [...]} or a JSON array of qprep facts documents' },
   facts: { schema: factsSchema, io: 'output', title: 'qprep node facts (schemaVersion 1)' },
+  tune: { schema: tuneSchema, io: 'output', title: 'qprep tune result (schemaVersion 1)' },
+  rollback: { schema: rollbackSchema, io: 'output', title: 'qprep rollback result (schemaVersion 1)' },
+  env: { schema: envSchema, io: 'output', title: 'qprep env launch environment (schemaVersion 1)' },
 };
 
 export function schemaNames(): string[] {

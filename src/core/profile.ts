@@ -130,6 +130,25 @@ const npu = z
   })
   .strict();
 
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name such as HCCL_BUFFSIZE' });
+
+/** What `qprep env` prints for the launch script. */
+const launchEnv = z
+  .object({
+    /** exported as they are; null drops a variable the base profile sets */
+    variables: z
+      .record(envName, z.union([z.string(), z.number(), z.boolean()]).transform(String).nullable())
+      .default({}),
+    /** unset before launch (the guides unset the proxy variables) */
+    unset: z.array(envName).default([]),
+    /** export LD_PRELOAD with this host's libjemalloc.so.2 */
+    preloadJemalloc: z.boolean().default(true),
+  })
+  .strict()
+  .refine((env) => !env.unset.some((name) => env.variables[name] !== undefined && env.variables[name] !== null), {
+    message: 'a variable cannot be both in env.variables and in env.unset',
+  });
+
 export const profileSchema = z
   .object({
     name: z.string().min(1).default('custom'),
@@ -146,6 +165,7 @@ export const profileSchema = z
     host: host.prefault({}),
     hccn: hccn.prefault({}),
     npu: npu.prefault({}),
+    env: launchEnv.prefault({}),
   })
   .strict();
 

@@ -1,6 +1,6 @@
 import type { LoadedCluster } from '../cluster/load.js';
 import { detectContainer, type ContainerInfo } from '../host/container.js';
-import type { CommandOptions, CommandResult, Host } from '../host/types.js';
+import type { CommandOptions, CommandResult, Host, WriteOptions } from '../host/types.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
 import type { Profile } from './profile.js';
@@ -88,6 +88,18 @@ export class LimitedHost implements Host {
   }
   tcpConnect(host: string, port: number, timeoutMs: number) {
     return this.inner.tcpConnect(host, port, timeoutMs);
+  }
+  writeFile(path: string, content: string, options: WriteOptions) {
+    return this.inner.writeFile(path, content, options);
+  }
+  removeFile(path: string) {
+    return this.inner.removeFile(path);
+  }
+  rename(from: string, to: string) {
+    return this.inner.rename(from, to);
+  }
+  makeDirectory(path: string, mode: number) {
+    return this.inner.makeDirectory(path, mode);
   }
 }
 

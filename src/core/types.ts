@@ -1,6 +1,7 @@
 import type { LoadedCluster } from '../cluster/load.js';
 import type { ContainerInfo } from '../host/container.js';
 import type { Host } from '../host/types.js';
+import type { Change } from './change.js';
 import type { Profile } from './profile.js';
 
 export type Status = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
@@ -67,6 +68,12 @@ export interface Check {
   run(ctx: CheckContext): Promise<Outcome>;
   /** the longest the check may take when that is more than the default watchdog */
   budgetMs?(ctx: CheckContext): number;
+  /**
+   * The changes that would make this check pass, as data, for `qprep tune`. Called only after
+   * `run` reported a problem, with what it reported; observes only, like `run`. An empty list
+   * means tune cannot fix it (the check's remediation says what can).
+   */
+  plan?(ctx: CheckContext, outcome: Outcome): Promise<Change[]>;
 }
 
 export interface Waiver {

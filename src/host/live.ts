@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as net from 'node:net';
@@ -22,6 +23,7 @@ import {
   type ProbeErrorCode,
   type SystemIdentity,
   type TcpProbeResult,
+  type WriteOptions,
 } from './types.js';
 import { withTimeout } from '../util/timeout.js';
 
@@ -50,6 +52,8 @@ export function errorCode(error: unknown): ProbeErrorCode {
       return code;
     case 'EROFS':
       return 'EREADONLY';
+    case 'EEXIST':
+      return 'EEXIST';
     default:
       return 'EOTHER';
   }
@@ -211,6 +215,59 @@ export class LiveHost implements Host {
     });
   }
 
+  writeFile(file: string, content: string, options: WriteOptions): Promise<Probe<void>> {
+    const mode = options.mode ?? 0o644;
+    // A tunable is written through links (sysfs has them); a whole file replaces the name itself.
+    const followLast = options.how === 'existing';
+    return this.guard(
+      file,
+      async (real) => {
+        switch (options.how) {
+          case 'existing':
+            return writeExisting(real, content);
+          case 'atomic':
+            return writeAtomic(real, content, mode);
+          case 'exclusive':
+            return writeExclusive(real, content, mode);
+        }
+      },
+      { followLast },
+    );
+  }
+
+  removeFile(file: string): Promise<Probe<void>> {
+    return this.guard(
+      file,
+      async (real) => {
+        await fsp.unlink(real);
+        await syncDirectory(path.dirname(real));
+        return probeOk(undefined);
+      },
+      { followLast: false },
+    );
+  }
+
+  rename(from: string, to: string): Promise<Probe<void>> {
+    return this.guard(
+      from,
+      async (realFrom) => {
+        if (!path.isAbsolute(to)) return probeFail<void>('EOTHER', `not an absolute path: ${to}`);
+        const realTo = await this.resolve(to, false);
+        await fsp.rename(realFrom, realTo);
+        await syncDirectory(path.dirname(realTo));
+        return probeOk(undefined);
+      },
+      { followLast: false },
+    );
+  }
+
+  makeDirectory(dir: string, mode: number): Promise<Probe<void>> {
+    return this.guard(dir, async (real) => {
+      await fsp.mkdir(real, { recursive: true, mode });
+      return probeOk(undefined);
+    });
+  }
+
   /**
    * Maps a host path to the path to open, bounds the probe by the timeout (a wedged driver can
    * block a sysfs read forever) and turns exceptions into probe errors.
@@ -278,5 +335,65 @@ export class LiveHost implements Host {
       pending.unshift(...targetParts);
     }
     return path.join(this.root, ...resolved);
+  }
+}
+
+/** One write(2) of the whole value: sysfs and procfs take a value in a single write. */
+async function writeExisting(real: string, content: string): Promise<Probe<void>> {
+  const handle = await fsp.open(real, fsConstants.O_WRONLY | fsConstants.O_TRUNC);
+  try {
+    const buffer = Buffer.from(content, 'utf8');
+    const { bytesWritten } = await handle.write(buffer, 0, buffer.length, null);
+    if (bytesWritten !== buffer.length) return probeFail('EIO', `short write: ${bytesWritten} of ${buffer.length} bytes`);
+    return probeOk(undefined);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeAtomic(real: string, content: string, mode: number): Promise<Probe<void>> {
+  const dir = path.dirname(real);
+  const temporary = path.join(dir, `.${path.basename(real)}.qprep-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await fsp.open(temporary, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, mode);
+  try {
+    await handle.writeFile(content, 'utf8');
+    // the umask must not decide who can read a configuration file
+    await handle.chmod(mode);
+    await handle.sync();
+    await handle.close();
+    await fsp.rename(temporary, real);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fsp.rm(temporary, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+  return probeOk(undefined);
+}
+
+async function writeExclusive(real: string, content: string, mode: number): Promise<Probe<void>> {
+  const handle = await fsp.open(real, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, mode);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.chmod(mode);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await syncDirectory(path.dirname(real));
+  return probeOk(undefined);
+}
+
+/** Makes a rename or an unlink durable; filesystems that cannot fsync a directory are let be. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP' && code !== 'EBADF') throw error;
+  } finally {
+    await handle?.close();
   }
 }

@@ -1,6 +1,7 @@
 import {
   probeFail,
   probeOk,
+  refuseWrite,
   type CommandLocation,
   type CommandResult,
   type DirEntry,
@@ -70,10 +71,25 @@ function dirname(path: string): string {
   return at <= 0 ? '/' : path.slice(0, at);
 }
 
+const WHY = 'a demo host is read-only';
+
 export class MemoryHost implements Host {
   readonly description = 'memory';
   readonly root = '/';
   private readonly nodes = new Map<string, MemoryNode>();
+
+    writeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, WHY);
+  }
+  removeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, WHY);
+  }
+  rename(from: string): Promise<Probe<void>> {
+    return refuseWrite(from, WHY);
+  }
+  makeDirectory(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, WHY);
+  }
 
   constructor(private readonly spec: MemoryHostSpec) {
     this.nodes.set('/', { kind: 'directory' });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { redactEnv } from '../util/redact.js';
 import {
   probeFail,
+  refuseWrite,
   type CommandLocation,
   type CommandOptions,
   type CommandResult,
@@ -13,11 +14,14 @@ import {
   type Probe,
   type SystemIdentity,
   type TcpProbeResult,
+  type WriteOptions,
 } from './types.js';
+
+/** Recording and replaying observe a host; neither ever changes one. */
 
 const probeErrorSchema = z.object({
   ok: z.literal(false),
-  code: z.enum(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'ETIMEDOUT', 'ENOTCAPTURED', 'EREADONLY', 'EIO', 'EOTHER']),
+  code: z.enum(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'ETIMEDOUT', 'ENOTCAPTURED', 'EREADONLY', 'EIO', 'EEXIST', 'EOTHER']),
   message: z.string(),
 });
 
@@ -185,6 +189,19 @@ export class RecordingHost implements Host {
     return result;
   }
 
+  writeFile(path: string, _content?: string, _options?: WriteOptions): Promise<Probe<void>> {
+    return refuseWrite(path, 'qprep snapshot only records reads');
+  }
+  removeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'qprep snapshot only records reads');
+  }
+  rename(from: string, _to?: string): Promise<Probe<void>> {
+    return refuseWrite(from, 'qprep snapshot only records reads');
+  }
+  makeDirectory(path: string, _mode?: number): Promise<Probe<void>> {
+    return refuseWrite(path, 'qprep snapshot only records reads');
+  }
+
   /**
    * One answer per path, the first: a replay answers every read of a path with the one value
    * the snapshot holds, so the recording run must see that same value too, or the report kept
@@ -313,6 +330,19 @@ export class ReplayHost implements Host {
   async tcpConnect(host: string, port: number): Promise<TcpProbeResult> {
     const found = this.snapshot.tcp.find((entry) => entry.host === host && entry.port === port);
     return found?.result ?? { ok: false, durationMs: 0, error: 'not captured in the snapshot' };
+  }
+
+  writeFile(path: string, _content?: string, _options?: WriteOptions): Promise<Probe<void>> {
+    return refuseWrite(path, 'a snapshot replay is read-only');
+  }
+  removeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'a snapshot replay is read-only');
+  }
+  rename(from: string, _to?: string): Promise<Probe<void>> {
+    return refuseWrite(from, 'a snapshot replay is read-only');
+  }
+  makeDirectory(path: string, _mode?: number): Promise<Probe<void>> {
+    return refuseWrite(path, 'a snapshot replay is read-only');
   }
 
   private lookup<T>(store: Record<string, Probe<T>>, path: string): Probe<T> {

@@ -16,6 +16,7 @@ export type ProbeErrorCode =
   | 'ENOTCAPTURED'
   | 'EREADONLY'
   | 'EIO'
+  | 'EEXIST'
   | 'EOTHER';
 
 export type Probe<T> =
@@ -119,6 +120,23 @@ export interface TcpProbeResult {
   error?: string;
 }
 
+/**
+ * How `writeFile` writes:
+ * - `existing`: replace the content of a file that must already exist, in one write, never
+ *   creating it (O_WRONLY|O_TRUNC): kernel tunables in /proc/sys and /sys.
+ * - `atomic`: a temporary file in the same directory, fsync, rename over the target, fsync the
+ *   directory: configuration files and the tune journal; a crash leaves the old or the new file.
+ * - `exclusive`: create a file that must not exist (O_CREAT|O_EXCL), fsync it: a lock. Fails
+ *   with EEXIST when it exists.
+ */
+export type WriteMode = 'existing' | 'atomic' | 'exclusive';
+
+export interface WriteOptions {
+  how: WriteMode;
+  /** permission bits of a created file (atomic, exclusive); default 0o644 */
+  mode?: number;
+}
+
 export interface Host {
   /** A short label for reports: "live", "live --root /host", "snapshot FILE". */
   readonly description: string;
@@ -143,6 +161,18 @@ export interface Host {
   interfaces(): Promise<Probe<NetInterface[]>>;
   identity(): Promise<SystemIdentity>;
   tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult>;
+
+  /*
+   * Writes, used only by `qprep tune` and `qprep rollback` (checks never write). Paths are host
+   * paths, written under the root like reads; a snapshot replay and the recorder refuse them.
+   */
+  writeFile(path: string, content: string, options: WriteOptions): Promise<Probe<void>>;
+  /** unlink(2) of a file (not a directory); the directory entry removal is fsynced */
+  removeFile(path: string): Promise<Probe<void>>;
+  /** rename(2) within one filesystem; the directory is fsynced */
+  rename(from: string, to: string): Promise<Probe<void>>;
+  /** mkdir -p */
+  makeDirectory(path: string, mode: number): Promise<Probe<void>>;
 }
 
 export function probeOk<T>(value: T): Probe<T> {
@@ -165,7 +195,14 @@ export function describeProbeError(path: string, probe: { code: ProbeErrorCode; 
       return `${path}: ${probe.message}`;
     case 'ENOTCAPTURED':
       return `${path}: not captured in the snapshot`;
+    case 'EEXIST':
+      return `${path}: already exists`;
     default:
       return `${path}: ${probe.message}`;
   }
+}
+
+/** The answer of a host that cannot write (a snapshot, a demo host): a probe error, never a throw. */
+export function refuseWrite(path: string, why: string): Promise<Probe<void>> {
+  return Promise.resolve(probeFail('EREADONLY', `${why}: not writing ${path}`));
 }

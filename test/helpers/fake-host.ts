@@ -13,6 +13,8 @@ import {
   type ProbeErrorCode,
   type SystemIdentity,
   type TcpProbeResult,
+  type WriteMode,
+  type WriteOptions,
 } from '../../src/host/types.js';
 
 /** A file's content, or a node of another kind, or a read that fails with an errno. */
@@ -44,6 +46,19 @@ export interface FakeHostSpec {
   identity?: Partial<SystemIdentity>;
   tcp?: Array<{ host: string; port: number; ok: boolean; error?: string }>;
   root?: string;
+  /** writes (of any kind) to these paths fail with the errno */
+  writeErrors?: Record<string, ProbeErrorCode>;
+  /** a write to one of these paths never settles: qprep is killed in the middle of a tune */
+  hangWrites?: string[];
+}
+
+/** One change a test can assert on, in the order it happened. */
+export interface FakeWrite {
+  op: 'write' | 'remove' | 'rename' | 'mkdir';
+  path: string;
+  to?: string;
+  content?: string;
+  how?: WriteMode;
 }
 
 const MODE_BITS: Record<FileKind, number> = {
@@ -73,6 +88,8 @@ export class FakeHost implements Host {
   readonly description = 'fake';
   readonly root: string;
   readonly calls: string[][] = [];
+  /** every successful write, remove, rename and mkdir, in order */
+  readonly writes: FakeWrite[] = [];
   private readonly nodes = new Map<string, FakeNode>();
   private readonly commands: FakeCommand[];
 
@@ -208,6 +225,97 @@ export class FakeHost implements Host {
 
   async identity(): Promise<SystemIdentity> {
     return { hostname: 'node1', arch: 'x86_64', kernel: '5.10.0-182.0.0.95.oe2203sp3.aarch64', ...this.spec.identity };
+  }
+
+  async writeFile(path: string, content: string, options: WriteOptions): Promise<Probe<void>> {
+    const refused = this.refuseWrite(path);
+    if (refused) return refused;
+    const node = this.node(path);
+    const mode = options.mode ?? 0o644;
+    if (options.how === 'existing') {
+      const target = this.resolveLinks(path);
+      if (target === undefined) return probeFail('ENOENT', `ENOENT: no such file or directory, open '${path}'`);
+      if (typeof target !== 'string' && 'error' in target) return probeFail(target.error, `${target.error}: ${path}`);
+      if (this.kindOf(target) === 'directory') return probeFail('EISDIR', `EISDIR: illegal operation on a directory, open '${path}'`);
+      const real = this.realPath(path);
+      const existing = this.nodes.get(real);
+      this.nodes.set(real, typeof existing === 'object' && 'kind' in existing && existing.kind === 'file' ? { ...existing, content } : content);
+    } else {
+      if (options.how === 'exclusive' && node !== undefined) return probeFail('EEXIST', `EEXIST: file already exists, open '${path}'`);
+      const missingParent = this.missingParent(path);
+      if (missingParent) return missingParent;
+      if (node !== undefined && this.kindOf(node) === 'directory') return probeFail('EISDIR', `EISDIR: illegal operation on a directory, rename '${path}'`);
+      this.nodes.set(path, { kind: 'file', content, mode });
+    }
+    this.writes.push({ op: 'write', path, content, how: options.how });
+    return probeOk(undefined);
+  }
+
+  async removeFile(path: string): Promise<Probe<void>> {
+    const refused = this.refuseWrite(path);
+    if (refused) return refused;
+    const node = this.node(path);
+    if (node === undefined) return probeFail('ENOENT', `ENOENT: no such file or directory, unlink '${path}'`);
+    if (this.kindOf(node) === 'directory') return probeFail('EISDIR', `EISDIR: unlink '${path}'`);
+    this.nodes.delete(path);
+    this.writes.push({ op: 'remove', path });
+    return probeOk(undefined);
+  }
+
+  async rename(from: string, to: string): Promise<Probe<void>> {
+    const refused = this.refuseWrite(from) ?? this.refuseWrite(to);
+    if (refused) return refused;
+    const node = this.node(from);
+    if (node === undefined) return probeFail('ENOENT', `ENOENT: no such file or directory, rename '${from}'`);
+    const missingParent = this.missingParent(to);
+    if (missingParent) return missingParent;
+    this.nodes.delete(from);
+    this.nodes.set(to, node);
+    this.writes.push({ op: 'rename', path: from, to });
+    return probeOk(undefined);
+  }
+
+  async makeDirectory(path: string): Promise<Probe<void>> {
+    const refused = this.refuseWrite(path);
+    if (refused) return refused;
+    for (const dir of [...parentsOf(path), path]) {
+      const node = this.node(dir);
+      if (node === undefined) this.nodes.set(dir, { kind: 'directory' });
+      else if (this.kindOf(node) !== 'directory') return probeFail('ENOTDIR', `ENOTDIR: mkdir '${path}'`);
+    }
+    this.writes.push({ op: 'mkdir', path });
+    return probeOk(undefined);
+  }
+
+  /** The content of a file now, for assertions; undefined when absent. */
+  content(path: string): string | undefined {
+    const node = this.resolveLinks(path);
+    if (typeof node === 'string') return node;
+    if (node && 'kind' in node && node.kind === 'file') return node.content;
+    return undefined;
+  }
+
+  private refuseWrite(path: string): Promise<Probe<void>> | undefined {
+    if (this.spec.hangWrites?.includes(path)) return new Promise(() => undefined);
+    const code = this.spec.writeErrors?.[path];
+    return code ? Promise.resolve(probeFail(code, `${code}: ${path}`)) : undefined;
+  }
+
+  private missingParent(path: string): Probe<void> | undefined {
+    const parent = path.replace(/\/[^/]*$/, '') || '/';
+    const node = this.node(parent);
+    if (node === undefined) return probeFail('ENOENT', `ENOENT: no such file or directory, open '${path}'`);
+    if (this.kindOf(node) !== 'directory') return probeFail('ENOTDIR', `ENOTDIR: not a directory, open '${path}'`);
+    return undefined;
+  }
+
+  private realPath(path: string, depth = 0): string {
+    const node = this.node(path);
+    if (node && typeof node !== 'string' && 'kind' in node && node.kind === 'symlink' && node.target && depth < 10) {
+      const target = node.target.startsWith('/') ? node.target : `${path.replace(/\/[^/]*$/, '')}/${node.target}`;
+      return this.realPath(target, depth + 1);
+    }
+    return path;
   }
 
   async tcpConnect(host: string, port: number): Promise<TcpProbeResult> {

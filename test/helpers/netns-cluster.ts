@@ -7,6 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { LiveHost } from '../../src/host/live.js';
 import {
   probeFail,
+  refuseWrite,
   probeOk,
   type CommandLocation,
   type CommandOptions,
@@ -251,6 +252,19 @@ export class NamespaceHost implements Host {
   ) {
     this.description = `netns ${node.namespace}`;
     this.inner = new LiveHost({ timeoutMs, env: { PATH: `${node.binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? '/root' } });
+  }
+
+  writeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'the namespace harness only reads');
+  }
+  removeFile(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'the namespace harness only reads');
+  }
+  rename(from: string): Promise<Probe<void>> {
+    return refuseWrite(from, 'the namespace harness only reads');
+  }
+  makeDirectory(path: string): Promise<Probe<void>> {
+    return refuseWrite(path, 'the namespace harness only reads');
   }
 
   async run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {

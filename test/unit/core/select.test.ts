@@ -6,7 +6,7 @@ import { resolveIgnore, selectChecks } from '../../../src/core/select.js';
 describe('check selection', () => {
   it('selects by id, id prefix and category, in catalogue order', () => {
     expect(selectChecks(catalogue, { only: ['host.shm', 'sysctl'], skip: [] }).map((c) => c.id)).toEqual(['sysctl.swappiness', 'sysctl.numa-balancing', 'host.shm']);
-    expect(selectChecks(catalogue, { only: ['tuning'], skip: ['mem'] }).map((c) => c.id)).toEqual([
+    expect(selectChecks(catalogue, { only: ['tuning'], skip: ['mem', 'tune'] }).map((c) => c.id)).toEqual([
       'cpu.governor',
       'sysctl.swappiness',
       'sysctl.numa-balancing',

@@ -1,0 +1,218 @@
+import { catalogue } from '../../checks/index.js';
+import { QprepError, usageError, type ErrorCode } from '../core/errors.js';
+import { selectChecks } from '../core/select.js';
+import { rollback, tune, type RollbackResult, type TuneDeps, type TuneResult } from '../core/tune/engine.js';
+import type { Check, CheckResult } from '../core/types.js';
+import { currentProcess, isProcessRunning } from '../host/process.js';
+import { commandLine } from '../probes/commands.js';
+import { formatRollbackHuman, formatTuneHuman } from '../report/tune.js';
+import {
+  rollbackDocumentSchema,
+  tuneDocumentSchema,
+  type RollbackDocument,
+  type TuneDocument,
+} from '../report/tune-schema.js';
+import { VERSION } from '../version.js';
+import { installSignalHandlers, useColor } from './commands.js';
+import { DEFAULT_TIMEOUT_MS, describeHost, loadProfile, openHost, type HostHandle } from './session.js';
+
+export interface TuneCliOptions {
+  profile?: string;
+  root?: string;
+  snapshot?: string;
+  timeout?: number;
+  only?: string[];
+  skip?: string[];
+  dryRun?: boolean;
+  persist?: boolean;
+  force?: boolean;
+  format?: string;
+  color?: boolean;
+}
+
+export type RollbackCliOptions = Omit<TuneCliOptions, 'only' | 'skip' | 'persist' | 'profile'>;
+
+function processDeps(): TuneDeps {
+  return { self: currentProcess(), isRunning: isProcessRunning, now: () => new Date() };
+}
+
+/** How this run was invoked, for the journal and the lock: `qprep tune --persist`. */
+function invocation(): string {
+  return `qprep ${commandLine(process.argv.slice(2))}`;
+}
+
+function split(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+}
+
+/** The checks tune can act on: those that plan, selected by --only/--skip and the profile's skip list. */
+export function tunableChecks(only: string[], skip: string[], profileSkip: readonly string[]): Check[] {
+  const tunable = catalogue.filter((check) => check.plan !== undefined);
+  const selected = selectChecks(tunable, { only, skip });
+  const keptByProfile = new Set(selectChecks(catalogue, { only: [], skip: [...profileSkip] }).map((c) => c.id));
+  return selected.filter((check) => keptByProfile.has(check.id));
+}
+
+function brief(result: CheckResult): TuneDocument['verify'][number] {
+  const out: TuneDocument['verify'][number] = { id: result.id, status: result.status, message: result.message };
+  if (result.remediation !== undefined && result.status !== 'pass') out.remediation = result.remediation;
+  return out;
+}
+
+function shownValue(kind: string, value: string | null): string | null {
+  return value === null || kind === 'file' ? value : value.trim();
+}
+
+export function tuneDocument(result: TuneResult, meta: Pick<TuneDocument, 'host' | 'source' | 'profile' | 'startedAt' | 'durationMs' | 'dryRun' | 'persist'>): TuneDocument {
+  return {
+    schemaVersion: 1,
+    tool: { name: 'qprep', version: VERSION },
+    command: 'tune',
+    ...meta,
+    outcome: result.outcome,
+    changed: result.changed,
+    changes: result.changes.map((report) => {
+      const change = report.change;
+      const after = change.kind === 'file' ? change.content : change.value;
+      const entry: TuneDocument['changes'][number] = {
+        origin: report.origin,
+        kind: change.kind,
+        target: change.kind === 'sysctl' ? change.key : change.path,
+        path: change.path,
+        before: shownValue(change.kind, report.before),
+        after,
+        status: report.status,
+      };
+      if (report.error !== undefined) entry.error = report.error;
+      return entry;
+    }),
+    journal: result.journal,
+    conflicts: result.conflicts,
+    verify: result.verified.map(brief),
+    remaining: result.remaining.map(brief),
+    unfinished: result.unfinished,
+    notes: result.notes,
+  };
+}
+
+export function rollbackDocument(result: RollbackResult, meta: Pick<RollbackDocument, 'host' | 'source' | 'startedAt' | 'durationMs' | 'dryRun'>): RollbackDocument {
+  return {
+    schemaVersion: 1,
+    tool: { name: 'qprep', version: VERSION },
+    command: 'rollback',
+    ...meta,
+    outcome: result.outcome,
+    changed: result.changed,
+    restores: result.restores.map((restore) => ({
+      ...restore,
+      current: shownValue(restore.kind, restore.current),
+      before: shownValue(restore.kind, restore.before),
+    })),
+    journal: result.journal,
+    notes: result.notes,
+  };
+}
+
+/** Exit 2 of tune/rollback: one line on stderr; with --format json the command's document with `error`. */
+function failure(command: 'tune' | 'rollback', error: unknown, format: string | undefined): 2 {
+  const code: ErrorCode = error instanceof QprepError ? error.code : 'internal';
+  const raw = error instanceof Error ? error.message : String(error);
+  const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
+  if (code === 'internal' && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.stderr.write(`qprep: error: ${message}\n`);
+  if (format === 'json') {
+    const document = { schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command, changed: false, error: { code, message } };
+    process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  }
+  return 2;
+}
+
+function checkContract<T>(schema: { safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ message: string; path: PropertyKey[] }> } } }, document: T): T {
+  const valid = schema.safeParse(document);
+  if (!valid.success) {
+    const issue = valid.error?.issues[0];
+    throw new Error(`document does not match its schema: ${issue ? `${issue.path.join('.')}: ${issue.message}` : ''}`);
+  }
+  return document;
+}
+
+async function openWritableHost(options: TuneCliOptions, what: string): Promise<HostHandle> {
+  if (options.snapshot && !options.dryRun) {
+    throw usageError(`a snapshot is read-only: add --dry-run to see what ${what} would do on the host it was taken on`);
+  }
+  const hostOptions: Parameters<typeof openHost>[0] = { timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS };
+  if (options.root !== undefined) hostOptions.root = options.root;
+  if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
+  return openHost(hostOptions);
+}
+
+export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
+  installSignalHandlers();
+  const startedAt = new Date();
+  const startedMs = performance.now();
+  try {
+    const loaded = await loadProfile(options.profile);
+    const checks = tunableChecks(split(options.only), split(options.skip), loaded.profile.skip);
+    const handle = await openWritableHost(options, 'tune');
+    const result = await tune(
+      handle.host,
+      loaded,
+      checks,
+      {
+        dryRun: options.dryRun ?? false,
+        persist: options.persist ?? false,
+        force: options.force ?? false,
+        timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS,
+        command: invocation(),
+        toolVersion: VERSION,
+      },
+      processDeps(),
+    );
+    const document = checkContract(
+      tuneDocumentSchema,
+      tuneDocument(result, {
+        host: await describeHost(result.context),
+        source: handle.source,
+        profile: { name: loaded.profile.name, source: loaded.source },
+        startedAt: startedAt.toISOString(),
+        durationMs: Math.round(performance.now() - startedMs),
+        dryRun: options.dryRun ?? false,
+        persist: options.persist ?? false,
+      }),
+    );
+    process.stdout.write(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options) }));
+    return ['planned', 'unchanged', 'applied'].includes(result.outcome) ? 0 : 1;
+  } catch (error) {
+    return failure('tune', error, options.format);
+  }
+}
+
+export async function runRollbackCommand(options: RollbackCliOptions): Promise<number> {
+  installSignalHandlers();
+  const startedAt = new Date();
+  const startedMs = performance.now();
+  try {
+    const loaded = await loadProfile(undefined);
+    const handle = await openWritableHost(options, 'rollback');
+    const result = await rollback(
+      handle.host,
+      loaded,
+      { dryRun: options.dryRun ?? false, force: options.force ?? false, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, command: invocation() },
+      processDeps(),
+    );
+    const document = checkContract(
+      rollbackDocumentSchema,
+      rollbackDocument(result, {
+        host: await describeHost(result.context),
+        source: handle.source,
+        startedAt: startedAt.toISOString(),
+        durationMs: Math.round(performance.now() - startedMs),
+        dryRun: options.dryRun ?? false,
+      }),
+    );
+    process.stdout.write(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatRollbackHuman(document, { color: useColor(options) }));
+    return result.outcome === 'incomplete' ? 1 : 0;
+  } catch (error) {
+    return failure('rollback', error, options.format);
+  }
+}

@@ -1,0 +1,16 @@
+import { shellQuote } from '../util/shell.js';
+import type { EnvDocument } from './env-schema.js';
+
+/**
+ * The launch environment as shell lines to `source` (sh, bash, zsh): unset first, then one
+ * export per variable, every value quoted. Comments carry the host, the interface choice and
+ * the notes, so a launch log shows where each value came from.
+ */
+export function formatEnvSh(doc: EnvDocument): string {
+  const lines = [`# qprep env for ${doc.hostname} (profile ${doc.profile.name}); load it with: source <(qprep env)`];
+  if (doc.node) lines.push(`# node address ${doc.node.ip} on ${doc.node.nic} (${doc.node.source})`);
+  for (const note of doc.notes) lines.push(`# note: ${note.replace(/\n/g, ' ')}`);
+  if (doc.unset.length > 0) lines.push(`unset ${doc.unset.join(' ')}`);
+  for (const variable of doc.exports) lines.push(`export ${variable.name}=${shellQuote(variable.value)}`);
+  return `${lines.join('\n')}\n`;
+}
