@@ -148,15 +148,16 @@ export interface PolicyInput {
 
 /**
  * Turns what a check observed into what the report says: a recommended check's fail is a warn;
- * an ignored or waived fail is a warn that says so. An error is never waived: it means the node
+ * an ignored or waived fail or warn is a warn that says so. An error is never waived: it means the node
  * could not be assessed (skip the check instead).
  */
 export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput): Omit<CheckResult, 'durationMs'> {
   let status = outcome.status;
   let message = outcome.message;
   let waived: Waiver | undefined;
-  if (status === 'fail' && input.level === 'recommended') status = 'warn';
-  if (status === 'fail') {
+  // Waivers come first, so that a waived warning of a recommended check is recorded as waived
+  // (and --strict respects it) just like a waived failure of a required one.
+  if (status === 'fail' || status === 'warn') {
     const today = input.now.toISOString().slice(0, 10);
     const waiver = input.waivers.find((w) => w.id === check.id);
     if (input.ignored) {
@@ -169,6 +170,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
       message = `${message} (waiver expired ${waiver.expires})`;
     }
   }
+  if (status === 'fail' && input.level === 'recommended') status = 'warn';
   const result: Omit<CheckResult, 'durationMs'> = {
     id: check.id,
     title: check.title,

@@ -109,6 +109,22 @@ describe('runChecks', () => {
   });
 });
 
+it('records waivers of recommended checks too, so --strict respects them', async () => {
+  const checks = [
+    fakeCheck('t.rec', async () => fail('meh', { remediation: 'x' }), 'recommended'),
+    fakeCheck('t.warn', async () => ({ status: 'warn', message: 'proxy set', remediation: 'x' }), 'recommended'),
+    fakeCheck('t.other', async () => fail('meh', { remediation: 'x' }), 'recommended'),
+  ];
+  const profile = profileWith({ waivers: [{ id: 't.rec', reason: 'accepted' }, { id: 't.warn', reason: 'wrapper unsets it' }] });
+  const results = await runChecks(checks, createContext(new FakeHost(), profile, 200), options());
+  expect(results.map((r) => [r.status, r.waived?.reason])).toEqual([
+    ['warn', 'accepted'],
+    ['warn', 'wrapper unsets it'],
+    ['warn', undefined],
+  ]);
+  expect(blockingResults(results, true).map((r) => r.id)).toEqual(['t.other']);
+});
+
 describe('LimitedHost', () => {
   it('runs at most one hccn_tool at a time while other tools overlap', async () => {
     let hccnRunning = 0;
