@@ -3,7 +3,7 @@ import { defineCheck } from '../src/core/types.js';
 import { hccnGateway, hccnIp } from '../src/probes/hccn.js';
 import { askEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { inIPv4Network, prefixOfNetmask } from '../src/util/ip.js';
-import { summarizeList } from '../src/util/text.js';
+import { plural, summarizeList } from '../src/util/text.js';
 
 interface Route {
   device: number;
@@ -55,7 +55,7 @@ export default defineCheck({
       const parts: string[] = [];
       if (needed.length > 0) {
         const example = outside(needed[0]!)[0]!;
-        parts.push(`${needed.length} devices without a gateway have peers in other subnets (${summarizeList(needed.map((r) => devName(r.device)), 6)}; e.g. ${example.node} dev${example.device} ${example.ip})`);
+        parts.push(`${plural(needed.length, 'device')} without a gateway ${needed.length === 1 ? 'has' : 'have'} peers in other subnets (${summarizeList(needed.map((r) => devName(r.device)), 6)}; e.g. ${example.node} dev${example.device} ${example.ip})`);
       }
       if (foreign.length > 0) parts.push(`gateway outside the device subnet on ${summarizeList(foreign.map((r) => `${devName(r.device)} (${r.gateway} for ${r.ip}/${r.prefix})`), 4)}`);
       const first = (needed[0] ?? foreign[0])!;

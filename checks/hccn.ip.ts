@@ -76,8 +76,8 @@ export default defineCheck({
       for (const real of addresses) {
         const entry = listed.get(real.device);
         if (!entry) continue;
-        if (entry.ip && entry.ip !== real.ip) problems.push(`the cluster file gives ${cluster.self.name} ${devName(real.device)} ${entry.ip}, the device has ${real.ip ?? 'none'}`);
-        if (a3 && entry.vnicIp && entry.vnicIp !== real.vnicIp) problems.push(`the cluster file gives ${cluster.self.name} ${devName(real.device)} vNIC ${entry.vnicIp}, the device has ${real.vnicIp ?? 'none'}`);
+        if (entry.ip && real.ip && entry.ip !== real.ip) problems.push(`the cluster file gives ${cluster.self.name} ${devName(real.device)} ${entry.ip}, the device has ${real.ip}`);
+        if (a3 && entry.vnicIp && real.vnicIp && entry.vnicIp !== real.vnicIp) problems.push(`the cluster file gives ${cluster.self.name} ${devName(real.device)} vNIC ${entry.vnicIp}, the device has ${real.vnicIp}`);
       }
       const peerOwners = new Map<string, string>();
       for (const node of cluster.cluster.nodes) {
@@ -108,7 +108,7 @@ export default defineCheck({
             ? 'make the cluster file and the devices agree: regenerate it from "qprep facts" on every node, or set the addresses with hccn_tool -i N -ip -s address <ip> netmask <mask>'
             : 'give every device its own address in one subnet: hccn_tool -i N -ip -s address <ip> netmask <mask>',
       evidence,
-      details: problems.length > 1 ? problems : [],
+      ...(problems.length > 1 ? { details: problems } : {}),
     });
   },
 });

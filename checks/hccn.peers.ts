@@ -112,8 +112,8 @@ export default defineCheck({
         expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')})`,
         actual: `${summary.ok} of ${runs.length} ok, ${summary.failed} failed, ${notRun.length} not run, ${summary.errors} not assessed`,
         remediation:
-          `start with ${describePing(first)}: on ${first.localNode} check hccn_tool -i ${first.localDevice} -link -g and -ip -g, on ${first.peerNode} the same for device ${first.peerDevice}, ` +
-          `then the switch ports and VLAN between them; retry with hccn_tool -i ${first.localDevice} ${command} -g address ${first.address}`,
+          `start with ${describePing(first)}: hccn_tool -i ${first.localDevice} -link -g and -ip -g on ${first.localNode}, the same for device ${first.peerDevice} on ${first.peerNode}, ` +
+          `then the switch ports between them; retry: hccn_tool -i ${first.localDevice} ${command} -g address ${first.address}`,
         evidence,
         details,
       });
@@ -126,7 +126,7 @@ export default defineCheck({
       });
     }
     if (plan.unplanned.length > 0) {
-      return warn(`all ${judged} pings ok, but ${plan.unplanned.length} planned pairs have no address to ping: ${summarizeList(summary.skippedLines, 2)}`, {
+      return warn(`all ${judged} pings ok, but ${plural(plan.unplanned.length, 'planned pair')} ${plan.unplanned.length === 1 ? 'has' : 'have'} no address to ping: ${summarizeList(summary.skippedLines, 2)}`, {
         remediation: 'give every device of every node its ip (and vnicIp on A3) in the cluster file, or build it from every node\'s qprep facts',
         evidence,
         details,

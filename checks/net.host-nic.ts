@@ -82,8 +82,14 @@ export default defineCheck({
       }
       if (selector.exact && !selector.exclude) {
         const down = matches.filter((m) => !isUp(m));
-        if (down.length > 0) problems.push(`${label} names ${summarizeList(down.map(state), 3)}`);
-      } else if (!matches.some(isUp)) problems.push(`${label} matches only interfaces that are down: ${summarizeList(matches.map(state), 3)}`);
+        if (down.length > 0) {
+          problems.push(`${label} names ${summarizeList(down.map(state), 3)}`);
+          continue;
+        }
+      } else if (!matches.some(isUp)) {
+        problems.push(`${label} matches only interfaces that are down: ${summarizeList(matches.map(state), 3)}`);
+        continue;
+      }
       if (owner && !matches.some((m) => m.name === owner!.name)) problems.push(`${label} does not select ${owner.name}, which carries ${address}`);
       if (!owner && address === undefined && !matches.some((m) => isUp(m) && m.addresses.some((a) => a.family === 'IPv4'))) {
         problems.push(`${label} selects no UP interface with an IPv4 address`);
