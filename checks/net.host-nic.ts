@@ -108,10 +108,15 @@ export default defineCheck({
         details: problems.length > 1 ? problems : [],
       });
     }
+    const selected = [...new Set([...chosen.values()].flat())];
     const parts: string[] = [];
-    if (address !== undefined && owner) parts.push(`${envIp ? 'HCCL_IF_IP' : 'the cluster host address'} ${address} is on ${owner.name} (UP)`);
-    if (chosen.size > 0) parts.push(`${[...chosen.keys()].map((k) => k.replace(/=.*$/, '')).join(', ')} select ${[...new Set([...chosen.values()].flat())].slice(0, 3).join(', ')}`);
-    if (set.length === 0 && envIp === undefined) parts.push('export HCCL_IF_IP and the *_SOCKET_IFNAME variables at launch (qprep env --cluster prints them)');
+    const fromFile = set.length === 0 && chosen.size > 0 ? ', the ifname of the cluster file' : '';
+    if (address !== undefined && owner) parts.push(`${envIp ? 'HCCL_IF_IP' : 'the cluster host address'} ${address} is on ${owner.name} (UP)${fromFile}`);
+    if (set.length > 0) parts.push(`${set.join(', ')} select ${summarizeList(selected, 3)}`);
+    if (set.length === 0 && envIp === undefined) {
+      const nic = owner?.name ?? cluster?.self.ifname ?? selected[0] ?? '<interface>';
+      parts.push(`at launch export HCCL_IF_IP=${address ?? '<address>'} and GLOO/TP/HCCL_SOCKET_IFNAME=${nic} (qprep env --cluster prints them)`);
+    }
     return pass(parts.join('; '), { evidence });
   },
 });

@@ -1,6 +1,6 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
-import { summarizeList } from '../src/util/text.js';
+import { plural, summarizeList } from '../src/util/text.js';
 
 /** A peer on the same network answers a SYN in milliseconds; a firewall that drops it never does. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -78,6 +78,6 @@ export default defineCheck({
     const listening = probes.filter((p) => p.result === 'listening').length;
     const ownText = own.length > 0 ? `; this node is the master (${summarizeList(own, 3)} will listen here)` : '';
     if (probes.length === 0) return pass(`no peer port to reach from ${self.name}${ownText}`, { evidence });
-    return pass(`${probes.length} peer ports reachable (${listening} listening, ${probes.length - listening} refused: host up, nothing listening yet)${ownText}`, { evidence });
+    return pass(`${plural(probes.length, 'peer port')} reachable (${listening} listening, ${probes.length - listening} refused: host up, nothing listening yet)${ownText}`, { evidence });
   },
 });
