@@ -3,7 +3,19 @@ import cpuGovernor from './cpu.governor.js';
 import hostDisk from './host.disk.js';
 import hostMemory from './host.memory.js';
 import hostShm from './host.shm.js';
+import hccnConf from './hccn.conf.js';
+import hccnGateway from './hccn.gateway.js';
+import hccnIp from './hccn.ip.js';
+import hccnLink from './hccn.link.js';
+import hccnLldp from './hccn.lldp.js';
+import hccnNetHealth from './hccn.net-health.js';
+import hccnNetdetect from './hccn.netdetect.js';
+import hccnPeers from './hccn.peers.js';
+import hccnSpod from './hccn.spod.js';
+import hccnTls from './hccn.tls.js';
 import memJemalloc from './mem.jemalloc.js';
+import netHostNic from './net.host-nic.js';
+import netPeerPorts from './net.peer-ports.js';
 import netPorts from './net.ports.js';
 import netProxy from './net.proxy.js';
 import npuCann from './npu.cann.js';
@@ -37,6 +49,8 @@ export const catalogue: readonly Check[] = [
   hostDisk,
   netProxy,
   netPorts,
+  netHostNic,
+  netPeerPorts,
   npuTools,
   npuDevices,
   npuDriverFiles,
@@ -47,4 +61,14 @@ export const catalogue: readonly Check[] = [
   npuDriverVersion,
   npuFirmwareVersion,
   npuCann,
+  hccnConf,
+  hccnIp,
+  hccnLink,
+  hccnNetHealth,
+  hccnNetdetect,
+  hccnGateway,
+  hccnLldp,
+  hccnTls,
+  hccnSpod,
+  hccnPeers,
 ];

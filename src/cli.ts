@@ -153,7 +153,9 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .description('print the export lines a launch script needs on this host: LD_PRELOAD, HCCL_IF_IP, *_SOCKET_IFNAME, the profile\'s variables')
     .addOption(new Option('--format <format>', 'output format').choices(['sh', 'json']).default('sh'))
     .option('--ip <address>', "this node's address for HCCL_IF_IP (default: the address of the default-route interface)")
-    .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)');
+    .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)')
+    .option('--cluster <file>', "take this node's address (HCCL_IF_IP) and ifname from the cluster file; --ip and --nic override it")
+    .option('--node <name>', "this host's node in the cluster file, when neither its addresses nor its hostname tell");
   addHostOptions(env);
   env.action(async (options, command: Command) => {
     const { runEnvCommand } = await import('./app/env.js');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
-import { buildFacts } from '../facts/build.js';
+import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
@@ -144,7 +144,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     describeHost(ctx),
   ]);
   // The NPU and HCCN probes are memoized: embedding the facts costs no extra command then.
-  const facts = checks.some((c) => c.category === 'npu' || c.category === 'hccn') ? await buildFacts(ctx) : undefined;
+  const facts = checks.some((c) => c.category === 'npu' || c.category === 'hccn') ? await buildFacts(ctx, factsContributorsFor(checks)) : undefined;
   const strict = options.strict ?? false;
   const blocking = blockingResults(results, strict);
   const report: Report = {

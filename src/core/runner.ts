@@ -183,6 +183,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (outcome.expected !== undefined) result.expected = outcome.expected;
   if (outcome.actual !== undefined) result.actual = outcome.actual;
   if (outcome.remediation !== undefined) result.remediation = outcome.remediation;
+  if (outcome.details !== undefined && outcome.details.length > 0) result.details = outcome.details;
   if (waived) result.waived = waived;
   return result;
 }

@@ -49,6 +49,8 @@ export interface HarnessNodeSpec {
   tls?: number | ((device: number) => number);
   /** fixed answers by sub-command without the dash (`net_health`, `lldp`, ...), overriding the defaults */
   answers?: Record<string, string | ((device: number) => string)>;
+  /** what a fake `npu-smi info` prints on this node (a capture of test/fixtures/ascend); no npu-smi when absent */
+  npuSmi?: string;
 }
 
 export interface HarnessSpec {
@@ -74,6 +76,8 @@ export interface HarnessNode {
   binDir: string;
   /** answers/<device>/<op>, answers/all/<op> (+ .rc for an exit code) */
   answersDir: string;
+  /** a host tree for qprep's --root: etc/hccn.conf with the node's device addresses */
+  rootDir: string;
 }
 
 export type Plane = 'roce' | 'vnic' | 'host';
@@ -416,6 +420,7 @@ export class NetnsCluster {
         devices: [],
         binDir: join(nodeDir, 'bin'),
         answersDir: join(nodeDir, 'answers'),
+        rootDir: join(nodeDir, 'root'),
       };
       await this.addNamespace(namespace);
       await this.cable(namespace, 'eth0', `h${index}`, 'bhost', `${node.hostAddress}/24`);
@@ -438,6 +443,15 @@ export class NetnsCluster {
       const tool = join(node.binDir, 'hccn_tool');
       writeFileSync(tool, fakeTool(node, join(nodeDir, 'hccn_tool.lock'), namespace));
       chmodSync(tool, 0o755);
+      if (nodeSpec.npuSmi !== undefined) {
+        const table = join(nodeDir, 'npu-smi-info.txt');
+        writeFileSync(table, nodeSpec.npuSmi);
+        const npuSmi = join(node.binDir, 'npu-smi');
+        writeFileSync(npuSmi, `#!/bin/sh\n# Fake npu-smi of test node ${node.name}: prints a captured table.\n[ "$#" -eq 1 ] && [ "$1" = info ] && exec cat '${table}'\necho "this test double answers only: npu-smi info" >&2\nexit 2\n`);
+        chmodSync(npuSmi, 0o755);
+      }
+      mkdirSync(join(node.rootDir, 'etc'), { recursive: true });
+      writeFileSync(join(node.rootDir, 'etc', 'hccn.conf'), node.devices.map((d) => `address_${d.device}=${d.ip}\nnetmask_${d.device}=255.255.0.0\nnetdetect_${d.device}=198.18.0.1\ngateway_${d.device}=198.18.0.1\n`).join(''));
       this.nodes.push(node);
     }
   }
