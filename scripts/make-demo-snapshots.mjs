@@ -214,6 +214,15 @@ const demos = [
   },
 ];
 
+// A second healthy A2 with its own hostname and address: with a2-healthy and a2-broken, the
+// three nodes of one consistent cluster (the Ansible example's test runs against them).
+const a2Healthy = demos.find((demo) => demo.name === 'a2-healthy');
+demos.push({
+  ...a2Healthy,
+  name: 'a2-healthy-node2',
+  spec: { ...a2Healthy.spec, identity: { ...a2Healthy.spec.identity, hostname: 'a2-node2' }, interfaces: hostNetwork('10.20.0.12') },
+});
+
 /** Run-specific values (ids, clocks) are fixed so that re-running the script changes nothing. */
 function stable(report, name) {
   return {

@@ -11,6 +11,7 @@ const DEMOS = {
   'a3-healthy': { profile: 'qwen3.5-397b-w8a8-a3', ready: true },
   '300i-duo-healthy': { profile: 'qwen3.5-dense-300i-duo', ready: true },
   'a2-broken': { profile: 'qwen3.5-397b-w8a8-a2', ready: false },
+  'a2-healthy-node2': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
 } as const;
 
 async function replay(name: keyof typeof DEMOS) {
@@ -58,6 +59,14 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(byId['npu.idle'].message).toBe('1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)');
     expect(byId['npu.health'].message).toBe('1 of 8 NPU devices the workload uses is not OK: NPU 5 Warning error code 80E01801 (node type=SOC, sensor type=Temperature)');
     expect(byId['npu.driver-files'].remediation).toBe('add -v /etc/ascend_install.info:/etc/ascend_install.info to docker run');
+  });
+
+  it('the second healthy A2 is the first one under another hostname and address: a node of the same cluster', async () => {
+    const [first, second] = await Promise.all([replay('a2-healthy'), replay('a2-healthy-node2')]);
+    expect(second.run.exitCode).toBe(0);
+    expect(second.statuses).toEqual(first.statuses);
+    expect(second.report.facts).toMatchObject({ hostname: 'a2-node2', hostAddresses: ['10.20.0.12'] });
+    expect(first.report.facts).toMatchObject({ hostname: 'a2-node1', hostAddresses: ['10.20.0.11'] });
   });
 
   it('each demo replays to what its recording concluded', async () => {
