@@ -56,6 +56,32 @@ function valueEnd(text: string, start: number): number {
 }
 
 /**
+ * NDJSON, the shape of `jq -c` and of most log pipelines: every non-blank line one document.
+ * Undefined as soon as a line is not a whole document (pretty-printed or broken ones), for the
+ * scanner to read. Saves the scanner's pass over every character of a large stream.
+ */
+function oneDocumentPerLine(text: string): JsonDocument[] | undefined {
+  if (!text.includes('\n')) return undefined;
+  const documents: JsonDocument[] = [];
+  let start = 0;
+  let line = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    line++;
+    const content = text.slice(start, end);
+    start = end + 1;
+    if (content.trim() === '') continue;
+    try {
+      documents.push({ value: JSON.parse(content), line });
+    } catch {
+      return undefined;
+    }
+  }
+  return documents.length > 0 ? documents : undefined;
+}
+
+/**
  * Reads a stream of JSON documents: one document, several concatenated (`{..}{..}`), or one
  * per line (NDJSON). What `jq -c`, `cat *.json` and Ansible's gathered outputs produce. Never
  * throws: a document that does not parse is a failure naming its first line.
@@ -68,6 +94,8 @@ export function parseJsonDocuments(text: string): Parsed<JsonDocument[]> {
   } catch {
     // several documents, or a broken one: found below
   }
+  const lines = oneDocumentPerLine(body);
+  if (lines) return { ok: true, value: lines };
   const documents: JsonDocument[] = [];
   const cursor = { offset: 0, line: 1 };
   let i = 0;
