@@ -92,10 +92,14 @@ function driftMessage(label: string, drift: Pick<Drift, 'majority' | 'odd' | 'gr
   if (majority) {
     const others = majority.nodes === 1 ? 'the other node has' : `the other ${majority.nodes} nodes have`;
     if (odd.length === 1) return `${label} differs on ${odd[0]!.node}: ${odd[0]!.value}; ${others} ${majority.value}`;
-    const listed = summarizeList(odd.map((o) => `${o.node} ${o.value}`), 6);
-    return `${label} differs on ${odd.length} nodes: ${listed}; ${others} ${majority.value}`;
+    const minorities = groups.slice(1);
+    const listed = minorities.slice(0, 4).map((g) => `${g.value} on ${summarizeList(g.nodes, 4)}`);
+    if (minorities.length > 4) listed.push(`${minorities.length - 4} more values`);
+    return `${label} differs on ${odd.length} nodes: ${listed.join('; ')}; ${others} ${majority.value}`;
   }
-  return `${label} is split: ${groups.map((g) => `${g.value} on ${summarizeList(g.nodes, 4)}`).join('; ')}`;
+  const listed = groups.slice(0, 6).map((g) => `${g.value} on ${summarizeList(g.nodes, 4)}`);
+  if (groups.length > 6) listed.push(`${groups.length - 6} more values`);
+  return `${label} is split: ${listed.join('; ')}`;
 }
 
 export function findDrift(nodes: readonly Valued[], fields: readonly FieldSpec[]): Drift[] {

@@ -38,7 +38,7 @@ describe('the human table of qprep aggregate', () => {
     for (const row of rows) expect(row[driverColumn - 1]).toBe(' ');
     expect(text).toContain('\nNot ready\n  node07  ✗ fail   npu.driver-files  1 of 6 driver paths');
     expect(text).toContain('  ✗ fail  node16 has no report (a node of cluster.json)');
-    expect(text).toContain('  ✗ fail  driver version differs on 2 nodes: node07 26.1.0, node12 25.2.1; the other 13 nodes have 25.3.rc1');
+    expect(text).toContain('  ✗ fail  driver version differs on 2 nodes: 25.2.1 on node12; 26.1.0 on node07; the other 13 nodes have 25.3.rc1');
     expect(lines.at(-1)).toBe('CLUSTER NOT READY: 1 of 16 nodes not ready; 1 missing; differs: driver version, npu-smi version');
     expect(text).not.toMatch(/\u001b\[/);
   });
