@@ -46,8 +46,11 @@ async function readOperands(operands: readonly string[]): Promise<NodeDocument[]
     source,
     text: source === '-' ? await readStandardInput('invalid-input') : await readInputFile(source, 'report', 'invalid-input'),
   });
-  const perSource = await Promise.all(sources.map((source) => limit.use(async () => readNodeDocuments(await read(source)))));
-  return perSource.flat();
+  const perSource = await Promise.allSettled(sources.map((source) => limit.use(async () => readNodeDocuments(await read(source)))));
+  // of several unreadable inputs, the first one given is named, whichever failed first
+  const failed = perSource.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return perSource.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
 }
 
 function maxAgeOption(text: string | undefined): number | undefined {
