@@ -172,10 +172,16 @@ const A3_DEVICES = [...Array(16).keys()];
 /** a2-node1 has the capture's addresses 11.12.165.80-87; a2-node2 continues at .88 */
 const node1Ip = (d) => `11.12.165.${80 + d}`;
 const node2Ip = (d) => `11.12.165.${88 + d}`;
+const node3Ip = (d) => `11.12.165.${96 + d}`;
+const node7Ip = (d) => `11.12.165.${120 + d}`;
 const a3Ip = (d) => `11.12.170.${80 + d}`;
 const a3Vnic = (d) => `192.168.3.${10 + d}`;
 /** The demo cluster: a2-node1 (a2-healthy) and a2-node2, whose device 3 has lost its link. */
 const PAIR_CLUSTER = 'examples/cluster/a2-pair.yaml';
+/** The three A2 nodes of the Ansible example: a2-node1, a2-node3 (both healthy) and a2-node7 (broken). */
+const TRIO_CLUSTER = 'examples/cluster/a2-trio.yaml';
+/** every device of an A2 node answers the same-index pings to its peers */
+const pingsTo = (...peers) => pingCommands(peers.flatMap((ip) => A2_DEVICES.map((d) => ({ device: d, address: ip(d) }))));
 
 const GUIDE_MOUNTS = ['/usr/local/dcmi', '/usr/local/Ascend/driver/tools/hccn_tool', '/usr/local/bin/npu-smi', '/usr/local/Ascend/driver/lib64', '/usr/local/Ascend/driver/version.info', '/etc/ascend_install.info'];
 
@@ -198,6 +204,7 @@ const demos = [
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         ...hccnCommands({ devices: A2_DEVICES, ip: node1Ip }),
         ...pingCommands(A2_DEVICES.map((d) => ({ device: d, address: node2Ip(d), lost: d === 3 }))),
+        ...pingsTo(node3Ip, node7Ip),
       ],
       statfs: {
         '/dev/shm': { type: TMPFS, totalBytes: 1 * GiB, freeBytes: 1 * GiB, availableBytes: 1 * GiB },
@@ -205,7 +212,7 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.0.11'),
     },
-    cluster: PAIR_CLUSTER,
+    clusters: [PAIR_CLUSTER, TRIO_CLUSTER],
   },
   {
     name: 'a2-node2',
@@ -234,7 +241,7 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.0.12'),
     },
-    cluster: PAIR_CLUSTER,
+    clusters: [PAIR_CLUSTER],
   },
   {
     name: 'a3-healthy',
@@ -304,7 +311,8 @@ const demos = [
         { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: derived('npu-smi-info-910b3-26.1.0-npu5-warning-incomplete-driver-derived.txt') },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'health', '-i', '5', '-c', '0'], stdout: capture('npu-smi-info-t-health-warning-errorcode-testfixture.txt') },
-        ...hccnCommands({ devices: A2_DEVICES, ip: (d) => `11.12.165.${120 + d}` }),
+        ...hccnCommands({ devices: A2_DEVICES, ip: node7Ip }),
+        ...pingsTo(node1Ip, node3Ip),
       ],
       statfs: {
         '/dev/shm': { type: TMPFS, totalBytes: 1 * GiB, freeBytes: 1 * GiB, availableBytes: 1 * GiB },
@@ -312,8 +320,29 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.0.17'),
     },
+    clusters: [TRIO_CLUSTER],
   },
 ];
+
+// A third healthy A2 with its own hostname, host address and device addresses: with a2-healthy and
+// a2-broken, the three nodes of examples/cluster/a2-trio.yaml (the Ansible example's test runs
+// against them).
+const a2Healthy = demos.find((demo) => demo.name === 'a2-healthy');
+demos.push({
+  name: 'a2-healthy-node3',
+  profile: a2Healthy.profile,
+  spec: {
+    ...a2Healthy.spec,
+    identity: { ...a2Healthy.spec.identity, hostname: 'a2-node3' },
+    commands: [
+      ...a2Healthy.spec.commands.filter((command) => command.argv[0] !== HCCN_TOOL),
+      ...hccnCommands({ devices: A2_DEVICES, ip: node3Ip }),
+      ...pingsTo(node1Ip, node7Ip),
+    ],
+    interfaces: hostNetwork('10.20.0.13'),
+  },
+  clusters: [TRIO_CLUSTER],
+});
 
 /** Run-specific values (ids, clocks) are fixed so that re-running the script changes nothing. */
 function stable(report, name) {
@@ -335,7 +364,7 @@ for (const demo of demos) {
   const run = await performCheck({ host: recorder, source: { kind: 'live', root: '/' } }, loaded, {}, { now: () => CREATED });
   // A cluster member is recorded a second time as a node of its cluster, so that its snapshot also
   // answers "qprep check --snapshot X --cluster Y" (the pings); the report kept is the single-node one.
-  if (demo.cluster) await performCheck({ host: recorder, source: { kind: 'live', root: '/' } }, loaded, { cluster: demo.cluster }, { now: () => CREATED });
+  for (const cluster of demo.clusters ?? []) await performCheck({ host: recorder, source: { kind: 'live', root: '/' } }, loaded, { cluster }, { now: () => CREATED });
   await recorder.interfaces();
   const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION }, CREATED)), report: stable(run.report, demo.name) };
   const file = join(outDir, `${demo.name}.json`);

@@ -71,6 +71,7 @@ Examples:
   qprep snapshot -o host.json                  record everything qprep reads, for support
   qprep check --snapshot host.json             replay it anywhere
   qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
+  qprep aggregate reports/ --cluster c.json    the cluster verdict from every node's report
   qprep explain cpu.governor                   what a check looks at and how to fix it
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
@@ -162,6 +163,20 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     exit.code = await runEnvCommand({ ...options, ...command.optsWithGlobals() });
   });
 
+  const aggregate = program
+    .command('aggregate')
+    .description('the cluster verdict from many nodes\' reports (qprep check --format json): readiness per node, what differs across nodes, colliding device IPs, missing and stale reports; exit 0 ready / 1 not ready / 2 unreadable input')
+    .argument('<reports...>', 'report files, directories of *.json reports, or - for standard input (a JSON array, or documents one after another)')
+    .addOption(formatOption(['human', 'json']))
+    .option('-o, --output <file>', 'write the verdict to this file (atomically) instead of stdout')
+    .option('--cluster <file>', 'the nodes that should have reported: a cluster file or a JSON array of qprep facts documents')
+    .option('--max-age <duration>', 'reports that started longer ago than this (e.g. 30m, 2h, 1d) make the cluster not ready')
+    .option('--strict', 'warnings (kernel, sysctl or profile differences, nodes not in the cluster file) make the cluster not ready too', false);
+  aggregate.action(async (reports: string[], options, command: Command) => {
+    const { runAggregateCommand } = await import('./app/aggregate.js');
+    exit.code = await runAggregateCommand(reports, { ...options, ...command.optsWithGlobals() });
+  });
+
   program
     .command('list')
     .description('the check catalogue: id, level, category, title')
@@ -184,7 +199,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile, snapshot, cluster, facts, tune, rollback or env', 'report')
+    .argument('[document]', 'report, profile, snapshot, cluster, facts, tune, rollback, env or aggregate', 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);

@@ -12,6 +12,7 @@ const DEMOS = {
   'a3-healthy': { profile: 'qwen3.5-397b-w8a8-a3', ready: true },
   '300i-duo-healthy': { profile: 'qwen3.5-dense-300i-duo', ready: true },
   'a2-broken': { profile: 'qwen3.5-397b-w8a8-a2', ready: false },
+  'a2-healthy-node3': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
 } as const;
 
 const PAIR = 'examples/cluster/a2-pair.yaml';
@@ -96,6 +97,14 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(byId['hccn.conf'].message).toBe('/etc/hccn.conf has an address for all 8 devices, equal to the running ones, mounted from the host');
     const human = await qprep(['check', '--snapshot', 'examples/snapshots/a2-node2.json', '--profile', 'qwen3.5-397b-w8a8-a2', '--cluster', PAIR], { env: { PATH: '/nonexistent' } });
     expect(human.stdout).toContain('             · a2-node2 dev3 -> a2-node1 dev3 (11.12.165.83): skipped: local dev3 link is DOWN (hccn.link)\n');
+  });
+
+  it('the third healthy A2 is the first one under another hostname and addresses: a node of the same cluster', async () => {
+    const [first, second] = await Promise.all([replay('a2-healthy'), replay('a2-healthy-node3')]);
+    expect(second.run.exitCode).toBe(0);
+    expect(second.statuses).toEqual(first.statuses);
+    expect(second.report.facts).toMatchObject({ hostname: 'a2-node3', hostAddresses: ['10.20.0.13'] });
+    expect(first.report.facts).toMatchObject({ hostname: 'a2-node1', hostAddresses: ['10.20.0.11'] });
   });
 
   it('each demo replays to what its recording concluded', async () => {
