@@ -97,13 +97,14 @@ export async function qprepWith(bin: string | null, args: string[], env: Record<
 }
 
 /** The built CLI started in the background, to be signalled. */
-export function startQprep(bin: string | null, args: string[], env: Record<string, string> = {}): ResultPromise<{ reject: false; encoding: 'utf8' }> {
+export function startQprep(bin: string | null, args: string[], env: Record<string, string> = {}): ResultPromise<{ reject: false; stripFinalNewline: false; encoding: 'utf8' }> {
   return execa(process.execPath, [BIN, ...args], {
     reject: false,
     extendEnv: false,
     env: { PATH: bin ? `${bin}:${BASE_PATH}` : BASE_PATH, HOME: process.env.HOME ?? '/root', ...env },
     cwd: REPO,
     timeout: 180_000,
+    stripFinalNewline: false,
     encoding: 'utf8',
   });
 }
