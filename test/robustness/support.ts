@@ -208,3 +208,53 @@ export function mountNamespaceProblem(): string | undefined {
   if (probe.status !== 0) return `unshare --mount fails here (${String(probe.stderr).trim() || `exit ${probe.status}`}): no CAP_SYS_ADMIN`;
   return undefined;
 }
+
+/** A host tree as a fresh install leaves it for tune: powersave, swappiness 60, NUMA balancing on, migration cost 500 us. */
+export function untunedTree(): string {
+  const root = tmp('tune');
+  const files: Record<string, string> = {
+    'proc/sys/vm/swappiness': '60\n',
+    'proc/sys/kernel/numa_balancing': '1\n',
+    'sys/kernel/debug/sched/migration_cost_ns': '500000\n',
+    'sys/devices/system/cpu/online': '0-1\n',
+    'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor': 'powersave\n',
+    'sys/devices/system/cpu/cpu1/cpufreq/scaling_governor': 'powersave\n',
+    'sys/devices/system/cpu/cpu0/cpufreq/scaling_available_governors': 'performance powersave\n',
+    'etc/os-release': 'ID=openEuler\nPRETTY_NAME="openEuler 22.03 (LTS-SP3)"\n',
+  };
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+/** The values tune sets on untunedTree(), as the files hold them afterwards. */
+export const TUNED: Record<string, string> = {
+  'proc/sys/vm/swappiness': '0\n',
+  'proc/sys/kernel/numa_balancing': '0\n',
+  'sys/kernel/debug/sched/migration_cost_ns': '50000\n',
+  'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor': 'performance\n',
+  'sys/devices/system/cpu/cpu1/cpufreq/scaling_governor': 'performance\n',
+};
+
+export const UNTUNED: Record<string, string> = {
+  'proc/sys/vm/swappiness': '60\n',
+  'proc/sys/kernel/numa_balancing': '1\n',
+  'sys/kernel/debug/sched/migration_cost_ns': '500000\n',
+  'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor': 'powersave\n',
+  'sys/devices/system/cpu/cpu1/cpufreq/scaling_governor': 'powersave\n',
+};
+
+export function valuesOf(root: string, paths: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(paths).map((path) => [path, readFileSync(join(root, path), 'utf8')]));
+}
+
+/** Waits for a condition on the file system (a run reaching a point), with a generous deadline. */
+export async function waitFor(what: string, condition: () => boolean, deadlineMs = 60_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
