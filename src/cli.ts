@@ -221,7 +221,8 @@ function requestedFormat(argv: readonly string[]): string {
 async function flushAndExit(code: number): Promise<never> {
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
-  process.exit(code);
+  const { exitProcess } = await import('./host/exit.js');
+  return exitProcess(code);
 }
 
 /**

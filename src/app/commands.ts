@@ -4,6 +4,7 @@ import { effectiveLevel } from '../core/runner.js';
 import { CATEGORIES } from '../core/types.js';
 import { exitCodeFor } from '../core/verdict.js';
 import { killAllCommandGroups } from '../host/exec.js';
+import { exitProcess } from '../host/exit.js';
 import { writeOutputFile } from '../host/output.js';
 import { RecordingHost } from '../host/snapshot.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
@@ -39,7 +40,7 @@ export function installSignalHandlers(): void {
   const onSignal = (signal: NodeJS.Signals) => () => {
     killAllCommandGroups();
     process.stderr.write(`\nqprep: error: interrupted by ${signal}; running probes were killed\n`);
-    process.exit(2);
+    void exitProcess(2);
   };
   process.once('SIGINT', onSignal('SIGINT'));
   process.once('SIGTERM', onSignal('SIGTERM'));

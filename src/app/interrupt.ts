@@ -1,6 +1,7 @@
 import { effectiveLevel } from '../core/runner.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { stopAllCommands } from '../host/exec.js';
+import { exitProcess } from '../host/exit.js';
 import type { HostInfo, Report } from '../report/schema.js';
 import { plural } from '../util/text.js';
 
@@ -30,14 +31,15 @@ export function watchInterruption(): Interruption {
   const onSignal = (sig: NodeJS.Signals) => {
     if (received) {
       process.stderr.write(`\nqprep: error: ${sig} again: exiting without a report\n`);
-      process.exit(2);
+      void exitProcess(2);
+      return;
     }
     received = sig;
     stopAllCommands();
     process.stderr.write(`\nqprep: interrupted by ${sig}: running probes were killed; writing the partial report\n`);
     setTimeout(() => {
       process.stderr.write(`qprep: error: the partial report could not be written within ${REPORT_GRACE_MS} ms after ${sig}; exiting without it\n`);
-      process.exit(2);
+      void exitProcess(2);
     }, REPORT_GRACE_MS).unref();
     resolve(sig);
   };

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateExecutable } from './commands.js';
 import { runCommand } from './exec.js';
+import { trackFileOperation } from './exit.js';
 import { readInterfaces } from './net-interfaces.js';
 import {
   probeFail,
@@ -286,7 +287,7 @@ export class LiveHost implements Host {
         return probeFail(errorCode(error), errorMessage(error));
       }
     };
-    return withTimeout(work(), this.timeoutMs, () =>
+    return withTimeout(trackFileOperation(work()), this.timeoutMs, () =>
       probeFail<T>('ETIMEDOUT', `no answer within ${this.timeoutMs} ms`),
     );
   }
