@@ -59,15 +59,18 @@ export class LimitedHost extends DelegatingHost {
       semaphore = new Semaphore(limit);
       this.perTool.set(tool, semaphore);
     }
-    return semaphore.use(async () => {
+    return semaphore.use(() => {
       const hung = this.hung.get(tool);
-      if (hung) return notRunAfterHang(argv, hung);
-      const result = await runIt();
-      if (result.timedOut && !this.hung.has(tool)) {
+      if (hung) return Promise.resolve(notRunAfterHang(argv, hung));
+      const running = runIt();
+      // noted beside the result, not in its chain: the caller gets it on the same tick as before
+      // (the order of commands in a snapshot stays the same), and before the next call starts
+      running.then((result) => {
+        if (!result.timedOut || this.hung.has(tool)) return;
         const after = options?.timeoutMs === undefined ? 'its timeout' : `${options.timeoutMs} ms`;
         this.hung.set(tool, `"${commandLine(argv)}" hung earlier in this run (killed after ${after})`);
-      }
-      return result;
+      }, () => undefined);
+      return running;
     });
   }
 }
