@@ -3,7 +3,15 @@ import cpuGovernor from './cpu.governor.js';
 import hostDisk from './host.disk.js';
 import hostMemory from './host.memory.js';
 import hostShm from './host.shm.js';
+import launchDevices from './launch.devices.js';
+import launchEnv from './launch.env.js';
+import launchFlags from './launch.flags.js';
+import launchNetwork from './launch.network.js';
+import launchPlaceholders from './launch.placeholders.js';
+import launchPorts from './launch.ports.js';
+import launchScript from './launch.script.js';
 import memJemalloc from './mem.jemalloc.js';
+import modelWeights from './model.weights.js';
 import netPorts from './net.ports.js';
 import netProxy from './net.proxy.js';
 import npuCann from './npu.cann.js';
@@ -16,6 +24,7 @@ import npuHealth from './npu.health.js';
 import npuIdle from './npu.idle.js';
 import npuSmi from './npu.smi.js';
 import npuTools from './npu.tools.js';
+import pythonTritonAscend from './python.triton-ascend.js';
 import schedMigrationCost from './sched.migration-cost.js';
 import sysctlNumaBalancing from './sysctl.numa-balancing.js';
 import sysctlSwappiness from './sysctl.swappiness.js';
@@ -47,4 +56,13 @@ export const catalogue: readonly Check[] = [
   npuDriverVersion,
   npuFirmwareVersion,
   npuCann,
+  launchScript,
+  launchPlaceholders,
+  launchNetwork,
+  launchDevices,
+  launchPorts,
+  launchEnv,
+  launchFlags,
+  modelWeights,
+  pythonTritonAscend,
 ];

@@ -3,6 +3,7 @@ import { detectContainer, type ContainerInfo } from '../host/container.js';
 import type { CommandOptions, CommandResult, Host, WriteOptions } from '../host/types.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
+import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
 import type { Check, CheckContext, CheckResult, Level, Outcome, Waiver } from './types.js';
 
@@ -109,6 +110,7 @@ export function createContext(
   timeoutMs: number,
   now: () => Date = () => new Date(),
   cluster?: LoadedCluster,
+  launch?: LaunchInput,
 ): CheckContext {
   const memo = new Map<string, Promise<unknown>>();
   const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
@@ -127,6 +129,7 @@ export function createContext(
     container: () => shared<ContainerInfo>('container', () => detectContainer(host)),
     now,
     ...(cluster ? { cluster } : {}),
+    ...(launch ? { launch } : {}),
   };
 }
 
