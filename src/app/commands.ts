@@ -8,6 +8,7 @@ import { writeOutputFile } from '../host/output.js';
 import { RecordingHost } from '../host/snapshot.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
+import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { describeFailure, errorDocument } from './failure.js';
 import { createProgress } from './progress.js';
@@ -68,6 +69,7 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
   if (options.cluster !== undefined) result.cluster = options.cluster;
   if (options.node !== undefined) result.node = options.node;
   if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
+  if (options.launch !== undefined) result.launch = options.launch;
   return result;
 }
 
@@ -135,6 +137,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   await recorder.interfaces();
   progress.stop();
   const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
+  if (run.ctx.launch) snapshot.launch = { file: run.ctx.launch.file, text: redactScript(run.ctx.launch.text) };
   await writeOutputFile(options.output!, `${JSON.stringify(snapshot, null, 1)}\n`, 0o600);
   const { summary } = run.report;
   process.stderr.write(

@@ -8,10 +8,12 @@ import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../c
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { readInputFile } from '../host/inputs.js';
+import { readInputFile, readInputStdin } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
+import type { LaunchInput } from '../core/launch-input.js';
+import { launchView } from '../probes/launch.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
 import { describeZodError } from '../util/zod-error.js';
@@ -39,6 +41,8 @@ export interface CheckOptions extends HostOptions {
   node?: string;
   /** --hccn-concurrency N: hccn_tool calls at once (default: the profile's hccn.concurrency) */
   hccnConcurrency?: number;
+  /** --launch SCRIPT: the launch script to judge ("-" for standard input) */
+  launch?: string;
 }
 
 export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
@@ -68,6 +72,14 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
 export interface HostHandle {
   host: Host;
   source: Report['source'];
+  /** the launch script a snapshot recorded */
+  launch?: LaunchInput;
+}
+
+/** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
+export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
+  if (spec === '-') return { file: '-', text: await readInputStdin('launch script', 'invalid-input'), from: 'stdin' };
+  return { file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' };
 }
 
 /** The live host (under --root) or the replay of a snapshot; never both. */
@@ -77,6 +89,7 @@ export async function openHost(options: HostOptions): Promise<HostHandle> {
     if (options.root) throw new QprepError('usage', '--root and --snapshot cannot be combined: a snapshot carries its own root');
     const snapshot = await loadSnapshot(options.snapshot);
     return {
+      ...(snapshot.launch ? { launch: { file: snapshot.launch.file, text: snapshot.launch.text, from: 'snapshot' as const } } : {}),
       host: new ReplayHost(snapshot, options.snapshot),
       source: {
         kind: 'snapshot',
@@ -129,7 +142,9 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const cluster = options.cluster === undefined ? undefined : await openCluster(options.cluster, handle.host, options.node);
   const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
   const host = new LimitedHost(handle.host, 8, toolLimits);
-  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster);
+  // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script
+  const launch = options.launch !== undefined ? await loadLaunchScript(options.launch) : handle.launch;
+  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch);
   hooks.onStart?.(checks.length);
   const [results, hostInfo] = await Promise.all([
     runChecks(checks, ctx, {
@@ -164,6 +179,8 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     checks: results,
   };
   if (cluster) report.cluster = clusterInfo(cluster);
+  const launchReport = await launchInfo(ctx);
+  if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
   return { report, results, ctx };
 }
@@ -181,4 +198,17 @@ export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
   };
   if (loaded.note) info.note = loaded.note;
   return info;
+}
+
+/** What the report says about the launch script: which one, and the server command qprep found in it. */
+export async function launchInfo(ctx: CheckContext): Promise<Report['launch']> {
+  const view = await launchView(ctx);
+  if (!view) return undefined;
+  const serve = view.serve;
+  return {
+    file: view.input.file,
+    from: view.input.from,
+    lines: view.script.parsed.lines,
+    serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null } : null,
+  };
 }

@@ -30,3 +30,17 @@ export async function fileExists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Reads one of qprep's input documents from standard input ("-" in place of a file name). */
+export async function readInputStdin(what: string, code: ErrorCode): Promise<string> {
+  if (process.stdin.isTTY) throw new QprepError(code, `cannot read ${what} from standard input: it is a terminal (pipe the file in, or give its path)`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_INPUT_BYTES) throw new QprepError(code, `cannot read ${what} from standard input: larger than ${MAX_INPUT_BYTES} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

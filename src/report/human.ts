@@ -63,6 +63,12 @@ export function formatHuman(report: Report, options: HumanOptions): string {
     out.push(chalk.dim(`cluster ${c.file}: ${c.self}, one of ${plural(c.nodes.length, 'node')} (found by ${c.evidence}) · plan ${c.plan}`));
     if (c.note) out.push(chalk.yellow(`note: ${c.note}`));
   }
+  if (report.launch) {
+    const l = report.launch;
+    const serve = l.serve ? `${l.serve.form}${l.serve.model ? ` ${l.serve.model}` : ''} at line ${l.serve.line}` : 'no vLLM server command';
+    const from = l.from === 'snapshot' ? ' (recorded in the snapshot)' : '';
+    out.push(chalk.dim(`launch script ${l.file === '-' ? 'from stdin' : l.file}${from}: ${serve}`));
+  }
 
   const idWidth = Math.max(0, ...report.checks.map((c) => c.id.length));
   for (const category of Object.keys(CATEGORIES) as Category[]) {

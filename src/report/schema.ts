@@ -64,6 +64,20 @@ export const clusterInfoSchema = z.object({
   note: z.string().optional().describe('set when hostname and addresses disagree'),
 });
 
+export const launchInfoSchema = z.object({
+  file: z.string().describe('the path given to --launch ("-" for standard input), or the one recorded in the snapshot'),
+  from: z.enum(['file', 'stdin', 'snapshot']),
+  lines: z.number().int().nonnegative(),
+  serve: z
+    .object({
+      line: z.number().int().positive(),
+      form: z.enum(['vllm serve', 'api_server']),
+      model: z.string().nullable(),
+    })
+    .nullable()
+    .describe('the server command qprep found in the script; null when there is none'),
+});
+
 export const fullReportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: toolSchema,
@@ -91,6 +105,7 @@ export const fullReportSchema = z.object({
   checks: z.array(checkResultSchema),
   facts: factsSchema.optional().describe('the `qprep facts` document of this node, present when NPU or HCCN checks ran'),
   cluster: clusterInfoSchema.optional().describe('present with --cluster'),
+  launch: launchInfoSchema.optional().describe('present with --launch SCRIPT (or a snapshot that recorded one): the script the launch checks read'),
 });
 
 export const errorReportSchema = z.object({
@@ -107,3 +122,4 @@ export type ErrorReport = z.infer<typeof errorReportSchema>;
 export type AnyReport = z.infer<typeof reportSchema>;
 export type HostInfo = z.infer<typeof hostInfoSchema>;
 export type ClusterInfo = z.infer<typeof clusterInfoSchema>;
+export type LaunchInfo = z.infer<typeof launchInfoSchema>;
