@@ -80,7 +80,7 @@ export default defineCheck({
     }
     if (layout.backend === 'ray' && layout.perNode > ids.length) {
       // Ray places the workers over the nodes of its cluster: this node is one of them
-      return pass(`${layout.text} = ${layout.perNode} NPUs over the Ray cluster; this node contributes ${source}`, { evidence });
+      return pass(`${layout.text} = ${plural(layout.perNode, 'NPU')} over the Ray cluster; this node contributes ${source}`, { evidence });
     }
     if (layout.perNode > ids.length) {
       const fixes: string[] = [];
@@ -88,7 +88,7 @@ export default defineCheck({
       const maxLocal = Math.floor(ids.length / Math.max(1, Math.ceil((layout.tp * layout.pp * layout.pcp) / layout.nnodes)));
       if (maxLocal >= 1 && layout.dpLocal > maxLocal) fixes.push(`--data-parallel-size-local ${maxLocal}   # in ${view.name} at line ${serve.line}`);
       else if (ids.length >= 1) fixes.push(`--tensor-parallel-size ${Math.max(1, Math.floor(ids.length / Math.max(1, layout.dpLocal)))} or more NPUs (docker run --device /dev/davinciN)`);
-      return fail(`${view.name} needs ${layout.text} = ${layout.perNode} NPUs on this node, but it gets ${source}`, {
+      return fail(`${view.name} needs ${layout.text} = ${plural(layout.perNode, 'NPU')} on this node, but it gets ${source}`, {
         expected: `${layout.perNode} NPUs`,
         actual: `${ids.length}`,
         remediation: fixes.join('\n'),
@@ -96,6 +96,6 @@ export default defineCheck({
       });
     }
     const spare = ids.length > layout.perNode ? `; ${ids.length - layout.perNode} more visible and unused` : '';
-    return pass(`${layout.text} = ${layout.perNode} NPUs fit ${source}${spare}`, { evidence });
+    return pass(`${layout.text} = ${plural(layout.perNode, 'NPU')} fit${layout.perNode === 1 ? 's' : ''} ${source}${spare}`, { evidence });
   },
 });

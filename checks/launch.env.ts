@@ -70,6 +70,10 @@ export default defineCheck({
           continue;
         }
         const stat = await ctx.host.stat(entry);
+        if (!stat.ok && stat.code === 'ENOTCAPTURED') {
+          problems.push({ level: 'warn', text: `LD_PRELOAD entry ${entry} was not captured in the snapshot: whether it exists is unknown`, fix: `record the snapshot with this script (qprep snapshot --launch ${view.input.file})` });
+          continue;
+        }
         if (!stat.ok) {
           problems.push({ level: 'warn', text: `LD_PRELOAD entry ${entry} does not exist on this host: ld.so prints "cannot be preloaded" and runs without it`, fix });
           continue;

@@ -1,4 +1,4 @@
-import { fail, pass, skip, warn } from '../src/core/outcome.js';
+import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext } from '../src/core/types.js';
 import { booleanFlag, lastFlag } from '../src/parsers/vllm-args.js';
 import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
@@ -100,13 +100,20 @@ export default defineCheck({
         evidence,
       });
     }
+    if (location.kind === 'not-captured') {
+      return error(`the cache entries of ${location.id} were not captured in the snapshot (${summarizeList(location.searched, 2)}): the weights cannot be judged from it`, {
+        remediation: `record the snapshot with this script: qprep snapshot -o host.json --launch ${view.input.file === '-' ? 'SCRIPT' : view.input.file}`,
+        evidence,
+      });
+    }
     if (location.kind === 'not-cached') {
+      // filling the cache vLLM reads needs no change to the script
       const download =
         location.hub === 'modelscope'
-          ? `modelscope download --model ${location.id} --local_dir /root/.cache/${location.id.replace(/^.*\//, '')}`
-          : `huggingface-cli download ${location.id} --local-dir /root/.cache/${location.id.replace(/^.*\//, '')}`;
+          ? `modelscope download --model ${location.id}   # into the ModelScope cache vllm reads (VLLM_USE_MODELSCOPE)`
+          : `huggingface-cli download ${location.id}   # into the Hugging Face cache vllm reads`;
       const text = `${location.id} (${at(view, line)}) is a ${location.hub === 'modelscope' ? 'ModelScope' : 'Hugging Face'} id that is not in the local cache (${summarizeList(location.searched, 2)})`;
-      const remediation = `${download}\nthen: ${view.name} line ${line}: vllm serve /root/.cache/${location.id.replace(/^.*\//, '')} ...`;
+      const remediation = `${download}\nor download it to a directory and serve that: ${view.name} line ${line}: vllm serve /path/to/${location.id.replace(/^.*\//, '')}`;
       if (location.offline) return fail(`${text}, and the hub is offline (HF_HUB_OFFLINE): vllm cannot load it`, { remediation, evidence });
       return warn(`${text}: vllm downloads it at start, which takes long for large models and fails without internet`, { remediation, evidence });
     }
@@ -115,6 +122,12 @@ export default defineCheck({
     const where = location.kind === 'cached' ? `${location.id} (cached at ${path})` : path;
     const inspected = await inspectModel(ctx, path);
     if (!inspected.ok) {
+      if (inspected.code === 'ENOTCAPTURED') {
+        return error(`${path} was not captured in the snapshot: the weights cannot be judged from it`, {
+          remediation: `record the snapshot with this script: qprep snapshot -o host.json --launch ${view.input.file === '-' ? 'SCRIPT' : view.input.file}`,
+          evidence,
+        });
+      }
       if (inspected.code === 'ENOENT') {
         return fail(`the model directory ${path} (${at(view, line)}) does not exist`, {
           expected: 'a directory with config.json and the weights',

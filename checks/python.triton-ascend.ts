@@ -24,7 +24,10 @@ export default defineCheck({
     const family = detected !== 'unknown' ? detected : ctx.profile.npu.family;
     if (family !== '310p') {
       const seen = detected !== 'unknown' ? `npu-smi shows ${detected}` : inventory.ok ? 'npu-smi does not tell the family' : `npu-smi: ${inventory.problem.message}`;
-      return skip(`only a 310P must be without triton, and this is not one (${seen}; profile npu.family ${ctx.profile.npu.family})`, { evidence: { family } });
+      return skip(`only a 310P must be without triton, and this is not one (${seen}; profile npu.family ${ctx.profile.npu.family})`, {
+        remediation: 'nothing to do on this family; on a 310P that npu-smi cannot identify, set npu.family: 310p in the profile',
+        evidence: { family },
+      });
     }
     const view = await launchView(ctx);
     const site = await pythonSite(ctx, view);
@@ -43,7 +46,7 @@ export default defineCheck({
     }
     const found = await installedDistributions(ctx, site.sitePackages, UNWANTED);
     evidence.found = found;
-    if (found.length === 0) return pass(`no triton or triton-ascend in ${summarizeList(site.sitePackages, 2)} (python ${site.via})`, { evidence });
+    if (found.length === 0) return pass(`no triton or triton-ascend for ${site.python} (${site.via}) in ${summarizeList(site.sitePackages, 2)}`, { evidence });
     const names = [...new Set(found.map((d) => d.name))];
     return fail(`${summarizeList(found.map((d) => `${d.name} ${d.version}`), 3)} installed for ${site.python} on a 310P host; the 310P guide has them uninstalled`, {
       expected: 'neither triton nor triton-ascend',

@@ -14,7 +14,9 @@ export type ModelLocation =
   | { kind: 'cached'; id: string; hub: 'huggingface' | 'modelscope'; path: string; searched: string[] }
   | { kind: 'not-cached'; id: string; hub: 'huggingface' | 'modelscope'; searched: string[]; offline: boolean }
   | { kind: 'relative'; text: string }
-  | { kind: 'dynamic'; text: string; reason: string };
+  | { kind: 'dynamic'; text: string; reason: string }
+  /** a snapshot replay of a script whose cache look-ups were not recorded */
+  | { kind: 'not-captured'; id: string; searched: string[] };
 
 export interface ModelFiles {
   /** config.json parsed; null when absent or not JSON */
@@ -45,8 +47,10 @@ function home(view: LaunchView): string {
   return envText(view, 'HOME') || '/root';
 }
 
-async function isDirectory(ctx: CheckContext, path: string): Promise<boolean> {
+/** true, false, or undefined when a snapshot replay did not record the answer */
+async function isDirectory(ctx: CheckContext, path: string, uncaptured?: { seen: boolean }): Promise<boolean> {
   const stat = await ctx.host.stat(path);
+  if (!stat.ok && stat.code === 'ENOTCAPTURED' && uncaptured) uncaptured.seen = true;
   return stat.ok && stat.value.kind === 'directory';
 }
 
@@ -71,6 +75,7 @@ export async function locateModel(ctx: CheckContext, view: LaunchView, model: Fi
 
   const modelscope = truthy(envText(view, 'VLLM_USE_MODELSCOPE'));
   const searched: string[] = [];
+  const uncaptured = { seen: false };
   const [org, name] = text.includes('/') ? (text.split('/') as [string, string]) : ['', text];
   if (modelscope) {
     const cache = envText(view, 'MODELSCOPE_CACHE') || `${home(view)}/.cache/modelscope/hub`;
@@ -81,10 +86,11 @@ export async function locateModel(ctx: CheckContext, view: LaunchView, model: Fi
       for (const n of names) {
         for (const candidate of [`${cache}/models/${o ? `${o}/` : ''}${n}`, `${cache}/${o ? `${o}/` : ''}${n}`]) {
           searched.push(candidate);
-          if (await isDirectory(ctx, candidate)) return { kind: 'cached', id: text, hub: 'modelscope', path: candidate, searched };
+          if (await isDirectory(ctx, candidate, uncaptured)) return { kind: 'cached', id: text, hub: 'modelscope', path: candidate, searched };
         }
       }
     }
+    if (uncaptured.seen) return { kind: 'not-captured', id: text, searched };
     return { kind: 'not-cached', id: text, hub: 'modelscope', searched, offline: truthy(envText(view, 'HF_HUB_OFFLINE')) };
   }
   const hfHome = envText(view, 'HF_HOME');
@@ -93,6 +99,8 @@ export async function locateModel(ctx: CheckContext, view: LaunchView, model: Fi
   searched.push(entry);
   const snapshot = await huggingFaceSnapshot(ctx, entry);
   if (snapshot) return { kind: 'cached', id: text, hub: 'huggingface', path: snapshot, searched };
+  const listed = await ctx.host.readDir(`${entry}/snapshots`);
+  if (!listed.ok && listed.code === 'ENOTCAPTURED') return { kind: 'not-captured', id: text, searched };
   return { kind: 'not-cached', id: text, hub: 'huggingface', searched, offline: truthy(envText(view, 'HF_HUB_OFFLINE')) || truthy(envText(view, 'TRANSFORMERS_OFFLINE')) };
 }
 

@@ -11,7 +11,7 @@ import type { LaunchView } from './launch.js';
 export interface PythonSite {
   /** the interpreter, as the launcher's #! names it */
   python: string | null;
-  /** how it was found: "vllm at /usr/local/bin/vllm (#!/usr/bin/python3)" */
+  /** how it was found: "the #! line of /usr/local/bin/vllm" */
   via: string;
   /** site-packages / dist-packages directories that exist */
   sitePackages: string[];
@@ -87,16 +87,16 @@ export async function pythonSite(ctx: CheckContext, view: LaunchView | undefined
   if (launcher.startsWith('/')) searched.push(launcher);
   if (resolved && isPython) {
     python = resolved;
-    via = `${resolved} (the script's interpreter)`;
+    via = `${resolved}, the interpreter the script runs`;
   } else if (resolved) {
     python = await interpreterOf(ctx, resolved, path, searched);
-    via = python ? `${resolved} (#!${python})` : '';
+    via = python ? `the #! line of ${resolved}` : '';
   }
   if (!python) {
     const fallback = await onPath(ctx, 'python3', path, searched);
     if (fallback) {
       python = fallback;
-      via = `${fallback} (first python3 on PATH${resolved ? '' : `; no ${launcher} found`})`;
+      via = `the first python3 on PATH${resolved ? '' : `, no ${launcher} found`}`;
     }
   }
   if (!python) return { python: null, via: '', sitePackages: [], searched };

@@ -25,8 +25,9 @@ function modelDir(dir: string, options: { bytes?: number; shards?: string[]; ind
 const RUN_P_LOCAL = edited(filledIn('run_p.sh'), [['vllm serve Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', `vllm serve ${MODEL}`]]);
 
 /*
- * model.weights has no "error" outcome: a directory it cannot read fails (the server could not
- * read it either), and NPU memory it cannot read leaves the size out of the verdict.
+ * model.weights reports "error" only on a snapshot replay that did not record the weights: a
+ * directory it cannot read on a live host fails (the server could not read it either), and NPU
+ * memory it cannot read leaves the size out of the verdict.
  */
 describe('model.weights', () => {
   it('skips without --launch, and without a model', async () => {
@@ -124,6 +125,15 @@ describe('model.weights', () => {
     const relative = await runOn(check, a3Node(), {}, { launch: 'vllm serve ./weights\n' });
     expect(relative.outcome.status).toBe('warn');
     expect(relative.outcome.remediation).toBe('run.sh line 1: vllm serve /absolute/path/to/weights');
+  });
+
+  it('is an error, not a missing model, when a snapshot replay did not record the cache', async () => {
+    const entry = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
+    const host = a3Node({ files: { [`${entry}/refs/main`]: { error: 'ENOTCAPTURED' }, [`${entry}/snapshots`]: { error: 'ENOTCAPTURED' } } });
+    const { outcome } = await runOn(check, host, {}, { launch: filledIn('run_p.sh') });
+    expect(outcome.status).toBe('error');
+    expect(outcome.message).toMatch(/^the cache entries of Eco-Tech\/Qwen3\.5-397B-A17B-w8a8-mtp were not captured in the snapshot/);
+    expect(outcome.remediation).toBe('record the snapshot with this script: qprep snapshot -o host.json --launch run.sh');
   });
 
   it('checks the files without the size when npu-smi cannot tell the memory', async () => {

@@ -48,7 +48,7 @@ describe('python.triton-ascend', () => {
   it('passes when they are uninstalled, naming where it looked', async () => {
     const { outcome } = await runOn(check, duo(), {}, { launch: guideScript('qwen3.5-2b-310p.sh') });
     expect(outcome.status).toBe('pass');
-    expect(outcome.message).toBe(`no triton or triton-ascend in ${SITE} (python ${PY}/bin/vllm (#!${PY}/bin/python3.11))`);
+    expect(outcome.message).toBe(`no triton or triton-ascend for ${PY}/bin/python3.11 (the #! line of ${PY}/bin/vllm) in ${SITE}`);
   });
 
   it('needs no launch script: it looks at the vllm on PATH', async () => {
