@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadProfile, performCheck } from '../dist/src/app/session.js';
 import { MemoryHost } from '../dist/src/host/memory.js';
 import { RecordingHost } from '../dist/src/host/snapshot.js';
+import { redactScript } from '../dist/src/util/redact.js';
 import { VERSION } from '../dist/src/version.js';
 
 const REPO = new URL('..', import.meta.url).pathname;
@@ -15,6 +16,7 @@ const outDir = process.argv[2] ?? join(REPO, 'examples/snapshots');
 const CREATED = new Date('2026-12-01T08:00:00.000Z');
 
 const capture = (name) => readFileSync(join(REPO, 'test/fixtures/ascend', name), 'utf8');
+const guideScript = (name) => readFileSync(join(REPO, 'test/fixtures/launch', name), 'utf8');
 const derived = (name) => readFileSync(join(REPO, 'test/fixtures/synthetic', name), 'utf8');
 
 const GiB = 1024 ** 3;
@@ -112,6 +114,33 @@ const CANN_8_3 = {
   '/usr/local/Ascend/ascend-toolkit/8.3.RC2/aarch64-linux/ascend_toolkit_install.info': capture('cann-toolkit-install-info-8.3.RC2-vllm-ascend-5784.txt'),
 };
 
+/**
+ * Weights in the ModelScope cache, where vllm looks for a model id with VLLM_USE_MODELSCOPE
+ * ("." in a name is "___" there): config.json, the shard index, shards of the given sizes
+ * in GiB (their content does not matter here).
+ */
+function modelScopeWeights(id, shardGiB, { quantized = false } = {}) {
+  const dir = `/root/.cache/modelscope/hub/models/${id.replace(/\./g, '___')}`;
+  const shards = shardGiB.map((_, i) => `model-${String(i + 1).padStart(5, '0')}-of-${String(shardGiB.length).padStart(5, '0')}.safetensors`);
+  const files = {
+    [`${dir}/config.json`]: '{"model_type": "qwen3_5"}\n',
+    [`${dir}/model.safetensors.index.json`]: `${JSON.stringify({ weight_map: Object.fromEntries(shards.map((s, i) => [`layers.${i}.weight`, s])) })}\n`,
+  };
+  shards.forEach((shard, i) => (files[`${dir}/${shard}`] = { kind: 'file', content: '', size: shardGiB[i] * GiB }));
+  if (quantized) files[`${dir}/quant_model_description.json`] = '{}\n';
+  return files;
+}
+
+/** The Python of the vllm-ascend image: vllm on PATH, its site-packages without triton (the 310P guide). */
+const IMAGE_PYTHON = '/usr/local/python3.11.13';
+const imagePython = {
+  [`${IMAGE_PYTHON}/bin/vllm`]: exe(`#!${IMAGE_PYTHON}/bin/python3.11\n`),
+  [`${IMAGE_PYTHON}/bin/python3.11`]: exe('ELF'),
+  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/vllm-0.23.0.dist-info/METADATA`]: 'Name: vllm\n',
+  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/vllm_ascend-0.23.0.dist-info/METADATA`]: 'Name: vllm-ascend\n',
+  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/torch_npu-2.8.0.dist-info/METADATA`]: 'Name: torch-npu\n',
+};
+
 const GUIDE_MOUNTS = ['/usr/local/dcmi', '/usr/local/Ascend/driver/tools/hccn_tool', '/usr/local/bin/npu-smi', '/usr/local/Ascend/driver/lib64', '/usr/local/Ascend/driver/version.info', '/etc/ascend_install.info'];
 
 const demos = [
@@ -150,6 +179,8 @@ const demos = [
         ...npuDevices(16),
         ...driverFiles({ versionInfo: derived('driver-version-info-25.2.1-minimal-derived.txt'), npuSmiDir: '/usr/local/sbin' }),
         ...hostMountinfo(),
+        // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
+        ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
       },
       commands: [
         { argv: ['/usr/local/sbin/npu-smi', 'info'], stdout: capture('npu-smi-info-a3-16chip-vllm-ascend-5784.txt') },
@@ -161,15 +192,19 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.1.21'),
     },
+    // the guide's single-node script as published (qprep check --launch)
+    launch: 'qwen3.5-397b-w8a8-a3-single-node.sh',
   },
   {
     name: '300i-duo-healthy',
     profile: 'qwen3.5-dense-300i-duo',
     spec: {
       identity: { hostname: 'duo-node1', arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
-      env: CONTAINER_ENV,
+      env: { ...CONTAINER_ENV, PATH: `${IMAGE_PYTHON}/bin:${CONTAINER_ENV.PATH}` },
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 527_000_000, memAvailableKb: 480_000_000 }),
+        ...imagePython,
+        ...modelScopeWeights('Qwen/Qwen3.5-2B', [4.3]),
         ...npuDevices(8),
         ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt'), hccnTool: false }),
         ...containerFiles(GUIDE_MOUNTS.filter((p) => !p.endsWith('hccn_tool'))),
@@ -185,6 +220,7 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.2.31'),
     },
+    launch: 'qwen3.5-2b-310p.sh',
   },
   {
     name: 'a2-broken',
@@ -229,9 +265,13 @@ mkdirSync(outDir, { recursive: true });
 for (const demo of demos) {
   const recorder = new RecordingHost(new MemoryHost(demo.spec));
   const loaded = await loadProfile(demo.profile);
-  const run = await performCheck({ host: recorder, source: { kind: 'live', root: '/' } }, loaded, {}, { now: () => CREATED });
+  // the launch script as `qprep snapshot --launch FILE` records it, from the working directory
+  const launch = demo.launch ? { file: demo.launch, text: guideScript(demo.launch), from: 'file' } : undefined;
+  const handle = { host: recorder, source: { kind: 'live', root: '/' }, ...(launch ? { launch } : {}) };
+  const run = await performCheck(handle, loaded, {}, { now: () => CREATED });
   await recorder.interfaces();
   const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION }, CREATED)), report: stable(run.report, demo.name) };
+  if (launch) snapshot.launch = { file: launch.file, text: redactScript(launch.text) };
   const file = join(outDir, `${demo.name}.json`);
   writeFileSync(file, `${JSON.stringify(snapshot, null, 1)}\n`);
   const { summary, ready } = run.report;

@@ -23,25 +23,33 @@ async function replay(name: keyof typeof DEMOS) {
 }
 
 describe('qprep check --snapshot on the demo hosts', () => {
-  it('the healthy A2 (in the vllm-ascend container) is ready with every check passing', async () => {
+  it('the healthy A2 (in the vllm-ascend container) is ready with every check passing; no launch script was recorded', async () => {
     const { run, report, statuses } = await replay('a2-healthy');
     expect(run.exitCode).toBe(0);
     expect(report.ready).toBe(true);
-    expect(Object.values(statuses).every((s) => s === 'pass')).toBe(true);
+    const launch = report.checks.filter((c: { category: string }) => c.category === 'launch');
+    expect(launch.map((c: { status: string }) => c.status)).toEqual(Array(launch.length).fill('skip'));
+    expect(Object.entries(statuses).filter(([id]) => !launch.some((c: { id: string }) => c.id === id)).every(([, s]) => s === 'pass')).toBe(true);
     expect(report.host.inContainer).toBe(true);
     expect(report.facts).toMatchObject({ hostname: 'a2-node1', family: 'a2', versions: { npuSmi: '25.3.rc1', driver: '25.3.rc1', cann: '8.3.RC2' } });
   });
 
-  it('the healthy A3 (bare host): 16 dies, CANN skipped because it lives in the image', async () => {
+  it("the healthy A3 (bare host): 16 dies, CANN skipped because it lives in the image, and the guide's single-node script's two real findings", async () => {
     const { run, report, statuses } = await replay('a3-healthy');
     expect(run.exitCode).toBe(0);
     expect(statuses['npu.cann']).toBe('skip');
-    expect(Object.entries(statuses).filter(([id, s]) => id !== 'npu.cann' && s !== 'pass')).toEqual([]);
+    expect(Object.entries(statuses).filter(([, s]) => s !== 'pass')).toEqual([
+      ['npu.cann', 'skip'],
+      ['launch.script', 'warn'],
+      ['launch.flags', 'warn'],
+      ['python.triton-ascend', 'skip'],
+    ]);
+    expect(report.launch).toEqual({ file: 'qwen3.5-397b-w8a8-a3-single-node.sh', from: 'snapshot', lines: 35, serve: { line: 18, form: 'vllm serve', model: 'Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp' } });
     expect(report.facts.npus).toHaveLength(16);
     expect(report.facts.family).toBe('a3');
   });
 
-  it('the healthy 300I Duo: 310P family without hccn_tool', async () => {
+  it('the healthy 300I Duo: 310P family without hccn_tool; the guide\'s 2B script passes, triton uninstalled', async () => {
     const { run, statuses, report } = await replay('300i-duo-healthy');
     expect(run.exitCode).toBe(0);
     expect(Object.values(statuses).every((s) => s === 'pass')).toBe(true);
