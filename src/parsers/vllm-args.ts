@@ -46,6 +46,8 @@ const ALIASES: Record<string, string> = {
   pcp: 'prefill-context-parallel-size',
   dcp: 'decode-context-parallel-size',
   ep: 'enable-expert-parallel',
+  n: 'nnodes',
+  r: 'node-rank',
   q: 'quantization',
   O: 'compilation-config',
 };

@@ -79,6 +79,7 @@ export interface Parallelism {
   dpLocal: number;
   startRank: number;
   nnodes: number;
+  /** no API server here: --headless, or a node after the first of --nnodes */
   headless: boolean;
   backend: string | null;
   /** NPUs this node's server uses: TP x PP x PCP / nnodes x DP-local */
@@ -105,9 +106,11 @@ export function parallelism(args: ServeArgs): Parallelism {
   const local = read('data-parallel-size-local', dp.value, 0);
   const start = read('data-parallel-start-rank', 0, 0);
   const nodes = read('nnodes', 1);
+  const nodeRank = read('node-rank', 0, 0);
   const backendFlag = lastFlag(args, 'distributed-executor-backend');
   const backend = backendFlag?.value?.known ? backendFlag.value.text : null;
-  const headless = booleanFlag(args, 'headless') === true;
+  // with --nnodes, the nodes after the first run workers only, as --headless does
+  const headless = booleanFlag(args, 'headless') === true || (nodes.value > 1 && nodeRank.value > 0);
   const model = tp.value * pp.value * pcp.value;
   const perNode = Math.ceil(model / nodes.value) * local.value;
   const parts = [`TP ${tp.value}`];

@@ -57,6 +57,12 @@ describe('launch.devices', () => {
     expect(outcome.remediation).toBe('--data-parallel-size-local 4   # in run.sh at line 34');
   });
 
+  it('splits TP over the nodes of --nnodes: TP 16 on two A2 nodes is 8 NPUs each', async () => {
+    const { outcome } = await runOn(check, A2(), {}, { launch: 'vllm serve /m -tp 16 --nnodes 2 --node-rank 1\n' });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toBe('TP 16 / 2 nodes x DP 1 = 8 NPUs fit all 8 NPUs this host sees');
+  });
+
   it('fails a device list that is not one', async () => {
     const script = edited(filledIn('run_p.sh'), [['ASCEND_RT_VISIBLE_DEVICES=0,1,2', 'ASCEND_RT_VISIBLE_DEVICES=all,1,2']]);
     const { outcome } = await runOn(check, a3Node(), {}, { launch: script });

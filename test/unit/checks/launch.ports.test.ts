@@ -34,6 +34,11 @@ describe('launch.ports', () => {
     expect(outcome.remediation).toBe('kill 77   # python3, if it is a leftover; or move the port in run.sh');
   });
 
+  it('a node after the first of --nnodes runs no API server', async () => {
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: 'vllm serve /m -tp 32 --nnodes 2 --node-rank 1\n' });
+    expect(outcome.message).toBe('ports of run.sh are free: 60000-60015 HCCL listen ports (default base 60000)');
+  });
+
   it('fails HCCL_IF_BASE_PORT + devices past 65535', async () => {
     const script = edited(filledIn('run_p.sh'), [['export VLLM_USE_V1=1', 'export VLLM_USE_V1=1\nexport HCCL_IF_BASE_PORT=65530']]);
     const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
