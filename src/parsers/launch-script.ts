@@ -84,6 +84,8 @@ export interface ServeCommand {
   /** the environment the server process starts with: exported variables and the command's prefix assignments */
   env: Map<string, ShellVariable>;
   conditional: Conditional | null;
+  /** the directory the script changed to before the server (cd /models), when known */
+  cwd: string | null;
 }
 
 export interface LaunchScript {
@@ -296,7 +298,8 @@ function serveOf(fields: Field[]): { form: ServeForm; executable: Field; args: F
 }
 
 function describeConditional(conditional: Conditional): string {
-  return `set inside the ${conditional.construct} at line ${conditional.line}`;
+  const where = conditional.construct === '&&' || conditional.construct === '||' ? 'after' : 'inside';
+  return `set ${where} the ${conditional.construct} at line ${conditional.line}`;
 }
 
 /**
@@ -317,6 +320,8 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
   let serve: ServeCommand | null = null;
   const otherServeLines: number[] = [];
   let allexport = false;
+  /** where relative paths point: unknown until a cd to an absolute path */
+  let cwd: string | null = null;
 
   const lookup: Lookup = (name) => variables.get(name);
   const home = (): Value => {
@@ -374,7 +379,7 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
         for (const name of statement.names) {
           if (statement.conditional) {
             const variable = variables.get(name);
-            if (variable) variable.value = { ...variable.value, known: false, dynamic: [...variable.value.dynamic, `maybe unset inside the ${statement.conditional.construct} at line ${statement.conditional.line}`] };
+            if (variable) variable.value = { ...variable.value, known: false, dynamic: [...variable.value.dynamic, `maybe unset: ${describeConditional(statement.conditional).replace(/^set /, '')}`] };
           } else {
             variables.delete(name);
             exportOnly.delete(name);
@@ -405,6 +410,14 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
         });
         const fields = statement.words.flatMap((word) => wordFields(word, lookup, home));
         commands.push({ line: statement.line, endLine: statement.endLine, fields, conditional: statement.conditional });
+        if (fields[0]?.text === 'cd') {
+          const target = fields[1];
+          const chainedOnly = statement.conditional === null || statement.conditional.construct === '&&';
+          if (target?.known && chainedOnly && target.text.startsWith('/')) cwd = target.text.replace(/\/+$/, '') || '/';
+          else if (target?.known && chainedOnly && cwd !== null && !target.text.startsWith('-')) cwd = `${cwd === '/' ? '' : cwd}/${target.text}`;
+          else cwd = null;
+          break;
+        }
         const unwrapped = unwrap(fields);
         const found = serveOf(unwrapped.fields);
         if (!found) break;
@@ -416,13 +429,14 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
         const env = new Map<string, ShellVariable>();
         for (const variable of variables.values()) if (variable.exported) env.set(variable.name, variable);
         for (const p of [...prefix, ...unwrapped.env]) env.set(p.name, { name: p.name, value: p.value, exported: true, line: p.line, conditional: statement.conditional });
-        serve = { form: found.form, line: statement.line, endLine: statement.endLine, executable: found.executable, args: found.args, env, conditional: statement.conditional };
+        serve = { form: found.form, line: statement.line, endLine: statement.endLine, executable: found.executable, args: found.args, env, conditional: statement.conditional, cwd };
         break;
       }
     }
   }
   const chosen = serve as ServeCommand | null;
-  if (chosen?.conditional) {
+  // "cd /models && vllm serve ..." runs the server when cd succeeds: that is the plan, not a doubt
+  if (chosen?.conditional && chosen.conditional.construct !== '&&') {
     notes.push({
       line: chosen.line,
       severity: 'warning',

@@ -663,10 +663,13 @@ class StatementBuilder {
   private words: Word[] = [];
   private casePatterns = false;
   private pendingFunction: { name: string; line: number } | null = null;
+  /** `test && VAR=x`: what follows && or || runs only if what precedes it succeeds (or fails) */
+  private chained: Conditional | null = null;
 
   constructor(private readonly note: (line: number, severity: NoteSeverity, construct: string, message: string) => void) {}
 
   private conditional(): Conditional | null {
+    if (this.chained) return this.chained;
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const scope = this.scopes[i]!;
       if (CONDITIONAL_SCOPES.has(scope.kind)) {
@@ -749,6 +752,8 @@ class StatementBuilder {
         continue;
       }
       this.flush(op === '&');
+      if (op === '&&' || op === '||') this.chained ??= { construct: op, line: token.line };
+      else if (op !== '|' && op !== '|&') this.chained = null;
       if ((op === ';;' || op === ';&' || op === ';;&') && this.scopes[this.scopes.length - 1]?.kind === 'case') this.casePatterns = true;
     }
     this.flush(false);
@@ -835,6 +840,9 @@ class StatementBuilder {
   private simpleCommand(words: Word[], background: boolean): void {
     const conditional = this.conditional();
     const line = words[0]!.line;
+    if (this.chained && (assignmentOf(words[0]!) || ['export', 'unset', 'declare', 'typeset', 'readonly', 'local'].includes(plainText(words[0]) ?? ''))) {
+      this.note(line, 'warning', this.chained.construct, `what line ${line} sets after ${this.chained.construct} depends on the command before it: it is not evaluated`);
+    }
     const prefix: Assignment[] = [];
     let index = 0;
     for (; index < words.length; index++) {

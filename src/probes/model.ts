@@ -34,6 +34,16 @@ export interface ModelFiles {
   totalBytes: number;
 }
 
+function normalizePath(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+
 function truthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
@@ -70,7 +80,12 @@ export async function locateModel(ctx: CheckContext, view: LaunchView, model: Fi
   if (!model.known) return { kind: 'dynamic', text: model.text, reason: model.dynamic[0] ?? model.text };
   const text = model.text.trim();
   if (text.startsWith('/')) return { kind: 'path', path: text.replace(/\/+$/, '') || '/' };
-  if (text.startsWith('./') || text.startsWith('../') || text === '.' || text === '..') return { kind: 'relative', text };
+  if (text.startsWith('./') || text.startsWith('../') || text === '.' || text === '..') {
+    // cd /models && vllm serve ./q: the script said where it is
+    const cwd = view.serve?.cwd;
+    if (cwd) return { kind: 'path', path: normalizePath(`${cwd}/${text}`) };
+    return { kind: 'relative', text };
+  }
   if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/.test(text)) return { kind: 'relative', text };
 
   const modelscope = truthy(envText(view, 'VLLM_USE_MODELSCOPE'));

@@ -125,6 +125,10 @@ describe('model.weights', () => {
     const relative = await runOn(check, a3Node(), {}, { launch: 'vllm serve ./weights\n' });
     expect(relative.outcome.status).toBe('warn');
     expect(relative.outcome.remediation).toBe('run.sh line 1: vllm serve /absolute/path/to/weights');
+    // after cd to an absolute directory, the relative path is known
+    const afterCd = await runOn(check, a3Node({ files: modelDir(MODEL) }), {}, { launch: `cd /models && vllm serve ./Qwen3.5-397B-A17B-w8a8 --quantization ascend -tp 16\n` });
+    expect(afterCd.outcome.status).toBe('pass');
+    expect(afterCd.outcome.message).toMatch(/^\/models\/Qwen3\.5-397B-A17B-w8a8: 2 safetensors shards/);
   });
 
   it('is an error, not a missing model, when a snapshot replay did not record the cache', async () => {

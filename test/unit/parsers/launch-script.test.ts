@@ -233,6 +233,23 @@ describe('tricky scripts', () => {
     expect(script.serve!.conditional).toBeNull();
   });
 
+  it('what follows && or || is conditional: [ -z "$X" ] && X=default is not taken for granted', () => {
+    const script = read('X=set\n[ -z "$X" ] && X=default\nexport X\ntrue || export Y=1\nexport Z=1\nvllm serve /m\n');
+    expect(variable(script, 'X')!.value).toMatchObject({ known: false, dynamic: ['set after the && at line 2'] });
+    expect(variable(script, 'Y')!.value.known).toBe(false);
+    expect(variable(script, 'Z')!.value).toMatchObject({ known: true, text: '1' });
+    expect(script.notes.map((n) => [n.line, n.construct])).toEqual([
+      [2, '&&'],
+      [4, '||'],
+    ]);
+  });
+
+  it('a server after && runs when the command before it succeeds: no doubt raised', () => {
+    const script = read('cd /models && vllm serve ./q --port 1\n');
+    expect(script.serve!.conditional).toEqual({ construct: '&&', line: 1 });
+    expect(script.notes).toEqual([]);
+  });
+
   it('skips here-document bodies: their lines are not commands', () => {
     const script = read(['cat > /tmp/ranktable.json <<EOF', 'vllm serve /not/this', 'export NOPE=1', 'EOF', 'vllm serve /this'].join('\n'));
     expect(script.serve!.args[0]!.text).toBe('/this');
