@@ -124,6 +124,7 @@ function suggestion(finding: Finding, node: NodeAddress, isMaster: boolean): str
     return node.ok ? `${literal(node.ip)}   # this host's address on ${node.nic}` : `${literal('<this host address>')}   # the address HCCL and vLLM should use (ip -br addr)`;
   }
   if (finding.placeholder === '') return `${literal('<value>')}   # it is empty`;
+  if (finding.kind === 'argument') return `vllm serve <the weights directory or hub id>   # instead of ${finding.value}`;
   return `replace ${finding.placeholder} in ${finding.kind === 'variable' ? finding.name : `the value of ${finding.name}`} with the real value`;
 }
 

@@ -150,10 +150,12 @@ export function describeVariable(view: LaunchView, variable: ShellVariable): str
   return `${variable.name} (${at(view, variable.line)}${from})`;
 }
 
-/** Values left as in a tutorial: xxx, x.x.x.x, 141.xx.xx.1, <node0_ip>, /path/to/model, your_path. */
+/** Values left as in a tutorial: xxx, x.x.x.x, 141.xx.xx.1, <node0_ip>, /path/to/model, your_path, model_path. */
 export function placeholderIn(text: string): string | undefined {
   const value = text.trim();
   if (/^x{2,}$/i.test(value)) return value;
+  // the vllm-ascend examples' stand-ins for the weights directory
+  if (/^\/?model[_/-]path$/i.test(value)) return value;
   for (const segment of value.split(/[\s/:,;@='"{}[\]]+/)) {
     if (/^x{3,}$/i.test(segment)) return segment;
     if (/x/i.test(segment) && /^(?:\d{1,3}|x{1,3})(?:\.(?:\d{1,3}|x{1,3})){3}$/i.test(segment)) return segment;

@@ -67,6 +67,14 @@ describe('launch.placeholders', () => {
     expect(outcome.remediation).toContain('run.sh line 2: replace xxx in MOONCAKE_CONFIG_PATH with the real value');
   });
 
+  it('catches the stand-ins of the vllm-ascend examples: model_path and xx.xx.xx.xx', async () => {
+    const script = 'export HCCL_IF_IP=xx.xx.xx.xx\nvllm serve "model_path" --host xx.xx.xx.xx\n';
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.message).toBe('3 placeholders left in run.sh: HCCL_IF_IP="xx.xx.xx.xx" (line 1), the model "model_path" (line 2), --host "xx.xx.xx.xx" (line 2)');
+    expect(outcome.remediation).toContain('run.sh line 2: --host 10.0.0.11   # this host\'s address on enp189s0f0');
+    expect(outcome.remediation).toContain('run.sh line 2: vllm serve <the weights directory or hub id>   # instead of model_path');
+  });
+
   it('still names the fix when this host has no address to suggest', async () => {
     const { outcome } = await runOn(check, a3Node({ interfaces: { error: 'EACCES' } }), {}, { launch: guideScript('run_p.sh') });
     expect(outcome.status).toBe('fail');
