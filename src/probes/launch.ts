@@ -30,7 +30,7 @@ export interface LaunchView {
   env: Map<string, ShellVariable>;
 }
 
-export const NO_LAUNCH_SCRIPT = 'no launch script given (qprep check --launch SCRIPT reads the script that runs vllm serve)';
+export const NO_LAUNCH_SCRIPT = 'no launch script given (--launch SCRIPT)';
 export const LAUNCH_REMEDIATION = 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node';
 
 export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {

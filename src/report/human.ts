@@ -31,11 +31,13 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number): string[] {
+function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, previous?: CheckResult): string[] {
   const label = paint(chalk, result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(5)}`);
   const waived = result.waived ? chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`) : '';
   const lines = [`  ${label}  ${chalk.bold(result.id.padEnd(idWidth))}  ${result.message}${waived}`];
-  if (result.status !== 'pass' && result.remediation) {
+  // skips that share their fix (no --launch given) print it once, under the first of them
+  const repeatsPrevious = result.status === 'skip' && previous?.status === 'skip' && previous.remediation === result.remediation;
+  if (result.status !== 'pass' && result.remediation && !repeatsPrevious) {
     const indent = ' '.repeat(2 + 7 + 2 + 2);
     const [first, ...rest] = result.remediation.split('\n');
     lines.push(`${indent}${chalk.cyan('fix:')} ${first}`);
@@ -75,7 +77,7 @@ export function formatHuman(report: Report, options: HumanOptions): string {
     const inCategory = report.checks.filter((c) => c.category === category);
     if (inCategory.length === 0) continue;
     out.push('', chalk.bold.underline(CATEGORIES[category]));
-    for (const result of inCategory) out.push(...checkLine(chalk, result, idWidth));
+    inCategory.forEach((result, i) => out.push(...checkLine(chalk, result, idWidth, inCategory[i - 1])));
   }
 
   const s = report.summary;
