@@ -74,6 +74,9 @@ describe('launch.network', () => {
     expect(unreachable.outcome.status).toBe('fail');
     expect(unreachable.outcome.message).toBe('--data-parallel-address (run.sh:43): 10.0.0.12:6884 does not answer (EHOSTUNREACH)');
     expect(unreachable.outcome.remediation).toContain('nc -vz 10.0.0.12 6884');
+    const replayed = await runOn(check, a3Node({ tcp: [{ host: '10.0.0.12', port: 6884, ok: false, error: 'not captured in the snapshot' }] }), {}, { launch });
+    expect(replayed.outcome.status).toBe('warn');
+    expect(replayed.outcome.message).toBe('--data-parallel-address (run.sh:43): whether 10.0.0.12:6884 answers was not captured in the snapshot');
   });
 
   it('run_d0.sh starts rank 0: its master address must be its own', async () => {
