@@ -3,6 +3,16 @@ import cpuGovernor from './cpu.governor.js';
 import hostDisk from './host.disk.js';
 import hostMemory from './host.memory.js';
 import hostShm from './host.shm.js';
+import hccnConf from './hccn.conf.js';
+import hccnGateway from './hccn.gateway.js';
+import hccnIp from './hccn.ip.js';
+import hccnLink from './hccn.link.js';
+import hccnLldp from './hccn.lldp.js';
+import hccnNetHealth from './hccn.net-health.js';
+import hccnNetdetect from './hccn.netdetect.js';
+import hccnPeers from './hccn.peers.js';
+import hccnSpod from './hccn.spod.js';
+import hccnTls from './hccn.tls.js';
 import launchDevices from './launch.devices.js';
 import launchEnv from './launch.env.js';
 import launchFlags from './launch.flags.js';
@@ -12,6 +22,8 @@ import launchPorts from './launch.ports.js';
 import launchScript from './launch.script.js';
 import memJemalloc from './mem.jemalloc.js';
 import modelWeights from './model.weights.js';
+import netHostNic from './net.host-nic.js';
+import netPeerPorts from './net.peer-ports.js';
 import netPorts from './net.ports.js';
 import netProxy from './net.proxy.js';
 import npuCann from './npu.cann.js';
@@ -46,6 +58,8 @@ export const catalogue: readonly Check[] = [
   hostDisk,
   netProxy,
   netPorts,
+  netHostNic,
+  netPeerPorts,
   npuTools,
   npuDevices,
   npuDriverFiles,
@@ -56,6 +70,16 @@ export const catalogue: readonly Check[] = [
   npuDriverVersion,
   npuFirmwareVersion,
   npuCann,
+  hccnConf,
+  hccnIp,
+  hccnLink,
+  hccnNetHealth,
+  hccnNetdetect,
+  hccnGateway,
+  hccnLldp,
+  hccnTls,
+  hccnSpod,
+  hccnPeers,
   launchScript,
   launchPlaceholders,
   launchNetwork,

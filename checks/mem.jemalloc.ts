@@ -21,7 +21,7 @@ export default defineCheck({
     const { arch } = await ctx.host.identity();
     const preload = (ctx.host.env().LD_PRELOAD ?? '').split(/[:\s]+/).filter(Boolean);
     const preloadStats = await Promise.all(preload.map((entry) => (entry.startsWith('/') ? ctx.host.stat(entry) : Promise.resolve(undefined))));
-    const brokenPreload = preload.filter((entry, i) => {
+    const brokenPreload = preload.filter((_entry, i) => {
       const stat = preloadStats[i];
       return stat !== undefined && !stat.ok;
     });

@@ -68,6 +68,9 @@ const implementation = await build({
   },
   outfile: 'implementation.mjs',
   plugins: [englishOnlyZodLocales],
+  // write-file-atomic seeds its temporary file names with the CommonJS __filename, which an
+  // ES module lacks: without this every --output fails with "__filename is not defined"
+  define: { ...common.define, __filename: JSON.stringify('qprep-implementation.mjs') },
   // CommonJS dependencies (cross-spawn, write-file-atomic) call require() for Node built-ins;
   // an ES module has none. A data: module has no file URL to create one from: node's path serves.
   banner: { js: "import { createRequire as __qprepCreateRequire } from 'node:module';const require = __qprepCreateRequire(process.execPath);" },

@@ -4,7 +4,7 @@
 // the snapshot recorder, and the recording is written like `qprep snapshot` writes one.
 // Re-run after a change to the checks: npm run build && node scripts/make-demo-snapshots.mjs [DIR]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadProfile, performCheck } from '../dist/src/app/session.js';
 import { MemoryHost } from '../dist/src/host/memory.js';
 import { RecordingHost } from '../dist/src/host/snapshot.js';
@@ -12,7 +12,7 @@ import { redactScript } from '../dist/src/util/redact.js';
 import { VERSION } from '../dist/src/version.js';
 
 const REPO = new URL('..', import.meta.url).pathname;
-const outDir = process.argv[2] ?? join(REPO, 'examples/snapshots');
+const outDir = resolve(process.argv[2] ?? join(REPO, 'examples/snapshots'));
 const CREATED = new Date('2026-12-01T08:00:00.000Z');
 
 const capture = (name) => readFileSync(join(REPO, 'test/fixtures/ascend', name), 'utf8');
@@ -141,6 +141,77 @@ const imagePython = {
   [`${IMAGE_PYTHON}/lib/python3.11/site-packages/torch_npu-2.8.0.dist-info/METADATA`]: 'Name: torch-npu\n',
 };
 
+// ---------------------------------------------------------------------------------------------
+// hccn_tool answers: each device's lines of the vendor docs' `for i in {0..7}` loop captures
+// (one device's part of the loop), with the addresses of the demo node put in.
+
+const HCCN_TOOL = '/usr/local/Ascend/driver/tools/hccn_tool';
+const lines = (name, from, count = 1) => `${capture(name).split('\n').slice(from, from + count).join('\n')}\n`;
+
+/**
+ * The answers of one node: `ip(d)` its RoCE address (/24, gateway and netdetect .1), `vnic(d)`
+ * on A3, `down` the devices whose port is DOWN.
+ */
+function hccnCommands({ devices, ip, vnic, down = [] }) {
+  const commands = [];
+  const answer = (device, op, stdout) => commands.push({ argv: [HCCN_TOOL, '-i', String(device), `-${op}`, '-g'], stdout });
+  for (const d of devices) {
+    const slot = d % 8;
+    const gateway = ip(d).replace(/\.\d+$/, '.1');
+    answer(d, 'ip', lines('hccn-ip-g-a2x8-mindie-dsv3doc.txt', slot * 2, 2).replace(/ipaddr:\S+/, `ipaddr:${ip(d)}`));
+    answer(d, 'link', down.includes(d) ? 'link status: DOWN\n' : lines('hccn-link-up-mindie-dsv3doc.txt', 0));
+    answer(d, 'net_health', down.includes(d) ? 'net health status: Fault\n' : lines('hccn-net-health-success-mindie-dsv3doc.txt', 0));
+    answer(d, 'netdetect', lines('hccn-netdetect-mindie-dsv3doc.txt', 0).replace('11.12.165.1', gateway));
+    answer(d, 'gateway', lines('hccn-gateway-a2x8-mindie-dsv3doc.txt', slot).replace('11.12.165.1', gateway).replace(/eth\d+/, `eth${d}`));
+    answer(d, 'lldp', down.includes(d) ? '' : lines('hccn-lldp-ifname-a2x8-mindie-dsv3doc.txt', slot));
+    answer(d, 'tls', lines('hccn-tls-switch-a2x8-mindie-dsv3doc.txt', slot).replace(/dev_id:\d+/, `dev_id:${d}`));
+    if (vnic) {
+      answer(d, 'vnic', capture('hccn-vnic-g-950doc-driver-repo.txt').replace('192.168.2.199', vnic(d)));
+    }
+  }
+  return commands;
+}
+
+/** /etc/hccn.conf as hccn_tool -ip -s writes it (key_N=value, reference §3.11). */
+function hccnConf(devices, ip) {
+  return devices.map((d) => `address_${d}=${ip(d)}\nnetmask_${d}=255.255.255.0\nnetdetect_${d}=${ip(d).replace(/\.\d+$/, '.1')}\ngateway_${d}=${ip(d).replace(/\.\d+$/, '.1')}\n`).join('');
+}
+
+/** `hccn_tool -i D -ping -g address X`: device D's section of the 8-device ping capture, or the no-reply answer. */
+function pingCommands(pairs) {
+  return pairs.map(({ device, address, lost }) => ({
+    argv: [HCCN_TOOL, '-i', String(device), '-ping', '-g', 'address', address],
+    stdout: lost
+      ? derived('hccn-ping-no-reply.txt').replace('device 3', `device ${device}`).replace('198.18.2.13', address)
+      : lines('hccn-ping-success-a2x8-mindie-dsv3doc.txt', (device % 8) * 5, 5).replace('11.12.165.80', address),
+  }));
+}
+
+/** `npu-smi info -t spod-info -i <card> -c <chip>` of an A3: the two captured dies of one node, by die. */
+function spodCommands(npuSmi) {
+  const commands = [];
+  for (let card = 0; card < 8; card++) {
+    for (const chip of [0, 1]) commands.push({ argv: [npuSmi, 'info', '-t', 'spod-info', '-i', String(card), '-c', String(chip)], stdout: capture(`npu-smi-info-t-spod-info-a3-dev${chip}-mindcluster-vllm-log.txt`) });
+  }
+  return commands;
+}
+
+const A2_DEVICES = [0, 1, 2, 3, 4, 5, 6, 7];
+const A3_DEVICES = [...Array(16).keys()];
+/** a2-node1 has the capture's addresses 11.12.165.80-87; a2-node2 continues at .88 */
+const node1Ip = (d) => `11.12.165.${80 + d}`;
+const node2Ip = (d) => `11.12.165.${88 + d}`;
+const node3Ip = (d) => `11.12.165.${96 + d}`;
+const node7Ip = (d) => `11.12.165.${120 + d}`;
+const a3Ip = (d) => `11.12.170.${80 + d}`;
+const a3Vnic = (d) => `192.168.3.${10 + d}`;
+/** The demo cluster: a2-node1 (a2-healthy) and a2-node2, whose device 3 has lost its link. */
+const PAIR_CLUSTER = 'examples/cluster/a2-pair.yaml';
+/** The three A2 nodes of the Ansible example: a2-node1, a2-node3 (both healthy) and a2-node7 (broken). */
+const TRIO_CLUSTER = 'examples/cluster/a2-trio.yaml';
+/** every device of an A2 node answers the same-index pings to its peers */
+const pingsTo = (...peers) => pingCommands(peers.flatMap((ip) => A2_DEVICES.map((d) => ({ device: d, address: ip(d) }))));
+
 const GUIDE_MOUNTS = ['/usr/local/dcmi', '/usr/local/Ascend/driver/tools/hccn_tool', '/usr/local/bin/npu-smi', '/usr/local/Ascend/driver/lib64', '/usr/local/Ascend/driver/version.info', '/etc/ascend_install.info'];
 
 const demos = [
@@ -160,6 +231,9 @@ const demos = [
       commands: [
         { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: capture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt') },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
+        ...hccnCommands({ devices: A2_DEVICES, ip: node1Ip }),
+        ...pingCommands(A2_DEVICES.map((d) => ({ device: d, address: node2Ip(d), lost: d === 3 }))),
+        ...pingsTo(node3Ip, node7Ip),
       ],
       statfs: {
         '/dev/shm': { type: TMPFS, totalBytes: 1 * GiB, freeBytes: 1 * GiB, availableBytes: 1 * GiB },
@@ -167,6 +241,36 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.0.11'),
     },
+    clusters: [PAIR_CLUSTER, TRIO_CLUSTER],
+  },
+  {
+    name: 'a2-node2',
+    profile: 'qwen3.5-397b-w8a8-a2',
+    spec: {
+      identity: { hostname: 'a2-node2', arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
+      env: CONTAINER_ENV,
+      files: {
+        ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_480_000_000 }),
+        ...npuDevices(8),
+        ...driverFiles({ versionInfo: derived('driver-version-info-25.3.rc1-derived.txt') }),
+        ...containerFiles([...GUIDE_MOUNTS, '/etc/hccn.conf']),
+        '/etc/hccn.conf': hccnConf(A2_DEVICES, node2Ip),
+        ...CANN_8_3,
+      },
+      commands: [
+        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: capture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt') },
+        { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
+        // device 3 lost its link (a pulled optic): DOWN, net health Fault, no LLDP neighbour
+        ...hccnCommands({ devices: A2_DEVICES, ip: node2Ip, down: [3] }),
+        ...pingCommands(A2_DEVICES.filter((d) => d !== 3).map((d) => ({ device: d, address: node1Ip(d) }))),
+      ],
+      statfs: {
+        '/dev/shm': { type: TMPFS, totalBytes: 1 * GiB, freeBytes: 1 * GiB, availableBytes: 1 * GiB },
+        '/root/.cache': { type: EXT4, totalBytes: 3500 * GiB, freeBytes: 2100 * GiB, availableBytes: 2000 * GiB },
+      },
+      interfaces: hostNetwork('10.20.0.12'),
+    },
+    clusters: [PAIR_CLUSTER],
   },
   {
     name: 'a3-healthy',
@@ -179,12 +283,15 @@ const demos = [
         ...npuDevices(16),
         ...driverFiles({ versionInfo: derived('driver-version-info-25.2.1-minimal-derived.txt'), npuSmiDir: '/usr/local/sbin' }),
         ...hostMountinfo(),
+        '/etc/hccn.conf': hccnConf(A3_DEVICES, a3Ip),
         // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
         ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
       },
       commands: [
         { argv: ['/usr/local/sbin/npu-smi', 'info'], stdout: capture('npu-smi-info-a3-16chip-vllm-ascend-5784.txt') },
         { argv: ['/usr/local/sbin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910a-mindcluster-fixture.txt') },
+        ...hccnCommands({ devices: A3_DEVICES, ip: a3Ip, vnic: a3Vnic }),
+        ...spodCommands('/usr/local/sbin/npu-smi'),
       ],
       statfs: {
         '/dev/shm': { type: TMPFS, totalBytes: 756 * GiB, freeBytes: 756 * GiB, availableBytes: 756 * GiB },
@@ -240,6 +347,8 @@ const demos = [
         { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: derived('npu-smi-info-910b3-26.1.0-npu5-warning-incomplete-driver-derived.txt') },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'health', '-i', '5', '-c', '0'], stdout: capture('npu-smi-info-t-health-warning-errorcode-testfixture.txt') },
+        ...hccnCommands({ devices: A2_DEVICES, ip: node7Ip }),
+        ...pingsTo(node1Ip, node3Ip),
       ],
       statfs: {
         '/dev/shm': { type: TMPFS, totalBytes: 1 * GiB, freeBytes: 1 * GiB, availableBytes: 1 * GiB },
@@ -247,8 +356,29 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.0.17'),
     },
+    clusters: [TRIO_CLUSTER],
   },
 ];
+
+// A third healthy A2 with its own hostname, host address and device addresses: with a2-healthy and
+// a2-broken, the three nodes of examples/cluster/a2-trio.yaml (the Ansible example's test runs
+// against them).
+const a2Healthy = demos.find((demo) => demo.name === 'a2-healthy');
+demos.push({
+  name: 'a2-healthy-node3',
+  profile: a2Healthy.profile,
+  spec: {
+    ...a2Healthy.spec,
+    identity: { ...a2Healthy.spec.identity, hostname: 'a2-node3' },
+    commands: [
+      ...a2Healthy.spec.commands.filter((command) => command.argv[0] !== HCCN_TOOL),
+      ...hccnCommands({ devices: A2_DEVICES, ip: node3Ip }),
+      ...pingsTo(node1Ip, node7Ip),
+    ],
+    interfaces: hostNetwork('10.20.0.13'),
+  },
+  clusters: [TRIO_CLUSTER],
+});
 
 /** Run-specific values (ids, clocks) are fixed so that re-running the script changes nothing. */
 function stable(report, name) {
@@ -262,6 +392,8 @@ function stable(report, name) {
 }
 
 mkdirSync(outDir, { recursive: true });
+// cluster files are named relative to the repository, as the README's commands name them
+process.chdir(REPO);
 for (const demo of demos) {
   const recorder = new RecordingHost(new MemoryHost(demo.spec));
   const loaded = await loadProfile(demo.profile);
@@ -269,6 +401,9 @@ for (const demo of demos) {
   const launch = demo.launch ? { file: demo.launch, text: guideScript(demo.launch), from: 'file' } : undefined;
   const handle = { host: recorder, source: { kind: 'live', root: '/' }, ...(launch ? { launch } : {}) };
   const run = await performCheck(handle, loaded, {}, { now: () => CREATED });
+  // A cluster member is recorded a second time as a node of its cluster, so that its snapshot also
+  // answers "qprep check --snapshot X --cluster Y" (the pings); the report kept is the single-node one.
+  for (const cluster of demo.clusters ?? []) await performCheck(handle, loaded, { cluster }, { now: () => CREATED });
   await recorder.interfaces();
   const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION }, CREATED)), report: stable(run.report, demo.name) };
   if (launch) snapshot.launch = { file: launch.file, text: redactScript(launch.text) };

@@ -76,6 +76,7 @@ Examples:
   qprep check --snapshot host.json             replay it anywhere
   qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
   qprep check --launch run_p.sh                the launch script against this host: placeholders, NIC, NPUs, ports, weights
+  qprep aggregate reports/ --cluster c.json    the cluster verdict from every node's report
   qprep explain cpu.governor                   what a check looks at and how to fix it
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
@@ -160,11 +161,27 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .description('print the export lines a launch script needs on this host: LD_PRELOAD, HCCL_IF_IP, *_SOCKET_IFNAME, the profile\'s variables')
     .addOption(new Option('--format <format>', 'output format').choices(['sh', 'json']).default('sh'))
     .option('--ip <address>', "this node's address for HCCL_IF_IP (default: the address of the default-route interface)")
-    .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)');
+    .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)')
+    .option('--cluster <file>', "take this node's address (HCCL_IF_IP) and ifname from the cluster file; --ip and --nic override it")
+    .option('--node <name>', "this host's node in the cluster file, when neither its addresses nor its hostname tell");
   addHostOptions(env);
   env.action(async (options, command: Command) => {
     const { runEnvCommand } = await import('./app/env.js');
     exit.code = await runEnvCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
+  const aggregate = program
+    .command('aggregate')
+    .description('the cluster verdict from many nodes\' reports (qprep check --format json): readiness per node, what differs across nodes, colliding device IPs, missing and stale reports; exit 0 ready / 1 not ready / 2 unreadable input')
+    .argument('<reports...>', 'report files, directories of *.json reports, or - for standard input (a JSON array, or documents one after another)')
+    .addOption(formatOption(['human', 'json']))
+    .option('-o, --output <file>', 'write the verdict to this file (atomically) instead of stdout')
+    .option('--cluster <file>', 'the nodes that should have reported: a cluster file or a JSON array of qprep facts documents')
+    .option('--max-age <duration>', 'reports that started longer ago than this (e.g. 30m, 2h, 1d) make the cluster not ready')
+    .option('--strict', 'warnings (kernel, sysctl or profile differences, nodes not in the cluster file) make the cluster not ready too', false);
+  aggregate.action(async (reports: string[], options, command: Command) => {
+    const { runAggregateCommand } = await import('./app/aggregate.js');
+    exit.code = await runAggregateCommand(reports, { ...options, ...command.optsWithGlobals() });
   });
 
   program
@@ -189,7 +206,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile, snapshot, cluster, facts, tune, rollback or env', 'report')
+    .argument('[document]', 'report, profile, snapshot, cluster, facts, tune, rollback, env or aggregate', 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);

@@ -2,8 +2,10 @@
 // { name, title, target, defaultRuns, run({ runs, version }) -> { rows, verdicts } }:
 // rows are printed as a table (label, runs, median, p90, min, max and any extra columns),
 // verdicts as PASS/FAIL lines against the DESIGN §7 targets. Add a measurement by adding
-// its module here (to come: `qprep aggregate` of 1,000 reports, the 16-NPU hccn_tool schedule).
+// its module here.
+import aggregate from './aggregate.mjs';
 import check from './check.mjs';
+import hccnSchedule from './hccn-schedule.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, check];
+export const measurements = [startup, check, hccnSchedule, aggregate];

@@ -10,6 +10,7 @@ import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
+import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
@@ -26,12 +27,8 @@ type CheckCliOptions = CommonCliOptions &
     timeout?: number;
   };
 
-export function useColor(options: CommonCliOptions): boolean {
-  if (options.color === false) return false;
-  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
-  if (options.output) return false;
-  return process.stdout.isTTY === true;
-}
+// in its own module so that commands which need no check (aggregate) do not load the catalogue
+export { useColor };
 
 /** A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. */
 export function installSignalHandlers(): void {

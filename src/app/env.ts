@@ -1,3 +1,4 @@
+import { openCluster } from '../cluster/load.js';
 import { QprepError, type ErrorCode } from '../core/errors.js';
 import { buildLaunchEnv } from '../core/launch-env.js';
 import { createContext } from '../core/runner.js';
@@ -15,6 +16,9 @@ export interface EnvCliOptions {
   ip?: string;
   nic?: string;
   format?: string;
+  /** --cluster FILE: take this node's host address (and ifname) from the cluster file */
+  cluster?: string;
+  node?: string;
 }
 
 function failure(error: unknown, format: string | undefined): 2 {
@@ -26,6 +30,37 @@ function failure(error: unknown, format: string | undefined): 2 {
     process.stdout.write(`${JSON.stringify({ schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command: 'env', error: { code, message } }, null, 2)}\n`);
   }
   return 2;
+}
+
+/**
+ * --cluster: this node's host address becomes HCCL_IF_IP and its ifname (when the file names
+ * one) the *_SOCKET_IFNAME interface. What the user typed wins: --ip and --nic override the file
+ * (the file may be shared and stale; the command line is this run's word), with a note when
+ * they disagree.
+ */
+async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions, host: Parameters<typeof openCluster>[1]): Promise<string[]> {
+  if (options.cluster === undefined) {
+    if (options.node !== undefined) throw new QprepError('usage', '--node needs --cluster FILE');
+    return [];
+  }
+  const loaded = await openCluster(options.cluster, host, options.node);
+  const { self } = loaded;
+  const notes: string[] = [];
+  const source = `cluster file ${options.cluster} (node ${self.name})`;
+  if (request.ip === undefined) {
+    if (self.host) {
+      request.ip = self.host;
+      request.ipSource = source;
+    } else notes.push(`${source} gives no host address for this node: using the default route`);
+  } else if (self.host && self.host !== request.ip) {
+    notes.push(`--ip ${request.ip} overrides the host address ${self.host} of node ${self.name} in ${options.cluster}`);
+  }
+  if (request.nic === undefined) {
+    if (self.ifname) request.nic = self.ifname;
+  } else if (self.ifname && self.ifname !== request.nic) {
+    notes.push(`--nic ${request.nic} overrides the ifname ${self.ifname} of node ${self.name} in ${options.cluster}`);
+  }
+  return notes;
 }
 
 /** `qprep env`: nothing but the lines to source on stdout; notes go to stderr as well. */
@@ -40,7 +75,9 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     const request: NodeAddressRequest = {};
     if (options.ip !== undefined) request.ip = options.ip;
     if (options.nic !== undefined) request.nic = options.nic;
+    const clusterNotes = await applyCluster(request, options, handle.host);
     const launch = await buildLaunchEnv(ctx, request);
+    launch.notes.unshift(...clusterNotes);
     const document: EnvDocument = {
       schemaVersion: 1,
       tool: { name: 'qprep', version: VERSION },

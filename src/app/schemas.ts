@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { aggregateSchema } from '../aggregate/schema.js';
 import { clusterFileSchema } from '../cluster/schema.js';
 import { profileSchema } from '../core/profile.js';
 import { factsSchema } from '../facts/schema.js';
@@ -23,6 +24,7 @@ const schemas: Record<string, SchemaEntry> = {
   tune: { schema: tuneSchema, io: 'output', title: 'qprep tune result (schemaVersion 1)' },
   rollback: { schema: rollbackSchema, io: 'output', title: 'qprep rollback result (schemaVersion 1)' },
   env: { schema: envSchema, io: 'output', title: 'qprep env launch environment (schemaVersion 1)' },
+  aggregate: { schema: aggregateSchema, io: 'output', title: 'qprep aggregate cluster verdict (schemaVersion 1)' },
 };
 
 export function schemaNames(): string[] {

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
-import { buildFacts } from '../facts/build.js';
+import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { readInputFile, readInputStdin } from '../host/inputs.js';
+import { readInputFile, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
@@ -78,7 +78,10 @@ export interface HostHandle {
 
 /** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
-  if (spec === '-') return { file: '-', text: await readInputStdin('launch script', 'invalid-input'), from: 'stdin' };
+  if (spec === '-') {
+    if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
+    return { file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' };
+  }
   return { file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' };
 }
 
@@ -159,7 +162,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     describeHost(ctx),
   ]);
   // The NPU and HCCN probes are memoized: embedding the facts costs no extra command then.
-  const facts = checks.some((c) => c.category === 'npu' || c.category === 'hccn') ? await buildFacts(ctx) : undefined;
+  const facts = checks.some((c) => c.category === 'npu' || c.category === 'hccn') ? await buildFacts(ctx, factsContributorsFor(checks)) : undefined;
   const strict = options.strict ?? false;
   const blocking = blockingResults(results, strict);
   const report: Report = {

@@ -28,6 +28,8 @@ export interface LoadedCluster {
   note?: string;
 }
 
+const NOT_JSON = Symbol('not JSON');
+
 function invalid(file: string, detail: string): QprepError {
   return new QprepError('invalid-cluster', `invalid cluster ${file}: ${detail}`);
 }
@@ -42,9 +44,17 @@ function looksLikeFacts(value: unknown): boolean {
  * what is wrong: exit code 2, before any probe runs.
  */
 export function parseClusterText(text: string, file: string): Cluster {
-  let document: unknown;
+  let document: unknown = NOT_JSON;
+  // the JSON array Ansible gathers from 1,000 nodes takes the YAML parser seconds, JSON.parse milliseconds
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      document = JSON.parse(text);
+    } catch {
+      // YAML flow style, or broken JSON: the YAML parser reads the one and names the line of the other
+    }
+  }
   try {
-    document = parseYaml(text, { prettyErrors: false, logLevel: 'error' });
+    if (document === NOT_JSON) document = parseYaml(text, { prettyErrors: false, logLevel: 'error' });
   } catch (error) {
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     throw invalid(file, `not valid YAML or JSON: ${reason}`);

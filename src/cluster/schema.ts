@@ -77,6 +77,10 @@ export const clusterNodesDocumentSchema = z
     ringK: z.number().int().min(1).max(64).default(1).describe('ring plan: how many following nodes each node pings'),
     master: nodeName.optional().describe('the node that hosts the DP master / Ray head (default: the first node)'),
     ports: z.array(clusterPortSchema).default([]).describe('TCP ports peers must reach: the DP RPC port, the master port, ...'),
+    tls: z
+      .union([z.literal(0), z.literal(1)])
+      .optional()
+      .describe('the TLS switch (hccn_tool -tls -g) every device of every node must have; devices with TLS on and off cannot link. 0 is recommended'),
     nodes: z.array(clusterNodeSchema).min(1, { error: 'a cluster needs at least one node' }),
   })
   .strict();
@@ -105,7 +109,7 @@ export const clusterFactsSchema = z
             device: deviceId,
             ip: ipv4.nullable().optional(),
             vnicIp: ipv4.nullable().optional(),
-            tls: z.unknown().optional(),
+            tls: z.unknown().optional().describe('the TLS switch: true/false as qprep facts writes it (0/1 and {switch} are read too)'),
           })
           .loose(),
       )
@@ -158,12 +162,15 @@ export interface Cluster {
   ringK: number;
   /** name of the master node */
   master: string;
+  /** the TLS switch the file declares for every device (nodes form only) */
+  tls: number | null;
   ports: ClusterPort[];
   nodes: ClusterNode[];
 }
 
-/** The TLS switch from a facts device: a number, or an object with a `switch` field. */
+/** The TLS switch from a facts device: a boolean (what qprep facts writes), a number, or an object with a `switch` field. */
 function tlsValue(value: unknown): number | null {
+  if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   if (typeof value === 'object' && value !== null && typeof (value as { switch?: unknown }).switch === 'number') return (value as { switch: number }).switch;
   return null;
@@ -181,6 +188,7 @@ export function normalizeNodesDocument(doc: ClusterNodesDocument): Cluster {
     plan: doc.plan,
     ringK: doc.ringK,
     master: doc.master ?? doc.nodes[0]!.name,
+    tls: doc.tls ?? null,
     ports: doc.ports.map((p) => (typeof p === 'number' ? { port: p, name: null, on: 'master' as const } : { port: p.port, name: p.name ?? null, on: p.on })),
     nodes: doc.nodes.map((n) => ({
       name: n.name,
@@ -224,6 +232,7 @@ export function normalizeFacts(list: readonly ClusterFacts[]): Cluster {
     plan: 'same-index',
     ringK: 1,
     master: nodes[0]!.name,
+    tls: null,
     ports: [],
     nodes,
   };

@@ -95,6 +95,13 @@ const hccn = z
     concurrency: z.number().int().min(1).max(16).default(1),
     /** how often a "hccn_tool is busy" answer is retried, pausing 100 ms, 200 ms, ... up to 1.6 s */
     busyRetries: z.number().int().min(0).max(10).default(5),
+    /**
+     * The deployment moves KV caches over the NPU network (PD disaggregation with Mooncake or
+     * HIXL): those read /etc/hccn.conf and use the device IPs even on one host, so HCCN problems
+     * block without --cluster too and hccn.conf must be mounted into the container. Otherwise a
+     * single-node run reports HCCN problems as warnings: HCCL keeps to HCCS inside one box.
+     */
+    kvTransfer: z.boolean().default(false),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 import type { LoadedCluster } from '../cluster/load.js';
 import { detectContainer, type ContainerInfo } from '../host/container.js';
-import type { CommandOptions, CommandResult, Host, WriteOptions } from '../host/types.js';
+import { DelegatingHost } from '../host/delegating.js';
+import type { CommandOptions, CommandResult, Host } from '../host/types.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
 import type { LaunchInput } from './launch-input.js';
@@ -28,23 +29,20 @@ export const DEFAULT_TOOL_LIMITS: Readonly<Record<string, number>> = { hccn_tool
  * Limits commands globally and per tool, below the checks: a check that runs hccn_tool for 16
  * devices queues on the hccn_tool limit while the other checks go on with their own probes.
  */
-export class LimitedHost implements Host {
-  readonly description: string;
-  readonly root: string;
+export class LimitedHost extends DelegatingHost {
   private readonly global: Semaphore;
   private readonly perTool = new Map<string, Semaphore>();
 
   constructor(
-    private readonly inner: Host,
+    inner: Host,
     commandConcurrency: number,
     private readonly toolLimits: Readonly<Record<string, number>>,
   ) {
-    this.description = inner.description;
-    this.root = inner.root;
+    super(inner);
     this.global = new Semaphore(commandConcurrency);
   }
 
-  run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
+  override run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
     const tool = (argv[0] ?? '').replace(/^.*\//, '');
     const limit = this.toolLimits[tool];
     const runIt = () => this.global.use(() => this.inner.run(argv, options));
@@ -55,52 +53,6 @@ export class LimitedHost implements Host {
       this.perTool.set(tool, semaphore);
     }
     return semaphore.use(runIt);
-  }
-
-  which(name: string, extraDirs?: readonly string[]) {
-    return this.inner.which(name, extraDirs);
-  }
-  readFile(path: string) {
-    return this.inner.readFile(path);
-  }
-  readDir(path: string) {
-    return this.inner.readDir(path);
-  }
-  stat(path: string) {
-    return this.inner.stat(path);
-  }
-  lstat(path: string) {
-    return this.inner.lstat(path);
-  }
-  readLink(path: string) {
-    return this.inner.readLink(path);
-  }
-  statfs(path: string) {
-    return this.inner.statfs(path);
-  }
-  env() {
-    return this.inner.env();
-  }
-  interfaces() {
-    return this.inner.interfaces();
-  }
-  identity() {
-    return this.inner.identity();
-  }
-  tcpConnect(host: string, port: number, timeoutMs: number) {
-    return this.inner.tcpConnect(host, port, timeoutMs);
-  }
-  writeFile(path: string, content: string, options: WriteOptions) {
-    return this.inner.writeFile(path, content, options);
-  }
-  removeFile(path: string) {
-    return this.inner.removeFile(path);
-  }
-  rename(from: string, to: string) {
-    return this.inner.rename(from, to);
-  }
-  makeDirectory(path: string, mode: number) {
-    return this.inner.makeDirectory(path, mode);
   }
 }
 
@@ -186,6 +138,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (outcome.expected !== undefined) result.expected = outcome.expected;
   if (outcome.actual !== undefined) result.actual = outcome.actual;
   if (outcome.remediation !== undefined) result.remediation = outcome.remediation;
+  if (outcome.details !== undefined && outcome.details.length > 0) result.details = outcome.details;
   if (waived) result.waived = waived;
   return result;
 }

@@ -33,6 +33,11 @@ export interface Outcome {
   remediation?: string;
   /** what was observed, for the JSON report */
   evidence?: Record<string, unknown>;
+  /**
+   * Lines a person needs when one line cannot say it all (every failing pair of a 4-node ping
+   * plan, one line per peer); the human report prints them indented under the check.
+   */
+  details?: string[];
 }
 
 export interface CheckContext {
@@ -96,6 +101,7 @@ export interface CheckResult {
   actual?: string;
   remediation?: string;
   evidence: Record<string, unknown>;
+  details?: string[];
   waived?: Waiver;
   durationMs: number;
 }

@@ -1,6 +1,7 @@
-import type { CheckContext } from '../core/types.js';
+import type { Check, CheckContext } from '../core/types.js';
 import { cannInstall, driverVersionInfo, firmwareVersionInfo } from '../probes/ascend-versions.js';
 import { npuBoard, npuInventory } from '../probes/npu.js';
+import { contributeHccnFacts } from './hccn.js';
 import type { Facts } from './schema.js';
 
 /**
@@ -74,11 +75,19 @@ export const versionFacts: FactsContributor = {
   },
 };
 
+/** Device IPs, vNIC IPs and the TLS switch into `devices`, the super pod of an A3 node. */
+export const hccnFacts: FactsContributor = { name: 'hccn', contribute: contributeHccnFacts };
+
+/** The contributors `qprep facts` and the report use, in order. */
+export const factsContributors: FactsContributor[] = [identityFacts, npuFacts, versionFacts, hccnFacts];
+
 /**
- * The contributors `qprep facts` and the report use, in order. The HCCN checks add theirs
- * (device IPs, vNIC IPs, TLS switch into `devices`) to this list.
+ * The contributors of a report: the HCCN facts only when HCCN checks ran, so that the facts
+ * of `qprep check --only npu` run no hccn_tool command the checks did not.
  */
-export const factsContributors: FactsContributor[] = [identityFacts, npuFacts, versionFacts];
+export function factsContributorsFor(checks: readonly Check[]): FactsContributor[] {
+  return checks.some((c) => c.category === 'hccn') ? factsContributors : factsContributors.filter((c) => c !== hccnFacts);
+}
 
 export async function buildFacts(ctx: CheckContext, contributors: readonly FactsContributor[] = factsContributors): Promise<Facts> {
   const facts: Facts = {

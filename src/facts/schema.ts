@@ -31,13 +31,16 @@ export const npuFactSchema = z.object({
   ),
 });
 
-/** NPU network addresses; filled by the HCCN contributor (hccn_tool), empty until then. */
+/**
+ * NPU network addresses, from hccn_tool (the HCCN contributor): one entry per device that has a
+ * RoCE address; a device without one is named in `problems` instead.
+ */
 export const deviceFactSchema = z.object({
-  device: z.number().int(),
-  ip: z.string(),
+  device: z.number().int().describe('physical device id, hccn_tool -i N'),
+  ip: z.string().describe('RoCE address, hccn_tool -i N -ip -g'),
   netmask: z.string(),
-  vnicIp: z.string().optional(),
-  tls: z.boolean().optional(),
+  vnicIp: z.string().optional().describe('A3: vNIC address (hccn_tool -i N -vnic -g), the target of -hccs_ping'),
+  tls: z.boolean().optional().describe('TLS switch of the device (hccn_tool -i N -tls -g): true when enabled'),
 });
 
 export const factsSchema = z.object({
@@ -47,6 +50,12 @@ export const factsSchema = z.object({
   family: z.enum(['a2', 'a3', '310p', 'unknown']),
   npus: z.array(npuFactSchema),
   devices: z.array(deviceFactSchema),
+  superPod: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('A3: the Super Pod ID every die reports (npu-smi info -t spod-info); null when the dies disagree or it cannot be read'),
   versions: z.object({
     npuSmi: z.string().nullable(),
     driver: z.string().nullable(),

@@ -31,15 +31,51 @@ export async function fileExists(path: string): Promise<boolean> {
   }
 }
 
-/** Reads one of qprep's input documents from standard input ("-" in place of a file name). */
-export async function readInputStdin(what: string, code: ErrorCode): Promise<string> {
-  if (process.stdin.isTTY) throw new QprepError(code, `cannot read ${what} from standard input: it is a terminal (pipe the file in, or give its path)`);
+/** What an operand of `qprep aggregate` names: a file, a directory, or nothing readable. */
+export async function inputKind(path: string, code: ErrorCode): Promise<'file' | 'directory'> {
+  try {
+    return (await fsp.stat(path)).isDirectory() ? 'directory' : 'file';
+  } catch (error) {
+    const errno = (error as NodeJS.ErrnoException).code;
+    const reason = errno === 'ENOENT' ? 'no such file or directory' : errno === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new QprepError(code, `cannot read ${path}: ${reason}`);
+  }
+}
+
+/**
+ * The *.json files under a directory, subdirectories included (Ansible's fetch puts each
+ * host's files under a directory named after it), in a stable order; dot entries are skipped.
+ */
+export async function listJsonFiles(dir: string, code: ErrorCode): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (current: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fsp.readdir(current, { withFileTypes: true });
+    } catch (error) {
+      const errno = (error as NodeJS.ErrnoException).code;
+      throw new QprepError(code, `cannot list ${current}: ${errno === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = `${current.replace(/\/+$/, '')}/${entry.name}`;
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile() && entry.name.toLowerCase().endsWith('.json')) found.push(path);
+    }
+  };
+  await walk(dir);
+  return found;
+}
+
+/** All of standard input as text (reports piped in). */
+export async function readStandardInput(code: ErrorCode): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buffer.length;
-    if (size > MAX_INPUT_BYTES) throw new QprepError(code, `cannot read ${what} from standard input: larger than ${MAX_INPUT_BYTES} bytes`);
+    if (size > MAX_INPUT_BYTES) throw new QprepError(code, `cannot read standard input: larger than ${MAX_INPUT_BYTES} bytes`);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

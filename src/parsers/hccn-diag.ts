@@ -1,4 +1,4 @@
-import { forEachLine, isBlank, isElision, MAX_LINE_LENGTH, nothingRecognized, shorten, SkippedLines, type Parsed } from './parsed.js';
+import { forEachLine, isBlank, isElision, MAX_LINE_LENGTH, nothingRecognized, shorten, SkippedLines, type Parsed, forEachDataLine } from './parsed.js';
 import type { LineNotes } from './hccn.js';
 
 /**
@@ -81,16 +81,9 @@ export function parseHccnKeyValues(text: string): Parsed<HccnKeyValues> {
   let elided = false;
   let last: string | undefined;
   let recognized = 0;
-  forEachLine(text, (raw, number) => {
-    if (isBlank(raw)) return;
-    if (isElision(raw)) {
-      elided = true;
-      return;
-    }
-    if (raw.length > MAX_LINE_LENGTH) {
-      skipped.add(raw, number);
-      return;
-    }
+  forEachDataLine(text, skipped, () => {
+    elided = true;
+  }, (raw, number) => {
     let line = raw;
     const prefix = /^\s*\[(?:devid|device)\s+(\d{1,4})\]\s*/i.exec(line);
     if (prefix) {
@@ -137,16 +130,9 @@ export function parseHccnRoute(text: string): Parsed<HccnRoute> {
   const skipped = new SkippedLines();
   let elided = false;
   let recognized = 0;
-  forEachLine(text, (line, number) => {
-    if (isBlank(line)) return;
-    if (isElision(line)) {
-      elided = true;
-      return;
-    }
-    if (line.length > MAX_LINE_LENGTH) {
-      skipped.add(line, number);
-      return;
-    }
+  forEachDataLine(text, skipped, () => {
+    elided = true;
+  }, (line, number) => {
     if (/^\s*routing table\s*:?\s*$/i.test(line) || /^\s*Destination\s+Gateway\s+Genmask/i.test(line)) {
       recognized++;
       return;

@@ -1,12 +1,9 @@
 import {
-  forEachLine,
-  isBlank,
-  isElision,
-  MAX_LINE_LENGTH,
   nothingRecognized,
   shorten,
   SkippedLines,
   type Parsed,
+  forEachDataLine,
 } from './parsed.js';
 import type { LineNotes } from './hccn.js';
 
@@ -60,16 +57,9 @@ export function parseHccnLldp(text: string): Parsed<HccnLldp> {
     tlv = null;
   };
 
-  forEachLine(text, (line, number) => {
-    if (isBlank(line)) return;
-    if (isElision(line)) {
-      elided = true;
-      return;
-    }
-    if (line.length > MAX_LINE_LENGTH) {
-      skipped.add(line, number);
-      return;
-    }
+  forEachDataLine(text, skipped, () => {
+    elided = true;
+  }, (line, number) => {
     const trimmed = line.trim();
     const indented = /^\s/.test(line);
     if (!indented && /\bTLV$/i.test(trimmed)) {

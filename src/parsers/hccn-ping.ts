@@ -1,13 +1,10 @@
 import { isIP } from '../util/ip.js';
 import {
-  forEachLine,
-  isBlank,
-  isElision,
-  MAX_LINE_LENGTH,
   nothingRecognized,
   shorten,
   SkippedLines,
   type Parsed,
+  forEachDataLine,
 } from './parsed.js';
 import type { LineNotes } from './hccn.js';
 
@@ -116,16 +113,9 @@ export function parseHccnPing(text: string): Parsed<HccnPing> {
     pendingStatus = undefined;
   };
 
-  forEachLine(text, (line, number) => {
-    if (isBlank(line)) return;
-    if (isElision(line)) {
-      elided = true;
-      return;
-    }
-    if (line.length > MAX_LINE_LENGTH) {
-      skipped.add(line, number);
-      return;
-    }
+  forEachDataLine(text, skipped, () => {
+    elided = true;
+  }, (line, number) => {
     let match = HEADER.exec(line);
     if (match) {
       flushStatus();

@@ -1,14 +1,11 @@
 import { isIP, isIPv4 } from '../util/ip.js';
 import {
   failure,
-  forEachLine,
-  isBlank,
-  isElision,
-  MAX_LINE_LENGTH,
   nothingRecognized,
   SkippedLines,
   type Parsed,
   type SkippedLine,
+  forEachDataLine,
 } from './parsed.js';
 
 /**
@@ -44,16 +41,9 @@ function scan(text: string, classify: (line: string, number: number) => LineKind
   let elided = false;
   let dataLines = 0;
   let stop: ReturnType<typeof failure> | undefined;
-  forEachLine(text, (line, number) => {
-    if (isBlank(line)) return;
-    if (isElision(line)) {
-      elided = true;
-      return;
-    }
-    if (line.length > MAX_LINE_LENGTH) {
-      skipped.add(line, number);
-      return;
-    }
+  forEachDataLine(text, skipped, () => {
+    elided = true;
+  }, (line, number) => {
     const kind = classify(line, number);
     if (typeof kind === 'object') {
       stop = failure(kind.fail, number, line);

@@ -72,6 +72,31 @@ export class SkippedLines {
   }
 }
 
+/**
+ * forEachLine over the lines that carry data: blank lines are passed over, an author's elision
+ * ("...") is reported through `onElision`, and a line too long to be tool output goes to
+ * `skipped` without ever reaching a regex.
+ */
+export function forEachDataLine(
+  text: string,
+  skipped: SkippedLines,
+  onElision: () => void,
+  visit: (line: string, number: number) => boolean | void,
+): void {
+  forEachLine(text, (line, number) => {
+    if (isBlank(line)) return;
+    if (isElision(line)) {
+      onElision();
+      return;
+    }
+    if (line.length > MAX_LINE_LENGTH) {
+      skipped.add(line, number);
+      return;
+    }
+    return visit(line, number);
+  });
+}
+
 export function failure(reason: string, line?: number, text?: string): ParseFailure {
   const result: ParseFailure = { ok: false, reason };
   if (line !== undefined) result.line = line;

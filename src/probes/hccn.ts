@@ -18,6 +18,7 @@ import { parseHccnPing } from '../parsers/hccn-ping.js';
 import type { Parsed } from '../parsers/parsed.js';
 import { isIPv4 } from '../util/ip.js';
 import { commandLine, commandProblem } from './commands.js';
+import { locateHccnTool } from './npu.js';
 
 /**
  * Runs `hccn_tool -i <device> <args...>` for the checks. The tool refuses concurrent use with
@@ -28,8 +29,7 @@ import { commandLine, commandProblem } from './commands.js';
  */
 
 export const HCCN_TOOL = 'hccn_tool';
-/** where the driver installs it; PATH often lacks it, and containers mount exactly this directory */
-export const HCCN_TOOL_DIRS: readonly string[] = ['/usr/local/Ascend/driver/tools'];
+export { HCCN_TOOL_DIRS } from './npu.js';
 const FIRST_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 1600;
 
@@ -60,9 +60,9 @@ export function busyBackoffMs(retry: number): number {
   return Math.min(FIRST_BACKOFF_MS * 2 ** (retry - 1), MAX_BACKOFF_MS);
 }
 
-/** Where hccn_tool is, looked up once per run. */
+/** Where hccn_tool is, looked up once per run (the same lookup npu.tools reports). */
 export function findHccnTool(ctx: CheckContext): Promise<CommandLocation> {
-  return ctx.shared('hccn_tool:which', () => ctx.host.which(HCCN_TOOL, HCCN_TOOL_DIRS));
+  return locateHccnTool(ctx);
 }
 
 function busyRetriesOf(ctx: CheckContext, options: HccnRunOptions): number {

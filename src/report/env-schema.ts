@@ -13,7 +13,7 @@ export const envDocumentSchema = z.object({
     .object({
       ip: z.string(),
       nic: z.string(),
-      source: z.string().describe('how the address was chosen: --ip, --nic, default-route, only-interface'),
+      source: z.string().describe('how the address was chosen: --ip, --nic, default-route, only-interface, or "cluster file FILE (node NAME)"'),
     })
     .nullable(),
   unset: z.array(z.string()).describe('variables the launch script unsets'),

@@ -31,14 +31,22 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Enough for every failing pair of 16 devices x 4 nodes to stay on one screen with its summary. */
+const MAX_DETAIL_LINES = 40;
+
 function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, previous?: CheckResult): string[] {
   const label = paint(chalk, result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(5)}`);
   const waived = result.waived ? chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`) : '';
   const lines = [`  ${label}  ${chalk.bold(result.id.padEnd(idWidth))}  ${result.message}${waived}`];
+  const indent = ' '.repeat(2 + 7 + 2 + 2);
+  if (result.status !== 'pass' && result.details) {
+    for (const detail of result.details.slice(0, MAX_DETAIL_LINES)) lines.push(`${indent}${chalk.dim('·')} ${detail}`);
+    const more = result.details.length - MAX_DETAIL_LINES;
+    if (more > 0) lines.push(`${indent}${chalk.dim(`· ... and ${more} more (--format json has them all)`)}`);
+  }
   // skips that share their fix (no --launch given) print it once, under the first of them
   const repeatsPrevious = result.status === 'skip' && previous?.status === 'skip' && previous.remediation === result.remediation;
   if (result.status !== 'pass' && result.remediation && !repeatsPrevious) {
-    const indent = ' '.repeat(2 + 7 + 2 + 2);
     const [first, ...rest] = result.remediation.split('\n');
     lines.push(`${indent}${chalk.cyan('fix:')} ${first}`);
     for (const line of rest) lines.push(`${indent}     ${line}`);

@@ -59,6 +59,7 @@ function details(result: CheckResult, blocking: boolean): string {
   const lines = [`${result.status} (${result.level}${blocking ? ', blocks readiness' : ''}): ${result.message}`];
   if (result.expected !== undefined) lines.push(`expected: ${result.expected}`);
   if (result.actual !== undefined) lines.push(`actual: ${result.actual}`);
+  if (result.status !== 'pass' && result.details) lines.push(...result.details.map((d) => `  ${d}`));
   if (result.waived) lines.push(`waived: ${result.waived.reason}${result.waived.expires ? ` (until ${result.waived.expires})` : ''}`);
   if (result.status !== 'pass' && result.remediation) lines.push(`fix: ${result.remediation}`);
   return lines.join('\n');

@@ -24,6 +24,10 @@ export const checkResultSchema = z.object({
   actual: z.string().optional(),
   remediation: z.string().optional().describe('present on every non-pass result: the exact command or docker run flag'),
   evidence: z.record(z.string(), z.unknown()).describe('what the check observed'),
+  details: z
+    .array(z.string())
+    .optional()
+    .describe('lines for a person when the message cannot say it all: every failing pair of a ping plan, one line per peer'),
   waived: z
     .object({ reason: z.string(), expires: z.string().optional() })
     .optional()

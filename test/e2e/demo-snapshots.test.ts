@@ -8,13 +8,19 @@ import { qprep, REPO, validateAgainstSchema } from '../helpers/cli.js';
 /** The demo hosts of examples/snapshots, replayed with the profile they were recorded with. */
 const DEMOS = {
   'a2-healthy': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
+  'a2-node2': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
   'a3-healthy': { profile: 'qwen3.5-397b-w8a8-a3', ready: true },
   '300i-duo-healthy': { profile: 'qwen3.5-dense-300i-duo', ready: true },
   'a2-broken': { profile: 'qwen3.5-397b-w8a8-a2', ready: false },
+  'a2-healthy-node3': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
 } as const;
 
-async function replay(name: keyof typeof DEMOS) {
-  const run = await qprep(['check', '--snapshot', `examples/snapshots/${name}.json`, '--profile', DEMOS[name].profile, '--format', 'json'], { env: { PATH: '/nonexistent' } });
+const PAIR = 'examples/cluster/a2-pair.yaml';
+/** Checks that do not apply to one node without a cluster file, or to an A2. */
+const SINGLE_NODE_SKIPS = ['net.host-nic', 'net.peer-ports', 'hccn.spod', 'hccn.peers'];
+
+async function replay(name: keyof typeof DEMOS, extra: string[] = []) {
+  const run = await qprep(['check', '--snapshot', `examples/snapshots/${name}.json`, '--profile', DEMOS[name].profile, ...extra, '--format', 'json'], { env: { PATH: '/nonexistent' } });
   const report = JSON.parse(run.stdout);
   const { valid, errors } = await validateAgainstSchema('report', report);
   expect(valid, errors).toBe(true);
@@ -23,13 +29,15 @@ async function replay(name: keyof typeof DEMOS) {
 }
 
 describe('qprep check --snapshot on the demo hosts', () => {
-  it('the healthy A2 (in the vllm-ascend container) is ready with every check passing; no launch script was recorded', async () => {
+  it('the healthy A2 (in the vllm-ascend container) is ready: the guide\'s docker run leaves out /etc/hccn.conf, a warning; no launch script was recorded', async () => {
     const { run, report, statuses } = await replay('a2-healthy');
     expect(run.exitCode).toBe(0);
     expect(report.ready).toBe(true);
-    const launch = report.checks.filter((c: { category: string }) => c.category === 'launch');
-    expect(launch.map((c: { status: string }) => c.status)).toEqual(Array(launch.length).fill('skip'));
-    expect(Object.entries(statuses).filter(([id]) => !launch.some((c: { id: string }) => c.id === id)).every(([, s]) => s === 'pass')).toBe(true);
+    const launch = report.checks.filter((c: { category: string }) => c.category === 'launch').map((c: { id: string }) => c.id);
+    expect(launch.map((id: string) => statuses[id])).toEqual(Array(launch.length).fill('skip'));
+    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !SINGLE_NODE_SKIPS.includes(id) && !launch.includes(id))).toEqual([['hccn.conf', 'warn']]);
+    expect(SINGLE_NODE_SKIPS.map((id) => statuses[id])).toEqual(['skip', 'skip', 'skip', 'skip']);
+    expect(report.facts.devices.map((d: { ip: string }) => d.ip)).toEqual([80, 81, 82, 83, 84, 85, 86, 87].map((n) => `11.12.165.${n}`));
     expect(report.host.inContainer).toBe(true);
     expect(report.facts).toMatchObject({ hostname: 'a2-node1', family: 'a2', versions: { npuSmi: '25.3.rc1', driver: '25.3.rc1', cann: '8.3.RC2' } });
   });
@@ -38,8 +46,7 @@ describe('qprep check --snapshot on the demo hosts', () => {
     const { run, report, statuses } = await replay('a3-healthy');
     expect(run.exitCode).toBe(0);
     expect(statuses['npu.cann']).toBe('skip');
-    expect(Object.entries(statuses).filter(([, s]) => s !== 'pass')).toEqual([
-      ['npu.cann', 'skip'],
+    expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers'].includes(id) && s !== 'pass')).toEqual([
       ['launch.script', 'warn'],
       ['launch.flags', 'warn'],
       ['python.triton-ascend', 'skip'],
@@ -47,12 +54,17 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(report.launch).toEqual({ file: 'qwen3.5-397b-w8a8-a3-single-node.sh', from: 'snapshot', lines: 35, serve: { line: 18, form: 'vllm serve', model: 'Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp' } });
     expect(report.facts.npus).toHaveLength(16);
     expect(report.facts.family).toBe('a3');
+    expect(report.facts.superPod).toBe(0);
+    expect(report.facts.devices[15]).toEqual({ device: 15, ip: '11.12.170.95', netmask: '255.255.255.0', vnicIp: '192.168.3.25', tls: false });
+    expect(report.checks.find((c: { id: string }) => c.id === 'hccn.spod').message).toBe('all 16 dies report Super Pod ID 0, Server Index 40');
   });
 
   it('the healthy 300I Duo: 310P family without hccn_tool; the guide\'s 2B script passes, triton uninstalled', async () => {
     const { run, statuses, report } = await replay('300i-duo-healthy');
     expect(run.exitCode).toBe(0);
-    expect(Object.values(statuses).every((s) => s === 'pass')).toBe(true);
+    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !id.startsWith('hccn.') && !SINGLE_NODE_SKIPS.includes(id))).toEqual([]);
+    // no NPU network on the 310P: every HCCN check skips, with the reason
+    expect(Object.entries(statuses).filter(([id]) => id.startsWith('hccn.')).every(([, s]) => s === 'skip')).toBe(true);
     expect(report.checks.find((c: { id: string }) => c.id === 'npu.tools').message).toContain('no hccn_tool (not needed for family 310p)');
   });
 
@@ -66,6 +78,40 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(byId['npu.idle'].message).toBe('1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)');
     expect(byId['npu.health'].message).toBe('1 of 8 NPU devices the workload uses is not OK: NPU 5 Warning error code 80E01801 (node type=SOC, sensor type=Temperature)');
     expect(byId['npu.driver-files'].remediation).toBe('add -v /etc/ascend_install.info:/etc/ascend_install.info to docker run');
+  });
+
+  it('the A2 pair of the cluster example, from a2-node1: exactly the pair through a2-node2\'s dark port fails, exit 1', async () => {
+    const { run, report, statuses } = await replay('a2-healthy', ['--cluster', PAIR]);
+    expect(run.exitCode).toBe(1);
+    expect(report.blocking).toEqual(['hccn.peers']);
+    expect(report.cluster).toMatchObject({ self: 'a2-node1', matchedBy: 'address', evidence: '10.20.0.11 on enp189s0f0', nodes: ['a2-node1', 'a2-node2'] });
+    const peers = report.checks.find((c: { id: string }) => c.id === 'hccn.peers');
+    expect(peers.message).toBe('1 of 8 pings failed: a2-node1 dev3 -> a2-node2 dev3 (11.12.165.91): 100% loss');
+    expect(peers.details).toEqual(['a2-node2: 7 of 8 ok; failing dev3 (100% loss)', 'a2-node1 dev3 -> a2-node2 dev3 (11.12.165.91): 100% loss']);
+    expect(statuses).toMatchObject({ 'hccn.tls': 'pass', 'hccn.ip': 'pass', 'net.host-nic': 'pass', 'net.peer-ports': 'pass', 'hccn.gateway': 'pass' });
+  });
+
+  it('the A2 pair from a2-node2: its dev3 is DOWN (link, health fail), its pings from dev3 are not run; alone it only warns', async () => {
+    const alone = await replay('a2-node2');
+    expect(alone.run.exitCode).toBe(0);
+    expect(Object.entries(alone.statuses).filter(([, s]) => s === 'warn').map(([id]) => id)).toEqual(['hccn.link', 'hccn.net-health', 'hccn.lldp']);
+    const { run, report } = await replay('a2-node2', ['--cluster', PAIR]);
+    expect(run.exitCode).toBe(1);
+    expect(report.blocking).toEqual(['hccn.link', 'hccn.net-health', 'hccn.peers']);
+    const byId = Object.fromEntries(report.checks.map((c: { id: string }) => [c.id, c]));
+    expect(byId['hccn.link'].message).toBe('1 of 8 NPU ports not UP: dev3 DOWN');
+    expect(byId['hccn.peers'].message).toBe('1 of 8 pings not run (local dev3 link is DOWN (hccn.link))');
+    expect(byId['hccn.conf'].message).toBe('/etc/hccn.conf has an address for all 8 devices, equal to the running ones, mounted from the host');
+    const human = await qprep(['check', '--snapshot', 'examples/snapshots/a2-node2.json', '--profile', 'qwen3.5-397b-w8a8-a2', '--cluster', PAIR], { env: { PATH: '/nonexistent' } });
+    expect(human.stdout).toContain('             · a2-node2 dev3 -> a2-node1 dev3 (11.12.165.83): skipped: local dev3 link is DOWN (hccn.link)\n');
+  });
+
+  it('the third healthy A2 is the first one under another hostname and addresses: a node of the same cluster', async () => {
+    const [first, second] = await Promise.all([replay('a2-healthy'), replay('a2-healthy-node3')]);
+    expect(second.run.exitCode).toBe(0);
+    expect(second.statuses).toEqual(first.statuses);
+    expect(second.report.facts).toMatchObject({ hostname: 'a2-node3', hostAddresses: ['10.20.0.13'] });
+    expect(first.report.facts).toMatchObject({ hostname: 'a2-node1', hostAddresses: ['10.20.0.11'] });
   });
 
   it('each demo replays to what its recording concluded', async () => {

@@ -82,6 +82,30 @@ describe('the single-file bundle (npm run bundle)', () => {
     expect(junit.stdout).toMatch(/^<testsuites name="qprep" tests="2" /m);
   });
 
+  it('facts, and aggregate of reports it wrote with --output (a bundled CommonJS library writes them atomically)', async () => {
+    const facts = await run(['facts']);
+    expect(facts.exitCode, facts.stderr).toBe(0);
+    const factsSchema = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(REPO, 'schema', 'facts.schema.json'), 'utf8')) as object);
+    expect(factsSchema(JSON.parse(facts.stdout)), JSON.stringify(factsSchema.errors)).toBe(true);
+
+    const out = tmp('bundle-reports');
+    for (const [node, demo] of [['a2-node1', 'a2-healthy'], ['a2-node7', 'a2-broken']] as const) {
+      const snapshot = join(REPO, 'examples', 'snapshots', `${demo}.json`);
+      const check = await run(['check', '--snapshot', snapshot, '--profile', 'qwen3.5-397b-w8a8-a2', '--format', 'json', '--output', join(out, `${node}.json`)]);
+      expect(check.stderr).toBe(`qprep: wrote ${join(out, `${node}.json`)}`);
+    }
+    const aggregate = await run(['aggregate', out, '--format', 'json']);
+    expect(aggregate.exitCode, aggregate.stderr).toBe(1);
+    const verdict = JSON.parse(aggregate.stdout);
+    const aggregateSchema = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(REPO, 'schema', 'aggregate.schema.json'), 'utf8')) as object);
+    expect(aggregateSchema(verdict), JSON.stringify(aggregateSchema.errors)).toBe(true);
+    expect(verdict.nodes.map((n: { name: string; verdict: string }) => [n.name, n.verdict])).toEqual([
+      ['a2-node1', 'ready'],
+      ['a2-node7', 'not-ready'],
+    ]);
+    expect(readdirSync(dir)).toEqual(['qprep.mjs']);
+  });
+
   it('a bad profile is still exit 2 with the error document (the lazily loaded failure path is in the bundle)', async () => {
     const result = await run(['check', '--profile', join(dir, 'missing.yaml'), '--format', 'json']);
     expect(result.exitCode).toBe(2);

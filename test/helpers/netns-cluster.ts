@@ -4,19 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify as toYaml } from 'yaml';
+import { DelegatingHost } from '../../src/host/delegating.js';
 import { LiveHost } from '../../src/host/live.js';
 import {
   probeFail,
   refuseWrite,
   probeOk,
-  type CommandLocation,
   type CommandOptions,
   type CommandResult,
-  type Host,
   type NetInterface,
   type Probe,
-  type SystemIdentity,
-  type TcpProbeResult,
 } from '../../src/host/types.js';
 
 /**
@@ -49,6 +46,8 @@ export interface HarnessNodeSpec {
   tls?: number | ((device: number) => number);
   /** fixed answers by sub-command without the dash (`net_health`, `lldp`, ...), overriding the defaults */
   answers?: Record<string, string | ((device: number) => string)>;
+  /** what a fake `npu-smi info` prints on this node (a capture of test/fixtures/ascend); no npu-smi when absent */
+  npuSmi?: string;
 }
 
 export interface HarnessSpec {
@@ -74,6 +73,8 @@ export interface HarnessNode {
   binDir: string;
   /** answers/<device>/<op>, answers/all/<op> (+ .rc for an exit code) */
   answersDir: string;
+  /** a host tree for qprep's --root: etc/hccn.conf with the node's device addresses */
+  rootDir: string;
 }
 
 export type Plane = 'roce' | 'vnic' | 'host';
@@ -241,62 +242,33 @@ esac
 }
 
 /** A Host whose commands run inside one node's namespace, with the node's fake tools first on PATH. */
-export class NamespaceHost implements Host {
-  readonly description: string;
-  readonly root = '/';
-  private readonly inner: LiveHost;
-
+export class NamespaceHost extends DelegatingHost {
   constructor(
     private readonly node: HarnessNode,
     timeoutMs = 10_000,
   ) {
-    this.description = `netns ${node.namespace}`;
-    this.inner = new LiveHost({ timeoutMs, env: { PATH: `${node.binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? '/root' } });
+    super(new LiveHost({ timeoutMs, env: { PATH: `${node.binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? '/root' } }), `netns ${node.namespace}`);
   }
 
-  writeFile(path: string): Promise<Probe<void>> {
+  override writeFile(path: string): Promise<Probe<void>> {
     return refuseWrite(path, 'the namespace harness only reads');
   }
-  removeFile(path: string): Promise<Probe<void>> {
+  override removeFile(path: string): Promise<Probe<void>> {
     return refuseWrite(path, 'the namespace harness only reads');
   }
-  rename(from: string): Promise<Probe<void>> {
+  override rename(from: string): Promise<Probe<void>> {
     return refuseWrite(from, 'the namespace harness only reads');
   }
-  makeDirectory(path: string): Promise<Probe<void>> {
+  override makeDirectory(path: string): Promise<Probe<void>> {
     return refuseWrite(path, 'the namespace harness only reads');
   }
 
-  async run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
+  override async run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
     const result = await this.inner.run(['ip', 'netns', 'exec', this.node.namespace, ...argv], options);
     return { ...result, argv: [...argv] };
   }
-  which(name: string, extraDirs?: readonly string[]): Promise<CommandLocation> {
-    return this.inner.which(name, extraDirs);
-  }
-  readFile(path: string) {
-    return this.inner.readFile(path);
-  }
-  readDir(path: string) {
-    return this.inner.readDir(path);
-  }
-  stat(path: string) {
-    return this.inner.stat(path);
-  }
-  lstat(path: string) {
-    return this.inner.lstat(path);
-  }
-  readLink(path: string) {
-    return this.inner.readLink(path);
-  }
-  statfs(path: string) {
-    return this.inner.statfs(path);
-  }
-  env() {
-    return this.inner.env();
-  }
   /** The node's interfaces, from `ip -json addr` inside its namespace. */
-  async interfaces(): Promise<Probe<NetInterface[]>> {
+  override async interfaces(): Promise<Probe<NetInterface[]>> {
     try {
       const list = JSON.parse(await ip('-n', this.node.namespace, '-json', 'addr', 'show')) as Array<{
         ifname: string;
@@ -326,12 +298,6 @@ export class NamespaceHost implements Host {
     } catch (error) {
       return probeFail('EOTHER', (error as Error).message);
     }
-  }
-  async identity(): Promise<SystemIdentity> {
-    return this.inner.identity();
-  }
-  tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult> {
-    return this.inner.tcpConnect(host, port, timeoutMs);
   }
 }
 
@@ -416,6 +382,7 @@ export class NetnsCluster {
         devices: [],
         binDir: join(nodeDir, 'bin'),
         answersDir: join(nodeDir, 'answers'),
+        rootDir: join(nodeDir, 'root'),
       };
       await this.addNamespace(namespace);
       await this.cable(namespace, 'eth0', `h${index}`, 'bhost', `${node.hostAddress}/24`);
@@ -438,6 +405,15 @@ export class NetnsCluster {
       const tool = join(node.binDir, 'hccn_tool');
       writeFileSync(tool, fakeTool(node, join(nodeDir, 'hccn_tool.lock'), namespace));
       chmodSync(tool, 0o755);
+      if (nodeSpec.npuSmi !== undefined) {
+        const table = join(nodeDir, 'npu-smi-info.txt');
+        writeFileSync(table, nodeSpec.npuSmi);
+        const npuSmi = join(node.binDir, 'npu-smi');
+        writeFileSync(npuSmi, `#!/bin/sh\n# Fake npu-smi of test node ${node.name}: prints a captured table.\n[ "$#" -eq 1 ] && [ "$1" = info ] && exec cat '${table}'\necho "this test double answers only: npu-smi info" >&2\nexit 2\n`);
+        chmodSync(npuSmi, 0o755);
+      }
+      mkdirSync(join(node.rootDir, 'etc'), { recursive: true });
+      writeFileSync(join(node.rootDir, 'etc', 'hccn.conf'), node.devices.map((d) => `address_${d.device}=${d.ip}\nnetmask_${d.device}=255.255.0.0\nnetdetect_${d.device}=198.18.0.1\ngateway_${d.device}=198.18.0.1\n`).join(''));
       this.nodes.push(node);
     }
   }

@@ -18,3 +18,5 @@ export const XMLLINT = ['xmllint', '--version'] as const;
 export const PROMTOOL = ['promtool', '--version'] as const;
 /** Debian's interpreter, not one of a version manager: the parser is the Debian package's. */
 export const PYTHON_PROMETHEUS_CLIENT = ['/usr/bin/python3', '-c', 'import prometheus_client.parser'] as const;
+/** Debian's ansible-core: the Ansible role and playbooks of examples/ansible run with it (in a UTF-8 locale, which it requires). */
+export const ANSIBLE_PLAYBOOK = ['env', 'LC_ALL=C.UTF-8', 'ansible-playbook', '--version'] as const;

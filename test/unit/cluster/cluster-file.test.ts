@@ -105,6 +105,18 @@ describe('the cluster file, YAML or JSON', () => {
       { device: 1, ip: null, vnicIp: null, tls: null },
     ]);
   });
+
+  it('reads tls as qprep facts writes it (a boolean) and superPod, and a declared tls in a node list', () => {
+    const facts = [1, 2].map((n) => ({ hostname: `node${n}`, hostAddresses: [`198.19.0.1${n}`], superPod: n === 1 ? 4 : null, devices: [{ device: 0, ip: `198.18.${n}.10`, tls: n === 2 }] }));
+    const cluster = parseClusterText(JSON.stringify(facts), 'facts.json');
+    expect(cluster.nodes.map((node) => [node.superPod, node.devices[0]!.tls])).toEqual([
+      [4, 0],
+      [null, 1],
+    ]);
+    expect(cluster.tls).toBeNull();
+    expect(parseClusterText(`tls: 0\nnodes: [{name: a, host: 198.19.0.11}]\n`, 'c.yaml').tls).toBe(0);
+    expect(() => parseClusterText(`tls: 2\nnodes: [{name: a, host: 198.19.0.11}]\n`, 'c.yaml')).toThrow(/tls/);
+  });
 });
 
 describe('an invalid cluster file is one line naming the file and the problem', () => {

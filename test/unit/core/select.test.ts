@@ -27,7 +27,7 @@ describe('check selection', () => {
 
   it('resolves --ignore, including all', () => {
     expect(resolveIgnore(catalogue, ['all'])).toBe('all');
-    expect([...(resolveIgnore(catalogue, ['net']) as Set<string>)]).toEqual(['net.proxy', 'net.ports']);
+    expect([...(resolveIgnore(catalogue, ['net']) as Set<string>)]).toEqual(['net.proxy', 'net.ports', 'net.host-nic', 'net.peer-ports']);
     expect(() => resolveIgnore(catalogue, ['nope'])).toThrow(/--ignore: unknown check "nope"/);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/core/runner.js';
-import { buildFacts, factsContributors, type FactsContributor } from '../../../src/facts/build.js';
+import { buildFacts, factsContributors, factsContributorsFor, type FactsContributor } from '../../../src/facts/build.js';
+import hccnTls from '../../../checks/hccn.tls.js';
+import npuSmi from '../../../checks/npu.smi.js';
+import { hccnHost } from '../../helpers/hccn-host.js';
 import { factsSchema } from '../../../src/facts/schema.js';
 import { FakeHost, type FakeHostSpec } from '../../helpers/fake-host.js';
 import { ascendFixture } from '../../helpers/fixtures.js';
@@ -31,10 +34,10 @@ const INTERFACES: FakeHostSpec['interfaces'] = [
 ];
 
 describe('qprep facts', () => {
-  it('an A3 node: family, 16 dies with their physical ids, versions, host addresses; devices left to the HCCN contributor', async () => {
+  it('an A3 node in a report of NPU checks only: family, 16 dies with their physical ids, versions, host addresses; no hccn_tool run', async () => {
     const spec = { ...npuHost({ info: ascendFixture('npu-smi-info-a3-16chip-vllm-ascend-5784.txt'), devices: [...Array(16).keys()] }), interfaces: INTERFACES, identity: { hostname: 'a3-node1' } };
     const { ctx, host } = contextOn(spec);
-    const facts = await buildFacts(ctx);
+    const facts = await buildFacts(ctx, factsContributorsFor([npuSmi]));
     expect(factsSchema.parse(facts)).toEqual(facts);
     expect(facts).toMatchObject({
       schemaVersion: 1,
@@ -90,10 +93,30 @@ describe('qprep facts', () => {
         throw new Error('boom');
       },
     };
-    const facts = await buildFacts(ctx, [...factsContributors, devicesFromNpus, broken]);
+    const facts = await buildFacts(ctx, [...factsContributorsFor([]), devicesFromNpus, broken]);
     expect(facts.devices.map((d) => d.ip)).toEqual(Array.from({ length: 8 }, (_, i) => `192.168.100.${i + 10}`));
     expect(facts.problems).toEqual([{ source: 'broken', message: 'internal error: boom' }]);
     expect(factsSchema.safeParse(facts).success).toBe(true);
+  });
+
+  it('the HCCN contributor: every device\'s RoCE IP, netmask, vNIC IP and TLS switch (a boolean), and the A3 super pod', async () => {
+    const { ctx } = contextOn({ ...hccnHost({ family: 'a3', answers: { tls: (d) => (d === 5 ? 'dev_id:5, tls switch[1](0:disable, 1:enable)\n' : undefined) } }), interfaces: INTERFACES });
+    const facts = await buildFacts(ctx, factsContributorsFor([hccnTls]));
+    expect(factsSchema.safeParse(facts).success).toBe(true);
+    expect(facts.devices).toHaveLength(16);
+    expect(facts.devices[5]).toEqual({ device: 5, ip: '11.12.165.85', netmask: '255.255.255.0', vnicIp: '192.168.3.15', tls: true });
+    expect(facts.devices[0]!.tls).toBe(false);
+    expect(facts.superPod).toBe(0);
+    expect(facts.problems).toEqual([]);
+  });
+
+  it('the HCCN contributor on an A2: no superPod; a device without an address is left out and named', async () => {
+    const { ctx } = contextOn({ ...hccnHost({ answers: { ip: (d) => (d === 7 ? '' : undefined) } }), interfaces: INTERFACES });
+    const facts = await buildFacts(ctx, factsContributors);
+    expect(facts.devices.map((d) => d.device)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(facts.devices.every((d) => d.vnicIp === undefined && d.tls === false)).toBe(true);
+    expect('superPod' in facts).toBe(false);
+    expect(facts.problems).toEqual([{ source: 'hccn_tool', message: 'no RoCE address on dev7 (hccn_tool -i N -ip -g printed none): left out of devices' }]);
   });
 
   it('in a container without the firmware file the firmware comes from npu-smi -t board', async () => {

@@ -1,0 +1,138 @@
+import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
+import { defineCheck, type CheckContext } from '../src/core/types.js';
+import { describePing, formatPingSummary, summarizePings } from '../src/cluster/ping-summary.js';
+import { planPings, type PlannedPing } from '../src/cluster/plan.js';
+import { hccnLink, hccnVnic, runPings } from '../src/probes/hccn.js';
+import { devName, hccnScope } from '../src/probes/hccn-scope.js';
+import { plural, summarizeList } from '../src/util/text.js';
+
+/** A lost packet waits for a device-side timeout nobody documents; a busy tool is retried for ~6 s. */
+const BUSY_RETRY_MS = 6_200;
+
+/** The most pings the plan can hold, before the NPU inventory is known: 16 devices when the file does not say. */
+function plannedUpperBound(ctx: CheckContext): number {
+  const loaded = ctx.cluster;
+  if (!loaded) return 0;
+  const { cluster, self } = loaded;
+  const devicesOf = (count: number) => Math.max(count, 16);
+  const peers = cluster.plan === 'ring' ? Math.min(cluster.ringK, cluster.nodes.length - 1) : cluster.nodes.length - 1;
+  const local = devicesOf(self.devices.length);
+  const remote = devicesOf(Math.max(0, ...cluster.nodes.map((n) => n.devices.length)));
+  return peers * (cluster.plan === 'full-mesh' ? local * remote : local);
+}
+
+export default defineCheck({
+  id: 'hccn.peers',
+  title: 'NPU-to-NPU reachability across nodes',
+  category: 'hccn',
+  level: 'required',
+  why:
+    'HCCL connects the NPUs of different nodes over their own network: device i to device i of every peer for TP/DP ' +
+    'collectives, any pair for cross-node expert parallel and PD KV transfer. One unreachable pair makes the whole launch ' +
+    'wait and fail with "wait socket establish timeout" after the weights are loaded. This runs the cluster file\'s ping ' +
+    'plan with hccn_tool from this node (RoCE -ping; -hccs_ping to the vNIC of A3 peers in the same super pod), one call ' +
+    'at a time, and names every failing pair. Pairs inside a node are not pinged: they talk over HCCS, and the two dies ' +
+    'of an A3 card cannot RoCE-ping each other by design. A device whose link is DOWN is not pinged.',
+  reads: ['the cluster file (plan, peers, device IPs)', 'hccn_tool -i <device> -link -g', 'hccn_tool -i <device> -ping -g address <peer IP>', 'hccn_tool -i <device> -hccs_ping -g address <peer vNIC IP> (A3)'],
+  fix: 'For each failing pair check both ends: link (hccn_tool -i N -link -g), address (-ip -g), the switch ports and VLAN between them, and that the cluster file has the peer\'s real device IPs (regenerate it from qprep facts).',
+  budgetMs(ctx) {
+    const pings = plannedUpperBound(ctx);
+    const concurrency = Math.max(1, ctx.profile.hccn.concurrency);
+    return Math.ceil((pings * (ctx.timeoutMs + BUSY_RETRY_MS)) / concurrency) + ctx.timeoutMs * 4 + 10_000;
+  },
+  async run(ctx) {
+    const loaded = ctx.cluster;
+    if (!loaded) {
+      return skip('no cluster file: there are no peers to ping', {
+        remediation: 'run "qprep check --cluster FILE" on every node of a multi-node deployment (a YAML node list, or the JSON array of every node\'s qprep facts)',
+      });
+    }
+    const { cluster, self } = loaded;
+    if (cluster.nodes.length < 2) return skip(`the cluster ${loaded.file} has one node: no peer to ping`, { remediation: 'nothing to do for a single node' });
+    const scope = await hccnScope(ctx, 'the peer pings');
+    if (!scope.ok) return scope.outcome;
+    const family = scope.family === 'a2' || scope.family === 'a3' ? scope.family : cluster.family;
+    const plan = planPings(cluster, self.name, { family, localDevices: scope.devices.map((d) => d.device) });
+    const planEvidence = { plan: plan.plan, ringK: plan.ringK, family: plan.family, peers: plan.peers };
+    if (plan.pings.length === 0) {
+      const why = plan.unplanned[0]?.reason ?? 'the peers list no device';
+      return warn(`no ping could be planned from ${self.name}: ${why}`, {
+        remediation: 'list every node\'s devices with their ip (and vnicIp on A3) in the cluster file, or build it from the qprep facts of every node',
+        evidence: { ...planEvidence, unplanned: plan.unplanned },
+      });
+    }
+
+    // A device whose port is DOWN cannot answer: its pings are skipped with that cause, not run to time out.
+    const involved = [...new Set(plan.pings.map((p) => p.localDevice))];
+    const usesHccs = plan.pings.some((p) => p.method === 'hccs');
+    const [links, vnics] = await Promise.all([
+      Promise.all(involved.map(async (device) => ({ device, answer: await hccnLink(ctx, device) }))),
+      usesHccs ? Promise.all(involved.map(async (device) => ({ device, answer: await hccnVnic(ctx, device) }))) : Promise.resolve([]),
+    ]);
+    const roceDown = new Set(links.filter(({ answer }) => answer.ok && answer.value.entries.some((e) => !e.vnic && !e.up)).map((l) => l.device));
+    const vnicDown = new Set(vnics.filter(({ answer }) => answer.ok && answer.value.entries.some((e) => e.linkStatus !== null && e.linkStatus !== 'UP')).map((v) => v.device));
+    const downReason = (ping: PlannedPing): string | undefined => {
+      if (ping.method === 'roce' && roceDown.has(ping.localDevice)) return `local ${devName(ping.localDevice)} link is DOWN (hccn.link)`;
+      if (ping.method === 'hccs' && vnicDown.has(ping.localDevice)) return `local ${devName(ping.localDevice)} vNIC link is DOWN`;
+      return undefined;
+    };
+
+    const runs = await runPings(ctx, plan.pings, { skip: downReason });
+    const summary = summarizePings(runs, plan.unplanned);
+    const notRun = runs.filter((r) => r.outcome.status === 'skipped');
+    const judged = runs.length - notRun.length;
+    const details = [...formatPingSummary(summary), ...summary.skippedLines];
+    const evidence = {
+      ...planEvidence,
+      total: runs.length,
+      ok: summary.ok,
+      failed: summary.failed,
+      errors: summary.errors,
+      skipped: summary.skipped,
+      results: runs.map((r) => ({
+        localDevice: r.ping.localDevice,
+        peerNode: r.ping.peerNode,
+        peerDevice: r.ping.peerDevice,
+        address: r.ping.address,
+        method: r.ping.method,
+        outcome: r.outcome,
+        attempts: r.attempts,
+      })),
+      unplanned: plan.unplanned,
+    };
+    const skippedText = notRun.length > 0 ? `${notRun.length} not run (${summarizeList([...new Set(notRun.map((r) => (r.outcome as { reason: string }).reason))], 2)})` : '';
+
+    if (summary.failed > 0 || notRun.length > 0) {
+      const parts: string[] = [];
+      if (summary.failed > 0) parts.push(summary.headline);
+      if (notRun.length > 0) parts.push(`${notRun.length} of ${runs.length} pings ${skippedText.replace(/^\d+ /, '')}`);
+      const first = summary.failed > 0 ? runs.find((r) => r.outcome.status === 'loss' || r.outcome.status === 'unreachable')!.ping : notRun[0]!.ping;
+      const command = first.method === 'hccs' ? '-hccs_ping' : '-ping';
+      return fail(parts.join('; '), {
+        expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')})`,
+        actual: `${summary.ok} of ${runs.length} ok, ${summary.failed} failed, ${notRun.length} not run, ${summary.errors} not assessed`,
+        remediation:
+          `start with ${describePing(first)}: hccn_tool -i ${first.localDevice} -link -g and -ip -g on ${first.localNode}, the same for device ${first.peerDevice} on ${first.peerNode}, ` +
+          `then the switch ports between them; retry: hccn_tool -i ${first.localDevice} ${command} -g address ${first.address}`,
+        evidence,
+        details,
+      });
+    }
+    if (summary.errors > 0) {
+      return error(`${summary.errors} of ${runs.length} pings could not be assessed: ${summarizeList(summary.problems, 2)}`, {
+        remediation: 'run the named hccn_tool command by hand; a busy tool means another program is using it (pause it), a timeout a wedged driver',
+        evidence,
+        details,
+      });
+    }
+    if (plan.unplanned.length > 0) {
+      return warn(`all ${judged} pings ok, but ${plural(plan.unplanned.length, 'planned pair')} ${plan.unplanned.length === 1 ? 'has' : 'have'} no address to ping: ${summarizeList(summary.skippedLines, 2)}`, {
+        remediation: 'give every device of every node its ip (and vnicIp on A3) in the cluster file, or build it from every node\'s qprep facts',
+        evidence,
+        details,
+      });
+    }
+    const methods = [...new Set(plan.pings.map((p) => (p.method === 'hccs' ? 'HCCS' : 'RoCE')))].join(' and ');
+    return pass(`all ${runs.length} pings to ${summarizeList(plan.peers, 4)} ok (${plan.plan}, ${methods})`, { evidence, details: summary.byPeer.map((p) => p.line) });
+  },
+});

@@ -1,0 +1,353 @@
+import type { Cluster, ClusterNode } from '../cluster/schema.js';
+import { formatDuration } from '../util/duration.js';
+import { plural, summarizeList } from '../util/text.js';
+import { VERSION } from '../version.js';
+import type { ErrorDocument, NodeDocument } from './documents.js';
+import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
+import type { AggregateDocument, AggregateNode, Collision, Drift, Finding, Severity } from './schema.js';
+
+export interface AggregateOptions {
+  now: Date;
+  /** --max-age: reports that started longer ago than this are stale */
+  maxAgeMs?: number;
+  /** --strict: warnings make the cluster not ready too */
+  strict?: boolean;
+  /** --cluster: the nodes that should have reported */
+  cluster?: { file: string; cluster: Cluster };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Naming the nodes
+
+function shortName(name: string): string {
+  return name.toLowerCase().split('.')[0] ?? '';
+}
+
+function sameHost(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  return a.toLowerCase() === b.toLowerCase() || shortName(a) === shortName(b);
+}
+
+/**
+ * Finds the cluster node of a report: its own cluster.self, else one of its addresses, else
+ * its hostname (as `qprep check --cluster` finds itself). Indexed: 1,000 reports against
+ * 1,000 nodes cost 1,000 lookups.
+ */
+function clusterIndex(cluster: Cluster): (record: ReportRecord) => ClusterNode | undefined {
+  const byNodeName = new Map(cluster.nodes.map((node) => [node.name.toLowerCase(), node]));
+  const byName = new Map<string, ClusterNode[]>();
+  const byShortName = new Map<string, ClusterNode[]>();
+  const byAddress = new Map<string, ClusterNode[]>();
+  const add = (map: Map<string, ClusterNode[]>, key: string, node: ClusterNode) => {
+    const list = map.get(key) ?? [];
+    if (!list.includes(node)) list.push(node);
+    map.set(key, list);
+  };
+  for (const node of cluster.nodes) {
+    for (const name of [node.name, node.hostname]) {
+      if (!name) continue;
+      add(byName, name.toLowerCase(), node);
+      add(byShortName, shortName(name), node);
+    }
+    for (const address of node.addresses) add(byAddress, address.toLowerCase(), node);
+  }
+  const only = (nodes: Iterable<ClusterNode>): ClusterNode | undefined => {
+    const unique = [...new Set(nodes)];
+    return unique.length === 1 ? unique[0] : undefined;
+  };
+  return (record) => {
+    const named = record.clusterSelf ? byNodeName.get(record.clusterSelf.toLowerCase()) : undefined;
+    if (named) return named;
+    const viaAddress = only(record.hostAddresses.flatMap((a) => byAddress.get(a.toLowerCase()) ?? []));
+    if (viaAddress) return viaAddress;
+    const hostnames = [record.hostname, record.factsHostname].filter((h): h is string => h !== null);
+    const exact = only(hostnames.flatMap((h) => byName.get(h.toLowerCase()) ?? []));
+    return exact ?? only(hostnames.flatMap((h) => byShortName.get(shortName(h)) ?? []));
+  };
+}
+
+const naturalOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' }).compare;
+
+function startedMs(record: ReportRecord): number {
+  const ms = Date.parse(record.startedAt);
+  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Differences across nodes
+
+interface Valued {
+  name: string;
+  values: Record<string, string | null>;
+}
+
+/** "a and b", "a, b and c", "a, b, c, d and 3 more" */
+function andList(items: readonly string[], max = 6): string {
+  if (items.length > max) return summarizeList(items, max);
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function driftMessage(label: string, drift: Pick<Drift, 'majority' | 'odd' | 'groups'>): string {
+  const { majority, odd, groups } = drift;
+  if (majority) {
+    const others = majority.nodes === 1 ? 'the other node has' : `the other ${majority.nodes} nodes have`;
+    if (odd.length === 1) return `${label} differs on ${odd[0]!.node}: ${odd[0]!.value}; ${others} ${majority.value}`;
+    const minorities = groups.slice(1);
+    const listed = minorities.slice(0, 4).map((g) => `${g.value} on ${summarizeList(g.nodes, 4)}`);
+    if (minorities.length > 4) listed.push(`${minorities.length - 4} more values`);
+    return `${label} differs on ${odd.length} nodes: ${listed.join('; ')}; ${others} ${majority.value}`;
+  }
+  const listed = groups.slice(0, 6).map((g) => `${g.value} on ${summarizeList(g.nodes, 4)}`);
+  if (groups.length > 6) listed.push(`${groups.length - 6} more values`);
+  return `${label} is split: ${listed.join('; ')}`;
+}
+
+export function findDrift(nodes: readonly Valued[], fields: readonly FieldSpec[]): Drift[] {
+  const drifts: Drift[] = [];
+  for (const spec of fields) {
+    const byValue = new Map<string, string[]>();
+    const unknown: string[] = [];
+    for (const node of nodes) {
+      const value = node.values[spec.field];
+      if (value === null || value === undefined) unknown.push(node.name);
+      else {
+        const names = byValue.get(value);
+        if (names) names.push(node.name);
+        else byValue.set(value, [node.name]);
+      }
+    }
+    if (byValue.size <= 1) continue;
+    const groups = [...byValue.entries()]
+      .map(([value, names]) => ({ value, nodes: [...names].sort(naturalOrder) }))
+      .sort((a, b) => b.nodes.length - a.nodes.length || naturalOrder(a.value, b.value));
+    const [first, second] = groups;
+    const majority = first!.nodes.length > second!.nodes.length ? { value: first!.value, nodes: first!.nodes.length } : null;
+    const odd = majority ? groups.slice(1).flatMap((g) => g.nodes.map((node) => ({ node, value: g.value }))).sort((a, b) => naturalOrder(a.node, b.node)) : [];
+    const drift = { field: spec.field, label: spec.label, severity: spec.severity, majority, odd, groups, unknown };
+    drifts.push({ ...drift, message: driftMessage(spec.label, drift) });
+  }
+  return drifts;
+}
+
+export function findCollisions(reports: ReadonlyArray<{ name: string; devices: ReportRecord['devices'] }>): Collision[] {
+  const owners = new Map<string, Collision['owners']>();
+  for (const { name, devices } of reports) {
+    for (const device of devices) {
+      for (const field of ['ip', 'vnicIp'] as const) {
+        const ip = device[field];
+        if (ip === null) continue;
+        const list = owners.get(ip);
+        if (list) list.push({ node: name, device: device.device, field });
+        else owners.set(ip, [{ node: name, device: device.device, field }]);
+      }
+    }
+  }
+  const owner = (o: Collision['owners'][number]) => `${o.node} dev${o.device}${o.field === 'vnicIp' ? ' (vNIC)' : ''}`;
+  return [...owners.entries()]
+    .filter(([, list]) => list.length > 1)
+    .map(([ip, list]) => ({ ip, owners: list, message: `device IP ${ip} is held by ${andList(list.map(owner))}` }))
+    .sort((a, b) => naturalOrder(a.ip, b.ip));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The verdict
+
+interface ReportEntry {
+  record: ReportRecord;
+  name: string;
+  nameFrom: 'cluster' | 'report';
+}
+
+function reportNode(entry: ReportEntry, values: Record<string, string | null>, options: AggregateOptions): AggregateNode {
+  const { record } = entry;
+  const started = startedMs(record);
+  const ageMs = Number.isFinite(started) ? options.now.getTime() - started : null;
+  const stale = options.maxAgeMs !== undefined && (ageMs === null || ageMs > options.maxAgeMs);
+  return {
+    name: entry.name,
+    nameFrom: entry.nameFrom,
+    verdict: record.ready ? 'ready' : 'not-ready',
+    source: record.source,
+    hostname: record.hostname,
+    startedAt: record.startedAt,
+    ageSeconds: ageMs === null ? null : Math.round(ageMs / 1000),
+    stale,
+    profile: record.profile,
+    summary: record.summary,
+    failing: record.failing,
+    values,
+  };
+}
+
+function errorNode(doc: ErrorDocument, name: string): AggregateNode {
+  return {
+    name,
+    nameFrom: 'file',
+    verdict: 'no-verdict',
+    source: doc.source,
+    hostname: null,
+    startedAt: null,
+    ageSeconds: null,
+    stale: false,
+    profile: null,
+    summary: null,
+    failing: [],
+    values: {},
+    error: doc.error,
+  };
+}
+
+function missingNode(node: ClusterNode): AggregateNode {
+  return {
+    name: node.name,
+    nameFrom: 'cluster',
+    verdict: 'missing',
+    source: null,
+    hostname: node.hostname,
+    startedAt: null,
+    ageSeconds: null,
+    stale: false,
+    profile: null,
+    summary: null,
+    failing: [],
+    values: {},
+  };
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { fail: 0, warn: 1, note: 2 };
+
+/**
+ * The cluster verdict over the nodes' documents: every node's readiness, what differs across
+ * nodes, colliding device addresses, and with a cluster file the nodes that did not report.
+ * Pure: the caller reads the files and passes the clock.
+ */
+export function aggregate(documents: readonly NodeDocument[], options: AggregateOptions): AggregateDocument {
+  const cluster = options.cluster?.cluster;
+  const clusterFile = options.cluster?.file;
+
+  // 1. name every report, keep the newest of each node
+  const clusterNodeOf = cluster ? clusterIndex(cluster) : () => undefined;
+  const newest = new Map<string, ReportEntry>();
+  const dropped = new Map<string, ReportEntry[]>();
+  for (const record of documents) {
+    if (record.kind !== 'report') continue;
+    const clusterNode = clusterNodeOf(record);
+    const entry: ReportEntry = clusterNode ? { record, name: clusterNode.name, nameFrom: 'cluster' } : { record, name: record.clusterSelf ?? record.hostname, nameFrom: 'report' };
+    const key = entry.name.toLowerCase();
+    const current = newest.get(key);
+    if (!current) newest.set(key, entry);
+    else {
+      const [keep, drop] = startedMs(record) >= startedMs(current.record) ? [entry, current] : [current, entry];
+      newest.set(key, keep);
+      dropped.set(key, [...(dropped.get(key) ?? []), drop]);
+    }
+  }
+  const reports = [...newest.values()];
+
+  // 2. documents without a verdict, named after their file (a cluster node, when it is one)
+  const taken = new Set(reports.map((r) => r.name.toLowerCase()));
+  const errors: AggregateNode[] = [];
+  for (const doc of documents) {
+    if (doc.kind !== 'error') continue;
+    const clusterName = doc.stem && cluster ? cluster.nodes.find((n) => sameHost(n.name, doc.stem) || sameHost(n.hostname, doc.stem))?.name : undefined;
+    const preferred = clusterName ?? doc.stem ?? doc.source;
+    const name = taken.has(preferred.toLowerCase()) ? doc.source : preferred;
+    taken.add(name.toLowerCase());
+    errors.push(errorNode(doc, name));
+  }
+
+  // 3. what each node reports, and what differs
+  const sysctlFields = new Set<string>();
+  for (const entry of reports) for (const field of Object.keys(entry.record.values)) if (field.startsWith(SYSCTL_PREFIX)) sysctlFields.add(field);
+  const fields: FieldSpec[] = [
+    ...FIELDS,
+    ...[...sysctlFields].sort().map((field) => ({ field, label: field.slice(SYSCTL_PREFIX.length), severity: 'warn' as const })),
+  ];
+  const reportNodes = reports.map((entry) => {
+    const values: Record<string, string | null> = {};
+    for (const { field } of fields) values[field] = entry.record.values[field] ?? null;
+    return reportNode(entry, values, options);
+  });
+  const drift = findDrift(reportNodes, fields);
+  const collisions = findCollisions(reports.map((entry) => ({ name: entry.name, devices: entry.record.devices })));
+
+  // 4. the cluster file: who did not report, who is not in it
+  const present = new Set([...reportNodes, ...errors].map((n) => n.name.toLowerCase()));
+  const missingNodes = cluster ? cluster.nodes.filter((n) => !present.has(n.name.toLowerCase())) : [];
+  const unexpected = cluster ? reportNodes.filter((n) => n.nameFrom === 'report').map((n) => n.name) : [];
+
+  // 5. the nodes, in the cluster file's order, then by name
+  const position = new Map((cluster?.nodes ?? []).map((n, i) => [n.name.toLowerCase(), i]));
+  const order = (a: AggregateNode, b: AggregateNode) =>
+    (position.get(a.name.toLowerCase()) ?? Number.MAX_SAFE_INTEGER) - (position.get(b.name.toLowerCase()) ?? Number.MAX_SAFE_INTEGER) || naturalOrder(a.name, b.name);
+  const nodes = [...reportNodes, ...errors, ...missingNodes.map(missingNode)].sort(order);
+
+  const duplicates = [...dropped.entries()]
+    .map(([key, list]) => {
+      const kept = newest.get(key)!;
+      return {
+        node: kept.name,
+        kept: { source: kept.record.source, startedAt: kept.record.startedAt },
+        dropped: list.map((d) => ({ source: d.record.source, startedAt: d.record.startedAt })),
+      };
+    })
+    .sort((a, b) => naturalOrder(a.node, b.node));
+
+  // 6. every reason for the verdict
+  const findings: Finding[] = [];
+  const maxAge = options.maxAgeMs === undefined ? '' : formatDuration(options.maxAgeMs);
+  for (const node of nodes) {
+    if (node.verdict === 'not-ready') {
+      findings.push({ severity: 'fail', kind: 'not-ready', message: `${node.name} is not ready: ${summarizeList(node.failing.map((f) => f.id), 8)}`, nodes: [node.name] });
+    } else if (node.verdict === 'no-verdict') {
+      findings.push({ severity: 'fail', kind: 'no-verdict', message: `${node.name} has no verdict: ${node.error!.code}: ${node.error!.message} (${node.source})`, nodes: [node.name] });
+    } else if (node.verdict === 'missing') {
+      findings.push({ severity: 'fail', kind: 'missing', message: `${node.name} has no report (a node of ${clusterFile})`, nodes: [node.name] });
+    }
+    if (node.stale) {
+      const age = node.ageSeconds === null ? `has no valid start time (${node.startedAt})` : `is ${formatDuration(node.ageSeconds * 1000)} old`;
+      findings.push({ severity: 'fail', kind: 'stale', message: `${node.name}'s report ${age}, more than --max-age ${maxAge} (${node.source})`, nodes: [node.name] });
+    }
+  }
+  for (const d of drift) {
+    findings.push({ severity: d.severity, kind: 'drift', message: d.message, nodes: d.majority ? d.odd.map((o) => o.node) : d.groups.flatMap((g) => g.nodes) });
+  }
+  for (const c of collisions) findings.push({ severity: 'fail', kind: 'ip-collision', message: c.message, nodes: [...new Set(c.owners.map((o) => o.node))] });
+  for (const name of unexpected) findings.push({ severity: 'warn', kind: 'unexpected-node', message: `${name} reported, but ${clusterFile} does not list it`, nodes: [name] });
+  for (const d of duplicates) {
+    const others = d.dropped.map((x) => `${x.source} (${x.startedAt})`);
+    findings.push({ severity: 'note', kind: 'duplicate', message: `${d.node} has ${plural(d.dropped.length + 1, 'report')}: kept the newest, ${d.kept.source} (${d.kept.startedAt}); ignored ${summarizeList(others, 3)}`, nodes: [d.node] });
+  }
+  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+
+  const strict = options.strict ?? false;
+  const ready = findings.every((f) => f.severity === 'note' || (f.severity === 'warn' && !strict));
+  const count = (verdict: AggregateNode['verdict']) => nodes.filter((n) => n.verdict === verdict).length;
+  return {
+    schemaVersion: 1,
+    tool: { name: 'qprep', version: VERSION },
+    command: 'aggregate',
+    generatedAt: options.now.toISOString(),
+    ready,
+    strict,
+    maxAgeSeconds: options.maxAgeMs === undefined ? null : Math.round(options.maxAgeMs / 1000),
+    cluster: cluster && clusterFile ? { file: clusterFile, nodes: cluster.nodes.map((n) => n.name) } : null,
+    summary: {
+      documents: documents.length,
+      nodes: nodes.length,
+      ready: count('ready'),
+      notReady: count('not-ready'),
+      noVerdict: count('no-verdict'),
+      missing: count('missing'),
+      stale: nodes.filter((n) => n.stale).length,
+      duplicates: duplicates.reduce((sum, d) => sum + d.dropped.length, 0),
+    },
+    nodes,
+    drift,
+    collisions,
+    missing: missingNodes.map((n) => ({ name: n.name, host: n.host })),
+    unexpected,
+    duplicates,
+    findings,
+  };
+}

@@ -1,0 +1,155 @@
+import type { Report } from '../report/schema.js';
+import type { AggregateNode, Severity } from './schema.js';
+
+/**
+ * What aggregate keeps of one report: the verdict, the failing checks, and the values it
+ * compares across nodes. A report is reduced to this as soon as it is read, so that 1,000
+ * reports cost the memory of 1,000 small records, not of 1,000 parsed documents.
+ */
+export interface ReportRecord {
+  kind: 'report';
+  source: string;
+  hostname: string;
+  /** the node the report says it is in its cluster file (`cluster.self`) */
+  clusterSelf: string | null;
+  factsHostname: string | null;
+  hostAddresses: string[];
+  startedAt: string;
+  ready: boolean;
+  profile: string;
+  summary: Report['summary'];
+  failing: AggregateNode['failing'];
+  /** the compared fields (see FIELDS), and `sysctl:<key>` for each kernel setting read */
+  values: Record<string, string | null>;
+  devices: Array<{ device: number; ip: string | null; vnicIp: string | null }>;
+}
+
+export interface FieldSpec {
+  field: string;
+  label: string;
+  /** fail: a difference breaks a multi-node deployment; warn: worth a look; note: information */
+  severity: Severity;
+}
+
+interface FieldReader extends FieldSpec {
+  read(report: Report, raw: Record<string, unknown>): string | null;
+}
+
+function rawFacts(raw: Record<string, unknown>): Record<string, unknown> | undefined {
+  const facts = raw.facts;
+  return typeof facts === 'object' && facts !== null && !Array.isArray(facts) ? (facts as Record<string, unknown>) : undefined;
+}
+
+/** Facts' devices read from the document itself: the fields the HCCN checks add may be newer than this schema. */
+function rawDevices(raw: Record<string, unknown>): Array<Record<string, unknown>> {
+  const devices = rawFacts(raw)?.devices;
+  return Array.isArray(devices) ? devices.filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null && typeof d.device === 'number') : [];
+}
+
+/** The TLS switch of a device as facts may carry it: a boolean, 0/1, or {switch: 0|1}. */
+function tlsOf(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value === 'object' && value !== null && 'switch' in value) return tlsOf((value as { switch: unknown }).switch);
+  return undefined;
+}
+
+function tlsSwitch(raw: Record<string, unknown>): string | null {
+  const on: number[] = [];
+  const off: number[] = [];
+  for (const device of rawDevices(raw)) {
+    const tls = tlsOf(device.tls);
+    if (tls !== undefined) (tls ? on : off).push(device.device as number);
+  }
+  if (on.length === 0 && off.length === 0) return null;
+  if (off.length === 0) return 'on';
+  if (on.length === 0) return 'off';
+  return `mixed (on: dev ${on.join(',')}; off: dev ${off.join(',')})`;
+}
+
+function npuModel(report: Report): string | null {
+  const names = [...new Set((report.facts?.npus ?? []).map((n) => n.name))].sort();
+  return names.length > 0 ? names.join('+') : null;
+}
+
+const READERS: readonly FieldReader[] = [
+  { field: 'driver', label: 'driver version', severity: 'fail', read: (r) => r.facts?.versions.driver ?? null },
+  { field: 'firmware', label: 'firmware version', severity: 'fail', read: (r) => r.facts?.versions.firmware ?? null },
+  { field: 'cann', label: 'CANN version', severity: 'fail', read: (r) => r.facts?.versions.cann ?? null },
+  { field: 'npuSmi', label: 'npu-smi version', severity: 'fail', read: (r) => r.facts?.versions.npuSmi ?? null },
+  { field: 'kernel', label: 'kernel', severity: 'warn', read: (r) => r.host.kernel || null },
+  { field: 'npuCount', label: 'NPU count', severity: 'fail', read: (r) => (r.facts && r.facts.npus.length > 0 ? String(r.facts.npus.length) : null) },
+  { field: 'npuModel', label: 'NPU model', severity: 'fail', read: (r) => npuModel(r) },
+  { field: 'tls', label: 'TLS switch', severity: 'fail', read: (_r, raw) => tlsSwitch(raw) },
+  {
+    field: 'superPod',
+    label: 'super pod id',
+    // nodes of several super pods form one cluster by design: a difference is worth seeing, not a fault
+    severity: 'note',
+    read: (_r, raw) => {
+      const superPod = rawFacts(raw)?.superPod;
+      return typeof superPod === 'number' ? String(superPod) : null;
+    },
+  },
+  { field: 'profile', label: 'profile', severity: 'warn', read: (r) => r.profile.name },
+  {
+    field: 'cpu.governor',
+    label: 'CPU governor',
+    severity: 'warn',
+    read: (r) => {
+      const governors = r.checks.find((c) => c.id === 'cpu.governor')?.evidence.governors;
+      if (typeof governors !== 'object' || governors === null) return null;
+      const names = Object.keys(governors).sort();
+      return names.length > 0 ? names.join(',') : null;
+    },
+  },
+];
+
+/** The fields compared across nodes, in the order findings list them; sysctl keys follow. */
+export const FIELDS: readonly FieldSpec[] = READERS.map(({ field, label, severity }) => ({ field, label, severity }));
+
+export const SYSCTL_PREFIX = 'sysctl:';
+
+const DEBUGFS_MIGRATION_COST = '/sys/kernel/debug/sched/migration_cost_ns';
+
+/** The sysctl name of a kernel knob's path: /proc/sys/vm/swappiness -> vm.swappiness. */
+export function sysctlKey(path: string): string {
+  if (path.startsWith('/proc/sys/')) return path.slice('/proc/sys/'.length).split('/').join('.');
+  // kernels from 5.13 keep this one in debugfs; it is the same setting
+  if (path === DEBUGFS_MIGRATION_COST) return 'kernel.sched_migration_cost_ns';
+  return path;
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** Reduces a validated report (and the document it came from) to what aggregate compares. */
+export function recordOf(report: Report, raw: Record<string, unknown>, source: string): ReportRecord {
+  const values: Record<string, string | null> = {};
+  for (const reader of READERS) values[reader.field] = reader.read(report, raw);
+  // kernel settings the tuning checks read, as their evidence records them ({path, value})
+  for (const check of report.checks) {
+    if (check.category !== 'tuning') continue;
+    const { path, value } = check.evidence;
+    if (typeof path === 'string' && (typeof value === 'number' || typeof value === 'string')) values[`${SYSCTL_PREFIX}${sysctlKey(path)}`] = String(value);
+  }
+  const blocking = new Set(report.blocking);
+  return {
+    kind: 'report',
+    source,
+    hostname: report.host.hostname,
+    clusterSelf: report.cluster?.self ?? null,
+    factsHostname: report.facts?.hostname ?? null,
+    hostAddresses: report.facts?.hostAddresses ?? [],
+    startedAt: report.startedAt,
+    ready: report.ready,
+    profile: report.profile.name,
+    summary: report.summary,
+    failing: report.checks
+      .filter((c) => blocking.has(c.id))
+      .map((c) => ({ id: c.id, status: c.status, message: c.message, ...(c.remediation !== undefined ? { remediation: c.remediation } : {}) })),
+    values,
+    devices: rawDevices(raw).map((d) => ({ device: d.device as number, ip: stringOrNull(d.ip), vnicIp: stringOrNull(d.vnicIp) })),
+  };
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { errorInfoSchema, errorReportSchema, statusSchema, summarySchema, toolSchema } from '../report/schema.js';
+
+/**
+ * The document of `qprep aggregate --format json` (`schemaVersion: 1`): the cluster verdict
+ * over many nodes' reports. `qprep schema aggregate` prints it as JSON Schema. Adding optional
+ * fields keeps version 1; renaming or removing one needs version 2.
+ */
+
+export const severitySchema = z
+  .enum(['fail', 'warn', 'note'])
+  .describe('fail: the cluster is not ready; warn: not ready under --strict only; note: information');
+
+export const aggregateNodeSchema = z.object({
+  name: z.string().describe('the node: its name in the cluster file, else the hostname of its report; for a document without a verdict, its file name'),
+  nameFrom: z.enum(['cluster', 'report', 'file']).describe('where the name comes from'),
+  verdict: z.enum(['ready', 'not-ready', 'no-verdict', 'missing']).describe('no-verdict: an error document (exit 2 of qprep check); missing: a node of --cluster without a report'),
+  source: z.string().nullable().describe('the file the report was read from ("-" for standard input, "#N" for the Nth document of a stream); null for a missing node'),
+  hostname: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  ageSeconds: z.number().nullable().describe('how old the report is, from its startedAt'),
+  stale: z.boolean().describe('older than --max-age'),
+  profile: z.string().nullable(),
+  summary: summarySchema.nullable(),
+  failing: z
+    .array(z.object({ id: z.string(), status: statusSchema, message: z.string(), remediation: z.string().optional() }))
+    .describe('the checks that make the node not ready (the report\'s blocking list)'),
+  values: z
+    .record(z.string(), z.string().nullable())
+    .describe('what the node reported for each compared field (see drift[].field); null: not reported'),
+  error: errorInfoSchema.optional().describe('why a document has no verdict'),
+});
+
+export const driftSchema = z.object({
+  field: z.string().describe('driver, firmware, cann, npuSmi, kernel, npuCount, npuModel, tls, superPod, profile, cpu.governor, or sysctl:<key>'),
+  label: z.string(),
+  severity: severitySchema,
+  majority: z
+    .object({ value: z.string(), nodes: z.number().int().nonnegative() })
+    .nullable()
+    .describe('the value most nodes share; null when no value has more nodes than every other'),
+  odd: z.array(z.object({ node: z.string(), value: z.string() })).describe('the nodes that differ from the majority (empty when there is none)'),
+  groups: z.array(z.object({ value: z.string(), nodes: z.array(z.string()) })).describe('every value seen, most common first'),
+  unknown: z.array(z.string()).describe('nodes whose report does not tell this value'),
+  message: z.string(),
+});
+
+export const collisionSchema = z.object({
+  ip: z.string(),
+  owners: z.array(z.object({ node: z.string(), device: z.number().int(), field: z.enum(['ip', 'vnicIp']) })),
+  message: z.string(),
+});
+
+export const duplicateSchema = z.object({
+  node: z.string(),
+  kept: z.object({ source: z.string(), startedAt: z.string() }),
+  dropped: z.array(z.object({ source: z.string(), startedAt: z.string() })),
+});
+
+export const findingSchema = z.object({
+  severity: severitySchema,
+  kind: z.enum(['not-ready', 'no-verdict', 'missing', 'stale', 'drift', 'ip-collision', 'unexpected-node', 'duplicate']),
+  message: z.string().describe('one line that stands alone in a log'),
+  nodes: z.array(z.string()).describe('the nodes concerned'),
+});
+
+export const aggregateDocumentSchema = z.object({
+  schemaVersion: z.literal(1),
+  tool: toolSchema,
+  command: z.literal('aggregate'),
+  generatedAt: z.string(),
+  ready: z.boolean().describe('the cluster is ready: no finding of severity fail (nor warn with --strict)'),
+  strict: z.boolean(),
+  maxAgeSeconds: z.number().nullable(),
+  cluster: z
+    .object({ file: z.string(), nodes: z.array(z.string()) })
+    .nullable()
+    .describe('the --cluster file and its nodes'),
+  summary: z.object({
+    documents: z.number().int().nonnegative().describe('documents read, duplicates included'),
+    nodes: z.number().int().nonnegative().describe('entries of nodes[], missing ones included'),
+    ready: z.number().int().nonnegative(),
+    notReady: z.number().int().nonnegative(),
+    noVerdict: z.number().int().nonnegative(),
+    missing: z.number().int().nonnegative(),
+    stale: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative().describe('reports dropped because a newer one of the same node was given'),
+  }),
+  nodes: z.array(aggregateNodeSchema),
+  drift: z.array(driftSchema).describe('fields whose value is not the same on every node that reports it'),
+  collisions: z.array(collisionSchema).describe('NPU device addresses held by more than one device'),
+  missing: z.array(z.object({ name: z.string(), host: z.string().nullable() })).describe('nodes of --cluster without a report'),
+  unexpected: z.array(z.string()).describe('nodes with a report that --cluster does not list'),
+  duplicates: z.array(duplicateSchema),
+  findings: z.array(findingSchema).describe('every reason for the verdict, failures first'),
+});
+
+export const aggregateSchema = z.union([aggregateDocumentSchema, errorReportSchema]);
+
+export type AggregateDocument = z.infer<typeof aggregateDocumentSchema>;
+export type AggregateNode = z.infer<typeof aggregateNodeSchema>;
+export type Drift = z.infer<typeof driftSchema>;
+export type Collision = z.infer<typeof collisionSchema>;
+export type Finding = z.infer<typeof findingSchema>;
+export type Severity = z.infer<typeof severitySchema>;

@@ -1,0 +1,98 @@
+import { aggregate, type AggregateOptions } from '../aggregate/analyze.js';
+import { readNodeDocuments, type InputText, type NodeDocument } from '../aggregate/documents.js';
+import { aggregateDocumentSchema, type AggregateDocument } from '../aggregate/schema.js';
+import { loadClusterFile } from '../cluster/load.js';
+import { QprepError, usageError } from '../core/errors.js';
+import { inputKind, listJsonFiles, readInputFile, readStandardInput } from '../host/inputs.js';
+import { writeOutputFile } from '../host/output.js';
+import { formatAggregateHuman } from '../report/aggregate.js';
+import { formatErrorReport } from '../report/formats.js';
+import { parseDuration } from '../util/duration.js';
+import { Semaphore } from '../util/semaphore.js';
+import { useColor } from './color.js';
+import { describeFailure, errorDocument } from './failure.js';
+
+export interface AggregateCliOptions {
+  format?: string;
+  output?: string;
+  color?: boolean;
+  cluster?: string;
+  maxAge?: string;
+  strict?: boolean;
+}
+
+/** Files read at once: enough to keep the disk busy, few enough for any open-file limit. */
+const READ_CONCURRENCY = 32;
+
+/**
+ * The documents of the operands: files, every *.json under directories, and "-" for standard
+ * input. Each file is parsed as soon as it is read, so that its text is dropped at once.
+ */
+async function readOperands(operands: readonly string[]): Promise<NodeDocument[]> {
+  if (operands.length === 0) throw usageError('aggregate needs reports: files, a directory of them, or - to read standard input');
+  if (operands.filter((o) => o === '-').length > 1) throw usageError('"-" (standard input) can be given once');
+  const sources: string[] = [];
+  for (const operand of operands) {
+    if (operand === '-' || (await inputKind(operand, 'invalid-input')) === 'file') {
+      sources.push(operand);
+      continue;
+    }
+    const found = await listJsonFiles(operand, 'invalid-input');
+    if (found.length === 0) throw new QprepError('invalid-input', `cannot read reports from ${operand}: no *.json file in it`);
+    sources.push(...found);
+  }
+  const limit = new Semaphore(READ_CONCURRENCY);
+  const read = async (source: string): Promise<InputText> => ({
+    source,
+    text: source === '-' ? await readStandardInput('invalid-input') : await readInputFile(source, 'report', 'invalid-input'),
+  });
+  const perSource = await Promise.allSettled(sources.map((source) => limit.use(async () => readNodeDocuments(await read(source)))));
+  // of several unreadable inputs, the first one given is named, whichever failed first
+  const failed = perSource.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return perSource.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+}
+
+function maxAgeOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw usageError(`--max-age expects a duration such as 30m, 2h, 1d or 1h30m, got "${text}"`);
+  return ms;
+}
+
+/** Reads, judges and formats: the document of `qprep aggregate`, before it is written anywhere. */
+export async function aggregateOperands(operands: readonly string[], options: AggregateCliOptions, now = new Date()): Promise<AggregateDocument> {
+  const maxAgeMs = maxAgeOption(options.maxAge);
+  const [documents, cluster] = await Promise.all([readOperands(operands), options.cluster === undefined ? undefined : loadClusterFile(options.cluster)]);
+  if (documents.length === 0) throw new QprepError('invalid-input', 'no report in the input');
+  const aggregateOptions: AggregateOptions = { now, strict: options.strict ?? false };
+  if (maxAgeMs !== undefined) aggregateOptions.maxAgeMs = maxAgeMs;
+  if (cluster && options.cluster) aggregateOptions.cluster = { file: options.cluster, cluster };
+  const document = aggregate(documents, aggregateOptions);
+  // The contract is checked on the way out: a document that does not match its schema is a bug.
+  const valid = aggregateDocumentSchema.safeParse(document);
+  if (!valid.success) throw new Error(`aggregate document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
+  return document;
+}
+
+export async function runAggregateCommand(operands: readonly string[], options: AggregateCliOptions): Promise<number> {
+  try {
+    const document = await aggregateOperands(operands, options);
+    const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatAggregateHuman(document, { color: useColor(options) });
+    if (options.output) {
+      await writeOutputFile(options.output, text);
+      process.stderr.write(`qprep: wrote ${options.output}\n`);
+    } else process.stdout.write(text);
+    return document.ready ? 0 : 1;
+  } catch (error) {
+    // a verdict file that Ansible or CI reads must not go on saying what an earlier run found
+    if (options.output && options.format === 'json') {
+      const { code, message } = describeFailure(error);
+      if (code !== 'output') {
+        const text = formatErrorReport(errorDocument(code, message), 'json', new Date());
+        await writeOutputFile(options.output, text!).catch(() => undefined);
+      }
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,187 @@
+import { error, fail, skip, warn } from '../core/outcome.js';
+import type { CheckContext, Outcome } from '../core/types.js';
+import { DRIVER_PATHS } from '../data/container-mounts.js';
+import type { NpuFamily } from '../parsers/npu-smi-info.js';
+import { parseSpodInfo, type SpodInfoEntry } from '../parsers/spod-info.js';
+import { inIPv4Network } from '../util/ip.js';
+import { summarizeList } from '../util/text.js';
+import { commandLine, commandProblem } from './commands.js';
+import type { HccnAnswer } from './hccn.js';
+import { inventoryUnavailable } from './npu-advice.js';
+import { npuInventory, selectVisible, visibleDevices, type NpuDevice, type VisibleDevices } from './npu.js';
+
+/**
+ * What every HCCN check starts from: the NPU devices whose network it examines, and how much a
+ * problem weighs on this run. The devices are those the workload uses (ASCEND_RT_VISIBLE_DEVICES
+ * or the profile's npu.visibleDevices, else all), with the ids `hccn_tool -i` takes.
+ */
+
+export interface HccnTargets {
+  ok: true;
+  family: NpuFamily;
+  devices: NpuDevice[];
+  visible: VisibleDevices;
+}
+
+export type HccnScope = HccnTargets | { ok: false; outcome: Outcome };
+
+/**
+ * The devices to examine, or the outcome of a check that has nothing to examine: the 310P family
+ * has no NPU network (skip); without the NPU table the node cannot be assessed (error, pointing at
+ * npu.smi, as every NPU check does: a node whose NPUs cannot be listed is not ready, and a skip
+ * would let `--only hccn` call it ready).
+ */
+export async function hccnScope(ctx: CheckContext, what: string): Promise<HccnScope> {
+  const inventory = await npuInventory(ctx);
+  if (!inventory.ok) return { ok: false, outcome: await inventoryUnavailable(ctx, inventory.problem, what) };
+  if (inventory.family === '310p') {
+    return {
+      ok: false,
+      outcome: skip(`the 310P family has no NPU network (no RoCE ports, no hccn_tool): ${what} does not apply; nodes talk over the host network`, {
+        remediation: 'nothing to do here; a multi-node 310P deployment depends on the host network (net.host-nic)',
+      }),
+    };
+  }
+  const visible = visibleDevices(ctx);
+  const devices = selectVisible(inventory.devices, visible);
+  if (devices.length === 0) {
+    return {
+      ok: false,
+      outcome: skip(`no NPU device to examine: ${visible.source} ${visible.text} selects none of the ${inventory.devices.length} devices npu-smi lists`, {
+        remediation: `correct ${visible.source} (ids count the visible devices from 0)`,
+      }),
+    };
+  }
+  return { ok: true, family: inventory.family, devices, visible };
+}
+
+/**
+ * Whether HCCN problems block readiness: a cluster of two or more nodes, or a profile whose
+ * deployment moves KV caches over the NPU network (hccn.kvTransfer).
+ */
+export function hccnBlocking(ctx: CheckContext): boolean {
+  const nodes = ctx.cluster?.cluster.nodes.length ?? 0;
+  return nodes >= 2 || ctx.profile.hccn.kvTransfer;
+}
+
+const SINGLE_NODE_NOTE = ' (a warning on a single node: only traffic between nodes uses the NPU network; --cluster makes it blocking)';
+
+/**
+ * A problem of the NPU network: a fail in a multi-node run, a warning that says why on a single
+ * node, where HCCL keeps to HCCS inside the box.
+ */
+export function hccnProblem(ctx: CheckContext, message: string, details: Omit<Outcome, 'status' | 'message'>): Outcome {
+  if (hccnBlocking(ctx)) return fail(message, details);
+  return warn(`${message}${SINGLE_NODE_NOTE}`, details);
+}
+
+export function devName(device: number): string {
+  return `dev${device}`;
+}
+
+export interface DeviceAnswer<T> {
+  device: NpuDevice;
+  answer: HccnAnswer<T>;
+}
+
+/** Asks every device the same question (serialized per host by the hccn_tool limit). */
+export function askEvery<T>(ctx: CheckContext, devices: readonly NpuDevice[], query: (ctx: CheckContext, device: number) => Promise<HccnAnswer<T>>): Promise<Array<DeviceAnswer<T>>> {
+  return Promise.all(devices.map(async (device) => ({ device, answer: await query(ctx, device.device) })));
+}
+
+/** The remediation of a failed hccn_tool call, by what went wrong. */
+export async function hccnToolRemediation(ctx: CheckContext, answer: Extract<HccnAnswer<unknown>, { ok: false }>): Promise<string> {
+  switch (answer.kind) {
+    case 'not-found': {
+      const container = await ctx.container();
+      const flag = DRIVER_PATHS.standard.find((p) => p.path.endsWith('/hccn_tool'))!.flag;
+      return container.inContainer ? `add ${flag} to docker run (npu.tools reports the same cause)` : 'install the NPU driver package (it ships hccn_tool in /usr/local/Ascend/driver/tools) (npu.tools reports the same cause)';
+    }
+    case 'busy':
+      return 'another program keeps hccn_tool busy (an exporter, a monitoring loop): pause it while qprep runs, or raise hccn.busyRetries in the profile';
+    case 'refused':
+      return 'report this with "qprep snapshot -o snap.json --only hccn" attached';
+    case 'failed':
+    case 'unparsable':
+      return `run "${commandLine(answer.argv)}" by hand and read its answer; a driver that cannot answer needs "npu-smi info" and dmesg checked`;
+  }
+}
+
+/**
+ * The error of a check that could not ask some devices: names how many, the first problem, and
+ * its fix. Undefined when every device answered.
+ */
+export async function unanswered<T>(ctx: CheckContext, answers: ReadonlyArray<DeviceAnswer<T>>, what: string): Promise<Outcome | undefined> {
+  const failed = answers.filter((a): a is DeviceAnswer<T> & { answer: Extract<HccnAnswer<T>, { ok: false }> } => !a.answer.ok);
+  if (failed.length === 0) return undefined;
+  const first = failed[0]!.answer;
+  return error(`cannot read ${what} of ${failed.length} of ${answers.length} devices (${summarizeList(failed.map((f) => devName(f.device.device)), 6)}): ${first.problem}`, {
+    remediation: await hccnToolRemediation(ctx, first),
+    evidence: { problems: failed.map((f) => ({ device: f.device.device, kind: f.answer.kind, problem: f.answer.problem })) },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Address ranges
+
+/**
+ * The vNIC ranges `hccn_tool -ip -s` refuses for RoCE addresses (reference §3.9): an address
+ * there collides with the vNIC routes of the HCCS plane.
+ */
+export function vnicReservedRange(family: NpuFamily, superPodMember: boolean): { network: string; prefix: number; label: string } {
+  if (family === 'a3') {
+    return superPodMember
+      ? { network: '192.0.0.0', prefix: 8, label: '192.0.0.0/8 (A3 super pod member vNIC range)' }
+      : { network: '192.168.0.0', prefix: 21, label: '192.168.0.0/21 (A3 vNIC range)' };
+  }
+  return { network: '192.168.2.0', prefix: 24, label: '192.168.2.0/24 (A1/A2 vNIC range)' };
+}
+
+export function inReservedRange(address: string, range: { network: string; prefix: number }): boolean {
+  return inIPv4Network(address, range.network, range.prefix);
+}
+
+// ---------------------------------------------------------------------------------------------
+// npu-smi info -t spod-info (A3)
+
+export interface DieSpod {
+  device: number;
+  card: number;
+  chip: number;
+  argv: string[];
+  entry?: SpodInfoEntry;
+  /** "This device does not support querying spod-info." */
+  unsupported?: string;
+  problem?: string;
+}
+
+export type SpodProbe = { ok: true; dies: DieSpod[]; superPodId: number | null; consistent: boolean } | { ok: false; problem: string };
+
+/**
+ * `npu-smi info -t spod-info -i <card> -c <chip>` for every die of an A3 node, once per run.
+ * `-i` is the npu-smi card id (0..7 on an 8-card A3) and `-c` the die, not the Phy-ID the
+ * vllm-ascend loop passes (reference §2.8, §6.21).
+ */
+export function spodProbe(ctx: CheckContext): Promise<SpodProbe> {
+  return ctx.shared('npu-smi:spod-info', async (): Promise<SpodProbe> => {
+    const inventory = await npuInventory(ctx);
+    if (!inventory.ok) return { ok: false, problem: inventory.problem.message };
+    const npuSmi = inventory.argv[0]!;
+    const dies = await Promise.all(
+      inventory.devices.map(async (device): Promise<DieSpod> => {
+        const argv = [npuSmi, 'info', '-t', 'spod-info', '-i', String(device.card), '-c', String(device.chip)];
+        const die: DieSpod = { device: device.device, card: device.card, chip: device.chip, argv };
+        const result = await ctx.host.run(argv, { timeoutMs: ctx.timeoutMs });
+        const parsed = parseSpodInfo(`${result.stdout}\n${result.stderr}`);
+        const value = parsed.ok ? parsed.value : undefined;
+        if (value && !value.supported) die.unsupported = value.message;
+        else if (value?.supported && value.entries.length > 0 && !result.timedOut) die.entry = value.entries[0]!;
+        else die.problem = commandProblem(result, ctx.timeoutMs) ?? `"${commandLine(argv)}" printed no super pod id${parsed.ok ? '' : `: ${parsed.reason}`}`;
+        return die;
+      }),
+    );
+    const ids = new Set(dies.map((d) => d.entry?.superPodId).filter((id): id is number => typeof id === 'number'));
+    const superPodId = ids.size === 1 ? [...ids][0]! : null;
+    return { ok: true, dies, superPodId, consistent: ids.size <= 1 };
+  });
+}

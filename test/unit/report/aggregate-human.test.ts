@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate } from '../../../src/aggregate/analyze.js';
+import { readNodeDocuments } from '../../../src/aggregate/documents.js';
+import { parseClusterText } from '../../../src/cluster/load.js';
+import { formatAggregateHuman } from '../../../src/report/aggregate.js';
+import { clusterNode, demoReport } from '../../helpers/node-reports.js';
+
+const NOW = new Date('2026-12-01T08:10:00.000Z');
+
+/** 16 A2 nodes as an SRE runs them: one broken, one on another driver, one that never reported. */
+function sixteenNodes() {
+  const reports = Array.from({ length: 15 }, (_, i) => {
+    const report = clusterNode(demoReport(i === 6 ? 'a2-broken' : 'a2-healthy'), i);
+    if (i !== 6) report.facts.versions.driver = i === 11 ? '25.2.1' : '25.3.rc1';
+    return report;
+  });
+  const facts = [...reports.map((r) => structuredClone(r.facts)), { hostname: 'node16', hostAddresses: ['10.30.0.26'] }];
+  const documents = reports.flatMap((r, i) => readNodeDocuments({ source: `reports/node${i + 1}.json`, text: JSON.stringify(r) }));
+  return aggregate(documents, { now: NOW, maxAgeMs: 3_600_000, cluster: { file: 'cluster.json', cluster: parseClusterText(JSON.stringify(facts), 'cluster.json') } });
+}
+
+describe('the human table of qprep aggregate', () => {
+  it('16 nodes: one row each that fits a terminal, the odd values marked, the failing checks listed, the verdict last', () => {
+    const text = formatAggregateHuman(sixteenNodes(), { color: false });
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('qprep 0.1.0 aggregate  16 nodes from 15 documents · cluster cluster.json (16 nodes) · max age 1h');
+    expect(lines[2]).toMatch(/^NODE +VERDICT +AGE +NPUS +DRIVER +FIRMWARE +CANN +FAILING$/);
+    const rows = lines.slice(3, 19);
+    expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(Array.from({ length: 16 }, (_, i) => `node${String(i + 1).padStart(2, '0')}`));
+    // the check messages below are as long as the reports have them; the table is narrow
+    expect(Math.max(...lines.slice(2, 19).map((line) => line.length))).toBeLessThanOrEqual(120);
+    expect(rows[0]).toMatch(/^node01 +ready +10m +8×910B3 +25\.3\.rc1 +7\.8\.0\.7\.220 +8\.3\.RC2$/);
+    expect(rows[6]).toMatch(/^node07 +NOT READY +10m +8×910B3 +26\.1\.0\* .* npu\.driver-files, npu\.health, npu\.idle$/);
+    expect(rows[11]).toContain(' 25.2.1* ');
+    expect(rows[15]).toMatch(/^node16 +MISSING +- +- +- +- +- +no report$/);
+    // the columns line up: every row has DRIVER where the header has it
+    const driverColumn = lines[2]!.indexOf('DRIVER');
+    for (const row of rows) expect(row[driverColumn - 1]).toBe(' ');
+    expect(text).toContain('\nNot ready\n  node07  ✗ fail   npu.driver-files  1 of 6 driver paths');
+    expect(text).toContain('  ✗ fail  node16 has no report (a node of cluster.json)');
+    expect(text).toContain('  ✗ fail  driver version differs on 2 nodes: 25.2.1 on node12; 26.1.0 on node07; the other 13 nodes have 25.3.rc1');
+    expect(lines.at(-1)).toBe('CLUSTER NOT READY: 1 of 16 nodes not ready; 1 missing; differs: driver version, npu-smi version');
+    expect(text).not.toMatch(/\u001b\[/);
+  });
+
+  it('colors only when asked', () => {
+    expect(formatAggregateHuman(sixteenNodes(), { color: true })).toMatch(/\u001b\[31m/);
+  });
+
+  it('a ready cluster says so, and counts the warnings --strict would refuse', () => {
+    const reports = [0, 1, 2].map((i) => clusterNode(demoReport('a2-healthy'), i));
+    reports[2]!.host.kernel = '6.6.0-28.0.0.34.oe2403.aarch64';
+    const documents = reports.flatMap((r, i) => readNodeDocuments({ source: `r${i}.json`, text: JSON.stringify(r) }));
+    const text = formatAggregateHuman(aggregate(documents, { now: NOW }), { color: false });
+    expect(text).toContain('  ! warn  kernel differs on node03: 6.6.0-28.0.0.34.oe2403.aarch64; the other 2 nodes have 5.10.0-216.0.0.115.oe2203sp4.aarch64');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('CLUSTER READY: 3 of 3 nodes ready (1 warning; --strict would refuse them)');
+  });
+});
