@@ -44,8 +44,11 @@ function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, p
     const more = result.details.length - MAX_DETAIL_LINES;
     if (more > 0) lines.push(`${indent}${chalk.dim(`· ... and ${more} more (--format json has them all)`)}`);
   }
-  // skips that share their fix (no --launch given) print it once, under the first of them
-  const repeatsPrevious = result.status === 'skip' && previous?.status === 'skip' && previous.remediation === result.remediation;
+  // Consecutive skips or errors that share their fix (no --launch given; every NPU check when
+  // npu-smi is missing) print it once, under the first of them: nine copies hide the one line
+  // that differs. The JSON keeps every remediation.
+  const repeatsPrevious =
+    (result.status === 'skip' || result.status === 'error') && previous?.status === result.status && previous.remediation === result.remediation;
   if (result.status !== 'pass' && result.remediation && !repeatsPrevious) {
     const [first, ...rest] = result.remediation.split('\n');
     lines.push(`${indent}${chalk.cyan('fix:')} ${first}`);
