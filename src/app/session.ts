@@ -4,6 +4,7 @@ import { openCluster, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
+import { assertProfileCheckIds } from '../core/profile-checks.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
@@ -53,7 +54,9 @@ export async function loadProfile(spec: string | undefined): Promise<LoadedProfi
     throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a YAML/JSON file)`);
   }
   const text = await readInputFile(name, 'profile', 'invalid-profile');
-  return parseProfileText(text, name);
+  const loaded = parseProfileText(text, name);
+  assertProfileCheckIds(loaded, defaultCatalogue);
+  return loaded;
 }
 
 export async function loadSnapshot(file: string): Promise<Snapshot> {
