@@ -32,6 +32,10 @@ export const checkResultSchema = z.object({
     .object({ reason: z.string(), expires: z.string().optional() })
     .optional()
     .describe('set when a fail was downgraded to warn by --ignore or a profile waiver'),
+  waiverExpired: z
+    .object({ reason: z.string(), expires: z.string() })
+    .optional()
+    .describe('set when the profile waives this check but the waiver expired: the result stands as observed'),
   durationMs: z.number().nonnegative(),
 });
 
