@@ -240,13 +240,21 @@ export function builtinProfileNames(): string[] {
   return Object.keys(builtinProfiles);
 }
 
+/** The built-in a profile starts from: its `extends`, else default (default itself: none). */
+export function parentOf(loaded: LoadedProfile): string | null {
+  if (loaded.source === 'builtin') return builtinProfiles[loaded.profile.name]?.extends ?? (loaded.profile.name === 'default' ? null : 'default');
+  return loaded.profile.extends ?? 'default';
+}
+
 function builtinInput(name: string, seen: string[] = []): Plain {
   const entry = builtinProfiles[name];
   if (!entry) {
     throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')}`);
   }
   if (seen.includes(name)) throw new QprepError('invalid-profile', `profile "${name}" extends itself through ${seen.join(' -> ')}`);
-  const parent = entry.extends ? builtinInput(entry.extends, [...seen, name]) : {};
+  // every built-in but default itself starts from default, as a profile file does
+  const parentName = entry.extends ?? (name === 'default' ? undefined : 'default');
+  const parent = parentName ? builtinInput(parentName, [...seen, name]) : {};
   return mergeProfiles(parent, { ...entry, name }) as Plain;
 }
 

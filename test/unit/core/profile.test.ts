@@ -123,6 +123,13 @@ describe('built-in profiles', () => {
     expect(expandPorts(loadBuiltinProfile('qwen3.5-397b-pd-decode-a3').profile.host.ports)).toEqual([6884, 30050, ...Array.from({ length: 32 }, (_, i) => 36010 + i)]);
   });
 
+  it('start from default like a profile file does: the PD ones keep its environment and change what run_p.sh changes', () => {
+    const { env } = loadBuiltinProfile('qwen3.5-397b-pd-prefill-a3').profile;
+    expect(env.variables).toMatchObject({ PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True', HCCL_OP_EXPANSION_MODE: 'AIV', HCCL_BUFFSIZE: '1536', VLLM_USE_V1: '1', OMP_NUM_THREADS: null });
+    expect(env.unset).toContain('http_proxy');
+    expect(loadBuiltinProfile('qwen3.5-dense-300i-duo').profile.env.variables.HCCL_BUFFSIZE).toBe('1024');
+  });
+
   it('every check a built-in profile names is in the catalogue', () => {
     for (const name of builtinProfileNames()) expect(() => assertProfileCheckIds(loadBuiltinProfile(name), catalogue), name).not.toThrow();
   });
