@@ -15,6 +15,7 @@ import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
 import type { LaunchInput } from '../core/launch-input.js';
 import { launchView } from '../probes/launch.js';
+import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
 import { describeZodError } from '../util/zod-error.js';
@@ -215,6 +216,6 @@ export async function launchInfo(ctx: CheckContext): Promise<Report['launch']> {
     file: view.input.file,
     from: view.input.from,
     lines: view.script.parsed.lines,
-    serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null } : null,
+    serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null, layout: launchLayout(view)! } : null,
   };
 }
