@@ -1,8 +1,10 @@
 import type { Cluster, ClusterNode } from '../cluster/schema.js';
 import { formatDuration } from '../util/duration.js';
+import { isIP } from '../util/ip.js';
 import { plural, summarizeList } from '../util/text.js';
 import { VERSION } from '../version.js';
 import type { ErrorDocument, NodeDocument } from './documents.js';
+import { judgeLaunch, type LaunchNode } from './launch.js';
 import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
 import type { AggregateDocument, AggregateNode, Collision, Drift, Finding, Severity } from './schema.js';
 
@@ -313,6 +315,10 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     findings.push({ severity: d.severity, kind: 'drift', message: d.message, nodes: d.majority ? d.odd.map((o) => o.node) : d.groups.flatMap((g) => g.nodes) });
   }
   for (const c of collisions) findings.push({ severity: 'fail', kind: 'ip-collision', message: c.message, nodes: [...new Set(c.owners.map((o) => o.node))] });
+  // the launch layouts of the nodes checked with --launch, judged together
+  const withLayout = reports.filter((entry) => entry.record.launch !== null);
+  const launch = withLayout.length > 0 ? judgeLaunch(withLayout.map(launchNode), reports.filter((entry) => entry.record.launch === null).map((entry) => entry.name)) : undefined;
+  if (launch) findings.push(...launch.findings);
   for (const name of unexpected) findings.push({ severity: 'warn', kind: 'unexpected-node', message: `${name} reported, but ${clusterFile} does not list it`, nodes: [name] });
   for (const d of duplicates) {
     const others = d.dropped.map((x) => `${x.source} (${x.startedAt})`);
@@ -349,5 +355,12 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     unexpected,
     duplicates,
     findings,
+    ...(launch ? { launch: launch.launch } : {}),
   };
+}
+
+function launchNode(entry: ReportEntry): LaunchNode {
+  const { script, layout } = entry.record.launch!;
+  const declared = layout.nodeAddress?.known && isIP(layout.nodeAddress.value) ? [layout.nodeAddress.value] : [];
+  return { name: entry.name, script, layout, addresses: [...new Set([...entry.record.hostAddresses, ...declared])] };
 }
