@@ -270,7 +270,7 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     for (const { field } of fields) values[field] = entry.record.values[field] ?? null;
     return reportNode(entry, values, options);
   });
-  const drift = findDrift(reportNodes, fields);
+  const drift = findDrift(reportNodes, fields).map((d) => (d.field === 'profile' && profilesFollowRoles(d, reports) ? { ...d, severity: 'note' as const, message: `${d.message} (one profile per prefill/decode role, as the launch scripts show)` } : d));
   const collisions = findCollisions(reports.map((entry) => ({ name: entry.name, devices: entry.record.devices })));
 
   // 4. the cluster file: who did not report, who is not in it
@@ -357,6 +357,22 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     findings,
     ...(launch ? { launch: launch.launch } : {}),
   };
+}
+
+/**
+ * A disaggregated deployment checks its prefill and decode nodes with a profile each: the
+ * profiles differ by design when every profile's nodes run one KV role and no two profiles the same.
+ */
+function profilesFollowRoles(drift: Drift, reports: readonly ReportEntry[]): boolean {
+  const roles = new Map(reports.map((entry) => [entry.name, entry.record.launch?.layout.role ?? null]));
+  const seen = new Set<string>();
+  for (const group of drift.groups) {
+    const groupRoles = new Set(group.nodes.map((node) => roles.get(node) ?? null));
+    const [role] = groupRoles;
+    if (groupRoles.size !== 1 || !role || seen.has(role)) return false;
+    seen.add(role);
+  }
+  return drift.unknown.length === 0;
 }
 
 function launchNode(entry: ReportEntry): LaunchNode {
