@@ -124,7 +124,11 @@ export function formatAggregateHuman(document: AggregateDocument, options: Human
 
   if (document.launch && document.launch.instances.length > 0) {
     out.push('', chalk.bold.underline('Launch layout'));
-    for (const instance of document.launch.instances) {
+    // a thousand single-node servers are one line; the instances that span nodes or roles get one each
+    const alone = document.launch.instances.filter((i) => i.role === 'serve' && i.nodes.length === 1 && i.dp === i.nodes[0]!.dpLocal);
+    const listed = document.launch.instances.filter((i) => !alone.includes(i));
+    if (alone.length > 0) out.push(`  ${plural(alone.length, 'single-node instance')}: ${fitList(alone.map((i) => i.nodes[0]!.node), 80)}`);
+    for (const instance of listed) {
       const role = instance.role === 'serve' ? 'instance' : `${instance.role} instance`;
       const master = instance.master ? `master ${instance.master}${instance.address ? ` at ${instance.address}` : ''}` : 'no master';
       const pp = instance.pp > 1 ? ` x PP ${instance.pp}` : '';

@@ -209,6 +209,17 @@ describe('qprep aggregate over reports that carry launch layouts', () => {
     expect(human).toMatch(/CLUSTER NOT READY: .*1 launch script problem\n$/);
   });
 
+  it('single-node servers (the A3 demo with the single-node script) are one line of the layout, and judge nothing', () => {
+    const document = run(Array.from({ length: 3 }, (_, i) => clusterNode(demoReport('a3-healthy'), i)));
+    expect(document.launch!.instances.map((i) => [i.role, i.master, i.nodes.length])).toEqual([
+      ['serve', 'node01', 1],
+      ['serve', 'node02', 1],
+      ['serve', 'node03', 1],
+    ]);
+    expect(document.findings.filter((f) => f.kind === 'launch')).toEqual([]);
+    expect(formatAggregateHuman(document, { color: false })).toContain('\nLaunch layout\n  3 single-node instances: node01, node02, node03\n');
+  });
+
   it('reports without --launch: no launch section at all', () => {
     const document = run([clusterNode(demoReport('a2-healthy'), 0), clusterNode(demoReport('a2-healthy'), 1)]);
     expect(document.launch).toBeUndefined();
