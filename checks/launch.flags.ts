@@ -1,7 +1,8 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
-import { booleanFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
+import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
 import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -56,29 +57,112 @@ function checkJson(view: LaunchView, args: ServeArgs, problems: Problem[]): Map<
 }
 
 /** kv_connector_extra_config.prefill/decode must describe the P and D instances as they are launched. */
-function checkKvSizes(view: LaunchView, args: ServeArgs, kv: unknown, problems: Problem[]): void {
+function checkKvSizes(ctx: CheckContext, view: LaunchView, args: ServeArgs, kv: unknown, problems: Problem[]): void {
+  const wanted = ctx.profile.deployment.role;
+  const flag = lastFlag(args, 'kv-transfer-config');
+  if (wanted !== 'any' && !flag) {
+    problems.push({
+      level: 'fail',
+      text: `profile ${ctx.profile.name} is a ${wanted} node of a disaggregated deployment, but ${view.name} has no --kv-transfer-config: it starts a plain server`,
+      fix: `${view.name} line ${view.serve!.line}: --kv-transfer-config '{"kv_connector": "MooncakeLayerwiseConnector", "kv_role": "${wanted === 'prefill' ? 'kv_producer' : 'kv_consumer'}", ...}'   # as the guide's run_${wanted === 'prefill' ? 'p' : 'd0'}.sh; or use a profile without deployment.role`,
+    });
+  }
   if (!isObject(kv)) return;
   const role = kv.kv_role;
+  const actualRole = role === 'kv_producer' ? 'prefill' : role === 'kv_consumer' ? 'decode' : undefined;
+  if (wanted !== 'any' && flag && actualRole !== wanted) {
+    const line = jsonKeyLine(flag, ['kv_role']);
+    problems.push({
+      level: 'fail',
+      text: `profile ${ctx.profile.name} is a ${wanted} node, but ${at(view, line)} sets kv_role ${typeof role === 'string' ? role : 'to nothing'}: the ${wanted === 'prefill' ? 'decode' : 'prefill'} script, or the wrong profile?`,
+      fix: `run the ${wanted} script here (kv_role "${wanted === 'prefill' ? 'kv_producer' : 'kv_consumer'}"), or check this node with the profile of its role`,
+    });
+  }
   const extra = kv.kv_connector_extra_config;
   if (!isObject(extra) || (role !== 'kv_producer' && role !== 'kv_consumer')) return;
   const side = role === 'kv_producer' ? 'prefill' : 'decode';
   const sizes = extra[side];
   if (!isObject(sizes)) return;
   const layout = parallelism(args);
-  const line = lastFlag(args, 'kv-transfer-config')?.line ?? view.serve!.line;
-  for (const [key, actual, flag] of [
+  for (const [key, actual, flagName] of [
     ['dp_size', layout.dp, '--data-parallel-size'],
     ['tp_size', layout.tp, '--tensor-parallel-size'],
   ] as const) {
     const declared = sizes[key];
     if (declared === undefined) continue;
     if (Number(declared) !== actual) {
+      const line = flag ? jsonKeyLine(flag, ['kv_connector_extra_config', side, key]) : view.serve!.line;
       problems.push({
         level: 'fail',
-        text: `--kv-transfer-config says ${side}.${key} ${String(declared)} but this ${side} instance runs ${flag} ${actual} (${role}, ${at(view, line)})`,
-        fix: `${view.name} line ${line}: "${side}": {"${key}": ${actual}, ...}   # on every node of the deployment, or change ${flag}`,
+        text: `--kv-transfer-config says ${side}.${key} ${String(declared)} but this ${side} instance runs ${flagName} ${actual} (${role}, ${at(view, line)})`,
+        fix: `${view.name} line ${line}: "${key}": ${actual}   # in the ${side} block, on every node of the deployment; or change ${flagName}`,
       });
     }
+  }
+}
+
+/**
+ * What one node can tell about its place among the nodes of its instance: it serves ranks
+ * start .. start + local - 1 of --data-parallel-size. The nodes' ranks together are judged by
+ * qprep aggregate.
+ */
+function checkRanks(view: LaunchView, args: ServeArgs, problems: Problem[]): void {
+  const layout = parallelism(args);
+  if (layout.problems.length > 0) return;
+  const line = (name: string) => lastFlag(args, name)?.line ?? view.serve!.line;
+  const { dp, dpLocal, startRank } = layout;
+  if (dpLocal > dp) {
+    problems.push({
+      level: 'fail',
+      text: `--data-parallel-size-local ${dpLocal} (${at(view, line('data-parallel-size-local'))}) is more than --data-parallel-size ${dp}: a node cannot serve more ranks than the instance has`,
+      fix: `${view.name} line ${line('data-parallel-size-local')}: --data-parallel-size-local ${dp}   # or raise --data-parallel-size to the ranks of every node together`,
+    });
+    return;
+  }
+  if (dpLocal === 0) return;
+  if (startRank + dpLocal > dp) {
+    const last = startRank + dpLocal - 1;
+    problems.push({
+      level: 'fail',
+      text: `this node would serve ranks ${startRank}-${last}, past the last rank ${dp - 1} of --data-parallel-size ${dp} (--data-parallel-start-rank ${startRank} at ${at(view, line('data-parallel-start-rank'))})`,
+      fix: `${view.name} line ${line('data-parallel-start-rank')}: --data-parallel-start-rank ${Math.max(0, dp - dpLocal)}   # the ranks of the nodes before this one together; or raise --data-parallel-size`,
+    });
+    return;
+  }
+  if (startRank % dpLocal !== 0) {
+    const below = startRank - (startRank % dpLocal);
+    problems.push({
+      level: 'warn',
+      text: `--data-parallel-start-rank ${startRank} (${at(view, line('data-parallel-start-rank'))}) is not a multiple of --data-parallel-size-local ${dpLocal}: with ${dpLocal} ranks per node the nodes start at 0, ${dpLocal}, ${dpLocal * 2}, ...`,
+      fix: `${view.name} line ${line('data-parallel-start-rank')}: --data-parallel-start-rank ${below}   # or ${below + dpLocal}; the ranks of the nodes before this one together`,
+    });
+  }
+}
+
+/** The guide's sizing rule: --max-num-seqs x --data-parallel-size >= the requests served at once. */
+function checkConcurrency(ctx: CheckContext, view: LaunchView, args: ServeArgs, problems: Problem[]): void {
+  const expected = ctx.profile.deployment.expectedConcurrency;
+  if (expected <= 0) return;
+  const layout = parallelism(args);
+  const flag = lastFlag(args, 'max-num-seqs');
+  const seqs = integerFlag(args, 'max-num-seqs', 1);
+  const needed = Math.ceil(expected / layout.dp);
+  if (seqs.state === 'invalid') return;
+  if (seqs.state === 'absent') {
+    problems.push({
+      level: 'warn',
+      text: `no --max-num-seqs in ${view.name}: vLLM picks its default, and profile ${ctx.profile.name} expects ${expected} requests at once (${layout.dp} DP ${layout.dp === 1 ? 'group' : 'groups'} need ${needed} each)`,
+      fix: `${view.name} line ${view.serve!.line}: --max-num-seqs ${needed}   # x --data-parallel-size ${layout.dp} >= ${expected}`,
+    });
+    return;
+  }
+  const capacity = seqs.value * layout.dp;
+  if (capacity < expected) {
+    problems.push({
+      level: 'warn',
+      text: `--max-num-seqs ${seqs.value} x --data-parallel-size ${layout.dp} = ${capacity} requests at once, below the ${expected} profile ${ctx.profile.name} expects: the rest wait in the queue, and TTFT counts the wait`,
+      fix: `${view.name} line ${flag!.line}: ${flag!.written} ${needed}   # x --data-parallel-size ${layout.dp} >= ${expected}; or lower deployment.expectedConcurrency`,
+    });
   }
 }
 
@@ -131,10 +215,13 @@ export default defineCheck({
   level: 'required',
   why:
     'vLLM refuses a JSON flag that does not parse; a Mooncake kv_connector_extra_config whose prefill/decode sizes ' +
-    'disagree with the instance breaks the KV transfer; on Atlas 300I Duo / 200I Pro the guide requires --dtype ' +
-    'float16, a float16 Mamba SSM cache, enable_npugraph_ex false and at most two capture sizes with TP > 1; prefix ' +
-    'caching on the hybrid Qwen3.5 models needs --mamba-cache-mode align; with MTP the capture sizes should be ' +
-    'multiples of num_speculative_tokens + 1.',
+    'disagree with the instance breaks the KV transfer; a node serves ranks --data-parallel-start-rank .. + ' +
+    '--data-parallel-size-local - 1 of --data-parallel-size, so those must fit (qprep aggregate checks the nodes ' +
+    'together); on Atlas 300I Duo / 200I Pro the guide requires --dtype float16, a float16 Mamba SSM cache, ' +
+    'enable_npugraph_ex false and at most two capture sizes with TP > 1; prefix caching on the hybrid Qwen3.5 models ' +
+    'needs --mamba-cache-mode align; with MTP the capture sizes should be multiples of num_speculative_tokens + 1; ' +
+    '--max-num-seqs x --data-parallel-size below the expected concurrency (profile deployment.expectedConcurrency) ' +
+    'queues requests; a script whose kv_role is not the role the profile gives this node is the wrong script.',
   reads: ['the --launch script (never executed)', 'npu-smi info (the NPU family)'],
   fix: 'Change the flag on the line the check names, as it prints it.',
   async run(ctx) {
@@ -155,7 +242,9 @@ export default defineCheck({
     for (const problem of layout.problems) problems.push({ level: 'fail', text: problem, fix: `${view.name}: write the size as a whole number` });
 
     const json = checkJson(view, args, problems);
-    checkKvSizes(view, args, json.get('kv-transfer-config'), problems);
+    checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);
+    checkRanks(view, args, problems);
+    checkConcurrency(ctx, view, args, problems);
 
     // the same flag twice with different values: the last one wins, silently
     const seen = new Map<string, string>();

@@ -257,6 +257,16 @@ export default defineCheck({
         fix: (value, comment) => fixLine(view, variable, value, comment),
       });
     }
+    if (serve && layout && layout.dp > layout.dpLocal && layout.backend !== 'ray' && !addressFlag?.value) {
+      // vLLM's default master address is 127.0.0.1: the other nodes of the instance cannot reach it
+      const own = nodeIp ?? (defaultNic ? ipv4Of(defaultNic) : undefined);
+      const starts = layout.startRank === 0;
+      problems.push({
+        level: 'fail',
+        text: `${view.name} serves ${layout.dpLocal} of ${layout.dp} data-parallel ranks (the rest on other nodes) without --data-parallel-address: vLLM then uses 127.0.0.1, which the other nodes cannot reach`,
+        fix: `${view.name} line ${serve.line}: --data-parallel-address ${starts && own ? own : '<address of the node that starts rank 0>'}   # ${starts ? 'this node starts rank 0: its own address' : "node 0's local_ip"}, the same on every node of the instance`,
+      });
+    }
     const isMaster = layout !== undefined && layout.startRank === 0 && !layout.headless;
     const defaultIp = defaultNic ? ipv4Of(defaultNic) : undefined;
     for (const master of masters) {

@@ -212,6 +212,77 @@ const TRIO_CLUSTER = 'examples/cluster/a2-trio.yaml';
 /** every device of an A2 node answers the same-index pings to its peers */
 const pingsTo = (...peers) => pingCommands(peers.flatMap((ip) => A2_DEVICES.map((d) => ({ device: d, address: ip(d) }))));
 
+/** npu-smi info of the demo A2 and A3 hosts: the public captures with a 25.5.1 driver (test/fixtures/synthetic). */
+const A2_TABLE = derived('npu-smi-info-910b3-a2x8-25.5.1-derived.txt');
+const A3_TABLE = derived('npu-smi-info-a3-16chip-25.5.1-derived.txt');
+
+/**
+ * Weights in the Hugging Face cache, where vllm looks for a hub id without VLLM_USE_MODELSCOPE:
+ * refs/main names the snapshot holding config.json, the index and the shards.
+ */
+function huggingFaceWeights(id, shardGiB, { quantized = false } = {}) {
+  const entry = `/root/.cache/huggingface/hub/models--${id.replace(/\//g, '--')}`;
+  const revision = '5d1e2a9f0c7b4e6a8d3c1b0f9e8d7c6b5a4f3e2d';
+  const files = { [`${entry}/refs/main`]: `${revision}\n` };
+  for (const [path, node] of Object.entries(modelScopeWeights(id, shardGiB, { quantized }))) {
+    files[path.replace(/^\/root\/\.cache\/modelscope\/hub\/models\/[^/]+\/[^/]+/, `${entry}/snapshots/${revision}`)] = node;
+  }
+  return files;
+}
+
+/** A bare Atlas 800 A3 (openEuler, 8 cards x 2 dies, no CANN: it ships in the image), tuned, nothing listening. */
+function a3Host({ hostname, address, ip, vnic, weights }) {
+  return {
+    identity: { hostname, arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
+    env: HOST_ENV,
+    files: {
+      ...baseFiles({ os: OPENEULER, memTotalKb: 1_584_000_000, memAvailableKb: 1_500_000_000 }),
+      ...npuDevices(16),
+      ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt'), npuSmiDir: '/usr/local/sbin' }),
+      ...hostMountinfo(),
+      '/etc/hccn.conf': hccnConf(A3_DEVICES, ip),
+      ...weights,
+    },
+    commands: [
+      { argv: ['/usr/local/sbin/npu-smi', 'info'], stdout: A3_TABLE },
+      { argv: ['/usr/local/sbin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910a-mindcluster-fixture.txt') },
+      ...hccnCommands({ devices: A3_DEVICES, ip, vnic }),
+      ...spodCommands('/usr/local/sbin/npu-smi'),
+    ],
+    statfs: {
+      '/dev/shm': { type: TMPFS, totalBytes: 756 * GiB, freeBytes: 756 * GiB, availableBytes: 756 * GiB },
+      '/root/.cache': { type: EXT4, totalBytes: 7000 * GiB, freeBytes: 5200 * GiB, availableBytes: 5000 * GiB },
+    },
+    interfaces: hostNetwork(address),
+  };
+}
+
+/**
+ * The guide's PD script with its placeholders filled in for one node, as an operator would:
+ * the NIC, this node's address, and (decode nodes) the address of decode node 0.
+ */
+function filledPdScript(name, { nodeIp, masterIp }) {
+  const replacements = [
+    ['nic_name="xxx"', 'nic_name="enp189s0f0"'],
+    ['local_ip="xxx"', `local_ip="${nodeIp}"`],
+    ...(name === 'run_p.sh' ? [] : [['node0_ip="xxxx"', `node0_ip="${masterIp}"`]]),
+  ];
+  let text = guideScript(name);
+  for (const [from, to] of replacements) {
+    if (!text.includes(from)) throw new Error(`${name}: no ${from}`);
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
+/** The three A3 nodes of the guide's 1P1D deployment: prefill node, decode node 0 (rank 0), decode node 1. */
+const PD_NODES = [
+  { name: 'a3-pd-prefill', hostname: 'a3-pd-node1', address: '10.20.3.41', profile: 'qwen3.5-397b-pd-prefill-a3', script: 'run_p.sh', deviceNet: 171 },
+  { name: 'a3-pd-decode0', hostname: 'a3-pd-node2', address: '10.20.3.42', profile: 'qwen3.5-397b-pd-decode-a3', script: 'run_d0.sh', deviceNet: 172 },
+  { name: 'a3-pd-decode1', hostname: 'a3-pd-node3', address: '10.20.3.43', profile: 'qwen3.5-397b-pd-decode-a3', script: 'run_d1.sh', deviceNet: 173 },
+];
+const PD_DECODE_MASTER = PD_NODES[1].address;
+
 const GUIDE_MOUNTS = ['/usr/local/dcmi', '/usr/local/Ascend/driver/tools/hccn_tool', '/usr/local/bin/npu-smi', '/usr/local/Ascend/driver/lib64', '/usr/local/Ascend/driver/version.info', '/etc/ascend_install.info'];
 
 const demos = [
@@ -224,12 +295,12 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_480_000_000 }),
         ...npuDevices(8),
-        ...driverFiles({ versionInfo: derived('driver-version-info-25.3.rc1-derived.txt') }),
+        ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt') }),
         ...containerFiles(GUIDE_MOUNTS),
         ...CANN_8_3,
       },
       commands: [
-        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: capture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt') },
+        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: A2_TABLE },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         ...hccnCommands({ devices: A2_DEVICES, ip: node1Ip }),
         ...pingCommands(A2_DEVICES.map((d) => ({ device: d, address: node2Ip(d), lost: d === 3 }))),
@@ -252,13 +323,13 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_480_000_000 }),
         ...npuDevices(8),
-        ...driverFiles({ versionInfo: derived('driver-version-info-25.3.rc1-derived.txt') }),
+        ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt') }),
         ...containerFiles([...GUIDE_MOUNTS, '/etc/hccn.conf']),
         '/etc/hccn.conf': hccnConf(A2_DEVICES, node2Ip),
         ...CANN_8_3,
       },
       commands: [
-        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: capture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt') },
+        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: A2_TABLE },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         // device 3 lost its link (a pulled optic): DOWN, net health Fault, no LLDP neighbour
         ...hccnCommands({ devices: A2_DEVICES, ip: node2Ip, down: [3] }),
@@ -275,30 +346,14 @@ const demos = [
   {
     name: 'a3-healthy',
     profile: 'qwen3.5-397b-w8a8-a3',
-    spec: {
-      identity: { hostname: 'a3-node1', arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
-      env: HOST_ENV,
-      files: {
-        ...baseFiles({ os: OPENEULER, memTotalKb: 1_584_000_000, memAvailableKb: 1_500_000_000 }),
-        ...npuDevices(16),
-        ...driverFiles({ versionInfo: derived('driver-version-info-25.2.1-minimal-derived.txt'), npuSmiDir: '/usr/local/sbin' }),
-        ...hostMountinfo(),
-        '/etc/hccn.conf': hccnConf(A3_DEVICES, a3Ip),
-        // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
-        ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
-      },
-      commands: [
-        { argv: ['/usr/local/sbin/npu-smi', 'info'], stdout: capture('npu-smi-info-a3-16chip-vllm-ascend-5784.txt') },
-        { argv: ['/usr/local/sbin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910a-mindcluster-fixture.txt') },
-        ...hccnCommands({ devices: A3_DEVICES, ip: a3Ip, vnic: a3Vnic }),
-        ...spodCommands('/usr/local/sbin/npu-smi'),
-      ],
-      statfs: {
-        '/dev/shm': { type: TMPFS, totalBytes: 756 * GiB, freeBytes: 756 * GiB, availableBytes: 756 * GiB },
-        '/root/.cache': { type: EXT4, totalBytes: 7000 * GiB, freeBytes: 5200 * GiB, availableBytes: 5000 * GiB },
-      },
-      interfaces: hostNetwork('10.20.1.21'),
-    },
+    spec: a3Host({
+      hostname: 'a3-node1',
+      address: '10.20.1.21',
+      ip: a3Ip,
+      vnic: a3Vnic,
+      // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
+      weights: modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+    }),
     // the guide's single-node script as published (qprep check --launch)
     launch: 'qwen3.5-397b-w8a8-a3-single-node.sh',
   },
@@ -380,6 +435,24 @@ demos.push({
   clusters: [TRIO_CLUSTER],
 });
 
+// The 1P1D deployment of the Qwen3.5-397B guide on three A3 hosts, each with its filled-in script:
+// qprep aggregate over their reports judges the ranks, the master address and the KV sizes.
+for (const node of PD_NODES) {
+  demos.push({
+    name: node.name,
+    profile: node.profile,
+    spec: a3Host({
+      hostname: node.hostname,
+      address: node.address,
+      ip: (d) => `11.12.${node.deviceNet}.${80 + d}`,
+      vnic: (d) => `192.168.${node.deviceNet - 167}.${10 + d}`,
+      weights: huggingFaceWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+    }),
+    launch: node.script,
+    launchText: filledPdScript(node.script, { nodeIp: node.address, masterIp: PD_DECODE_MASTER }),
+  });
+}
+
 /** Run-specific values (ids, clocks) are fixed so that re-running the script changes nothing. */
 function stable(report, name) {
   return {
@@ -398,7 +471,7 @@ for (const demo of demos) {
   const recorder = new RecordingHost(new MemoryHost(demo.spec));
   const loaded = await loadProfile(demo.profile);
   // the launch script as `qprep snapshot --launch FILE` records it, from the working directory
-  const launch = demo.launch ? { file: demo.launch, text: guideScript(demo.launch), from: 'file' } : undefined;
+  const launch = demo.launch ? { file: demo.launch, text: demo.launchText ?? guideScript(demo.launch), from: 'file' } : undefined;
   const handle = { host: recorder, source: { kind: 'live', root: '/' }, ...(launch ? { launch } : {}) };
   const run = await performCheck(handle, loaded, {}, { now: () => CREATED });
   // A cluster member is recorded a second time as a node of its cluster, so that its snapshot also

@@ -78,6 +78,7 @@ Examples:
   qprep check --launch run_p.sh                the launch script against this host: placeholders, NIC, NPUs, ports, weights
   qprep aggregate reports/ --cluster c.json    the cluster verdict from every node's report
   qprep explain cpu.governor                   what a check looks at and how to fix it
+  qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
   sudo qprep rollback                          put back every old value from the journal
@@ -186,8 +187,10 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   program
     .command('list')
-    .description('the check catalogue: id, level, category, title')
+    .description('the check catalogue: id, level, category, title; with --profiles, the deployment profiles')
     .addOption(formatOption(['human', 'json']))
+    .option('--profiles', 'list the built-in profiles instead: family, NPUs, minimum driver, nodes, ports, shm, disk, tuning, what each promotes')
+    .option('--profile <name|file>', 'levels as this profile sets them; with --profiles, describe only this profile (a file resolved over the built-in it extends)')
     .action(async (options, command: Command) => {
       const { runListCommand } = await import('./app/commands.js');
       exit.code = await runListCommand({ ...options, ...command.optsWithGlobals() });

@@ -4,6 +4,7 @@ import { openCluster, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
+import { assertProfileCheckIds } from '../core/profile-checks.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
@@ -14,6 +15,7 @@ import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
 import type { LaunchInput } from '../core/launch-input.js';
 import { launchView } from '../probes/launch.js';
+import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
 import { describeZodError } from '../util/zod-error.js';
@@ -53,7 +55,9 @@ export async function loadProfile(spec: string | undefined): Promise<LoadedProfi
     throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a YAML/JSON file)`);
   }
   const text = await readInputFile(name, 'profile', 'invalid-profile');
-  return parseProfileText(text, name);
+  const loaded = parseProfileText(text, name);
+  assertProfileCheckIds(loaded, defaultCatalogue);
+  return loaded;
 }
 
 export async function loadSnapshot(file: string): Promise<Snapshot> {
@@ -212,6 +216,6 @@ export async function launchInfo(ctx: CheckContext): Promise<Report['launch']> {
     file: view.input.file,
     from: view.input.from,
     lines: view.script.parsed.lines,
-    serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null } : null,
+    serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null, layout: launchLayout(view)! } : null,
   };
 }

@@ -110,6 +110,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   let status = outcome.status;
   let message = outcome.message;
   let waived: Waiver | undefined;
+  let expired: Required<Waiver> | undefined;
   // Waivers come first, so that a waived warning of a recommended check is recorded as waived
   // (and --strict respects it) just like a waived failure of a required one.
   if (status === 'fail' || status === 'warn') {
@@ -123,6 +124,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
       waived = waiver.expires ? { reason: waiver.reason, expires: waiver.expires } : { reason: waiver.reason };
     } else if (waiver?.expires) {
       message = `${message} (waiver expired ${waiver.expires})`;
+      expired = { reason: waiver.reason, expires: waiver.expires };
     }
   }
   if (status === 'fail' && input.level === 'recommended') status = 'warn';
@@ -140,6 +142,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (outcome.remediation !== undefined) result.remediation = outcome.remediation;
   if (outcome.details !== undefined && outcome.details.length > 0) result.details = outcome.details;
   if (waived) result.waived = waived;
+  if (expired) result.waiverExpired = expired;
   return result;
 }
 

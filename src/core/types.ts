@@ -103,6 +103,8 @@ export interface CheckResult {
   evidence: Record<string, unknown>;
   details?: string[];
   waived?: Waiver;
+  /** a profile waiver of this check whose date has passed: it no longer applies */
+  waiverExpired?: Required<Waiver>;
   durationMs: number;
 }
 

@@ -36,7 +36,11 @@ const MAX_DETAIL_LINES = 40;
 
 function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, previous?: CheckResult): string[] {
   const label = paint(chalk, result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(5)}`);
-  const waived = result.waived ? chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`) : '';
+  const waived = result.waived
+    ? chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`)
+    : result.waiverExpired
+      ? chalk.dim(` (the waiver "${result.waiverExpired.reason}" no longer applies)`)
+      : '';
   const lines = [`  ${label}  ${chalk.bold(result.id.padEnd(idWidth))}  ${result.message}${waived}`];
   const indent = ' '.repeat(2 + 7 + 2 + 2);
   if (result.status !== 'pass' && result.details) {

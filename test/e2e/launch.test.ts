@@ -112,7 +112,8 @@ describe('qprep check --launch', () => {
     expect(byId['launch.placeholders']!.message).toBe('2 placeholders left in run_p.sh: nic_name="xxx" (line 6), local_ip="xxx" (line 7)');
     expect(byId['launch.placeholders']!.remediation).toMatch(/^run_p\.sh line 6: nic_name="[^"]+"   # the interface carrying /);
     expect(byId['launch.network']!.status).toBe('fail');
-    expect(report.launch).toEqual({ file: script, from: 'file', lines: 71, serve: { line: 32, form: 'vllm serve', model: MODEL } });
+    expect(report.launch).toMatchObject({ file: script, from: 'file', lines: 71, serve: { line: 32, form: 'vllm serve', model: MODEL } });
+    expect(report.launch.serve.layout).toMatchObject({ role: 'prefill', tp: 2, dp: 8, dpLocal: 8, startRank: 0, dpAddress: { value: 'xxx', line: 40, from: { name: 'local_ip', line: 7 } } });
   });
 
   it.skipIf(!nic)('a filled-in copy on a matching host: every launch check passes (triton is a 310P matter), ready, exit 0', async () => {

@@ -35,11 +35,76 @@ describe('launch.flags', () => {
     expect(outcome.remediation).toBe("run.sh line 53: --additional-config '{...}'   # valid JSON in single quotes; check it with: python3 -m json.tool");
   });
 
-  it("fails a prefill instance whose size disagrees with the connector's prefill sizes", async () => {
-    const script = edited(filledIn('run_p.sh'), [['--data-parallel-size 8', '--data-parallel-size 4']]);
+  it("fails a prefill instance whose size disagrees with the connector's prefill sizes, at the line of the key", async () => {
+    const script = edited(filledIn('run_p.sh'), [['--data-parallel-size 8 \\\n--data-parallel-size-local 8', '--data-parallel-size 4 \\\n--data-parallel-size-local 4']]);
     const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
     expect(outcome.status).toBe('fail');
-    expect(outcome.message).toBe('--kv-transfer-config says prefill.dp_size 8 but this prefill instance runs --data-parallel-size 4 (kv_producer, run.sh:56)');
+    expect(outcome.message).toBe('--kv-transfer-config says prefill.dp_size 8 but this prefill instance runs --data-parallel-size 4 (kv_producer, run.sh:63)');
+    expect(outcome.remediation).toBe('run.sh line 63: "dp_size": 4   # in the prefill block, on every node of the deployment; or change --data-parallel-size');
+  });
+
+  it("fails a decode node whose own tp_size in the decode block is wrong (run_d1.sh), at that line", async () => {
+    const script = edited(filledIn('run_d1.sh', '10.0.0.13', '10.0.0.12'), [['"dp_size": 16,\n              "tp_size": 2', '"dp_size": 16,\n              "tp_size": 4']]);
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe('--kv-transfer-config says decode.tp_size 4 but this decode instance runs --tensor-parallel-size 2 (kv_consumer, run.sh:72)');
+  });
+
+  it('fails ranks past --data-parallel-size (run_d1.sh starting at 12 of 16), naming the start-rank line', async () => {
+    const script = edited(filledIn('run_d1.sh', '10.0.0.13', '10.0.0.12'), [['--data-parallel-start-rank 8', '--data-parallel-start-rank 12']]);
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe('this node would serve ranks 12-19, past the last rank 15 of --data-parallel-size 16 (--data-parallel-start-rank 12 at run.sh:42)');
+    expect(outcome.remediation).toBe('run.sh line 42: --data-parallel-start-rank 8   # the ranks of the nodes before this one together; or raise --data-parallel-size');
+  });
+
+  it('run_d1.sh off by one (rank 9: past 15) fails, at rank 4 (not a multiple of the local ranks) warns; more local ranks than the instance has fails', async () => {
+    const offByOne = edited(filledIn('run_d1.sh', '10.0.0.13', '10.0.0.12'), [['--data-parallel-start-rank 8', '--data-parallel-start-rank 9']]);
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: offByOne });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe('this node would serve ranks 9-16, past the last rank 15 of --data-parallel-size 16 (--data-parallel-start-rank 9 at run.sh:42)');
+    const inside = edited(filledIn('run_d1.sh', '10.0.0.13', '10.0.0.12'), [['--data-parallel-start-rank 8', '--data-parallel-start-rank 4']]);
+    const warned = await runOn(check, a3Node(), {}, { launch: inside });
+    expect(warned.outcome.status).toBe('warn');
+    expect(warned.outcome.message).toBe('--data-parallel-start-rank 4 (run.sh:42) is not a multiple of --data-parallel-size-local 8: with 8 ranks per node the nodes start at 0, 8, 16, ...');
+    const tooMany = edited(filledIn('run_d0.sh', '10.0.0.12', '10.0.0.12'), [['--data-parallel-size-local 8', '--data-parallel-size-local 32']]);
+    const failed = await runOn(check, a3Node(), {}, { launch: tooMany });
+    expect(failed.outcome.message).toMatch(/^--data-parallel-size-local 32 \(run\.sh:41\) is more than --data-parallel-size 16: /);
+  });
+
+  it("warns when --max-num-seqs x DP is below the profile's expected concurrency (run_d0.sh: 32 x 16 = 512)", async () => {
+    const script = filledIn('run_d0.sh', '10.0.0.12', '10.0.0.12');
+    const short = await runOn(check, a3Node(), { name: 'pd-lab', deployment: { expectedConcurrency: 600 } }, { launch: script });
+    expect(short.outcome.status).toBe('warn');
+    expect(short.outcome.message).toBe('--max-num-seqs 32 x --data-parallel-size 16 = 512 requests at once, below the 600 profile pd-lab expects: the rest wait in the queue, and TTFT counts the wait');
+    expect(short.outcome.remediation).toBe('run.sh line 45: --max-num_seqs 38   # x --data-parallel-size 16 >= 600; or lower deployment.expectedConcurrency');
+    expect((await runOn(check, a3Node(), { deployment: { expectedConcurrency: 512 } }, { launch: script })).outcome.status).toBe('pass');
+    const single = await runOn(check, a3Node(), { deployment: { expectedConcurrency: 200 } }, { launch: guideScript('qwen3.5-397b-w8a8-a3-single-node.sh') });
+    expect(single.outcome.actual).toContain('--max-num-seqs 128 x --data-parallel-size 1 = 128 requests at once, below the 200');
+    const unset = await runOn(check, DUO(), { deployment: { expectedConcurrency: 16 } }, { launch: edited(DENSE_2B, [['--max-num-seqs 32 \\\n', '']]) });
+    expect(unset.outcome.message).toMatch(/^no --max-num-seqs in run\.sh: vLLM picks its default, and profile default expects 16 requests at once/);
+  });
+
+  it("fails a script whose kv_role is not the profile's role, and a plain server on a PD node", async () => {
+    const prefillOnDecode = await runOn(check, a3Node(), { name: 'qwen3.5-397b-pd-decode-a3', deployment: { role: 'decode' } }, { launch: filledIn('run_p.sh') });
+    expect(prefillOnDecode.outcome.status).toBe('fail');
+    expect(prefillOnDecode.outcome.message).toBe('profile qwen3.5-397b-pd-decode-a3 is a decode node, but run.sh:58 sets kv_role kv_producer: the prefill script, or the wrong profile?');
+    const decodeOk = await runOn(check, a3Node(), { deployment: { role: 'decode' } }, { launch: filledIn('run_d0.sh', '10.0.0.11', '10.0.0.11') });
+    expect(decodeOk.outcome.status).toBe('pass');
+    const plain = await runOn(check, a3Node(), { deployment: { role: 'prefill' } }, { launch: guideScript('qwen3.5-397b-w8a8-a3-single-node.sh') });
+    expect(plain.outcome.actual).toContain('is a prefill node of a disaggregated deployment, but run.sh has no --kv-transfer-config');
+  });
+
+  it('reads --speculative_config and --speculative-config alike for the MTP rule', async () => {
+    for (const spelling of ['--speculative_config', '--speculative-config', '--speculative-config=']) {
+      const flag = spelling.endsWith('=') ? `${spelling}'{"method": "qwen3_5_mtp","num_speculative_tokens":1}'` : `${spelling} '{"method": "qwen3_5_mtp","num_speculative_tokens":1}'`;
+      const script = edited(DENSE_2B, [
+        [`--speculative-config '{"method": "qwen3_5_mtp","num_speculative_tokens":1}'`, flag],
+        ['[2,4,8,16]', '[1,2,4,8]'],
+      ]);
+      const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+      expect(outcome.message, spelling).toBe('with MTP (num_speculative_tokens 1) capture sizes should be multiples of 2; 1 is not');
+    }
   });
 
   it('warns about prefix caching on Qwen3.5 without --mamba-cache-mode align (the single-node A3 script)', async () => {

@@ -86,6 +86,25 @@ describe('launch.network', () => {
     expect(outcome.remediation).toBe('run.sh line 10: node0_ip="10.0.0.11"   # the master is this node: its own address');
   });
 
+  it('a decode node that is not the master but names this host as the master is warned, with the fix at node0_ip', async () => {
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: filledIn('run_d1.sh', '10.0.0.11', '10.0.0.11') });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe('--data-parallel-address (run.sh:43) 10.0.0.11 is this host, but this node is not the master (start rank 8, --headless)');
+    expect(outcome.remediation).toBe('run.sh line 10: node0_ip="<address of node 0>"   # node 0\'s local_ip');
+  });
+
+  it('fails a node of a multi-node instance without --data-parallel-address: vLLM would use 127.0.0.1', async () => {
+    const withoutAddress = (name: 'run_d0.sh' | 'run_d1.sh') => edited(filledIn(name, '10.0.0.11', '10.0.0.11'), [['--data-parallel-address ${MASTER_IP_ADDRESS} \\\n', '']]);
+    const master = await runOn(check, a3Node(), {}, { launch: withoutAddress('run_d0.sh') });
+    expect(master.outcome.status).toBe('fail');
+    expect(master.outcome.message).toBe('run.sh serves 8 of 16 data-parallel ranks (the rest on other nodes) without --data-parallel-address: vLLM then uses 127.0.0.1, which the other nodes cannot reach');
+    expect(master.outcome.remediation).toContain('run.sh line 35: --data-parallel-address 10.0.0.11   # this node starts rank 0: its own address, the same on every node of the instance');
+    const follower = await runOn(check, a3Node(), {}, { launch: withoutAddress('run_d1.sh') });
+    expect(follower.outcome.remediation).toContain("run.sh line 34: --data-parallel-address <address of the node that starts rank 0>   # node 0's local_ip");
+    // one node serving every rank needs no master address
+    expect((await runOn(check, a3Node(), {}, { launch: edited(filledIn('run_p.sh'), [['--data-parallel-address ${IP_ADDRESS} \\\n', '']]) })).outcome.status).toBe('pass');
+  });
+
   it('warns about proxy variables that reach vllm, and passes the ones the script unsets', async () => {
     const env = { PATH: '/usr/bin', http_proxy: 'http://user:secret@proxy:3128', HTTPS_PROXY: 'http://proxy:3128' };
     const { outcome } = await runOn(check, a3Node({ env }), {}, { launch: filledIn('run_p.sh') });

@@ -185,6 +185,17 @@ describe('tricky scripts', () => {
     expect(quoted.flags.map((f) => f.written)).toEqual(['--port 9000']);
   });
 
+  it('reads --speculative_config and --speculative-config alike (the 397B scripts write one, the 310P scripts the other), with = too', () => {
+    const json = '\'{"method": "qwen3_5_mtp", "num_speculative_tokens": 3}\'';
+    for (const written of [`--speculative_config ${json}`, `--speculative-config ${json}`, `--speculative_config=${json}`, `--speculative-config=${json}`]) {
+      const args = serveArgs(read(`vllm serve /m ${written} --max-num_seqs 4\n`));
+      expect(jsonFlag(args, 'speculative-config'), written).toMatchObject({ state: 'ok', value: { method: 'qwen3_5_mtp', num_speculative_tokens: 3 } });
+      expect(integerFlag(args, 'max-num-seqs'), written).toMatchObject({ value: 4 });
+    }
+    expect(jsonFlag(serveArgs(read(guide('qwen3.5-2b-310p.sh'))), 'speculative-config')).toMatchObject({ state: 'ok', value: { num_speculative_tokens: 1 } });
+    expect(jsonFlag(serveArgs(read(guide('qwen3.5-397b-w8a8-a3-single-node.sh'))), 'speculative-config')).toMatchObject({ state: 'ok', value: { num_speculative_tokens: 3 } });
+  });
+
   it('reads --flag=value, the short spellings and the python -m api_server form', () => {
     const script = read('python3 -m vllm.entrypoints.openai.api_server --model=/w/m -dp 2 -dpl 1 --enable-expert-parallel --port=8100\n');
     expect(script.serve!.form).toBe('api_server');
