@@ -13,7 +13,15 @@ import hccnNetdetect from './hccn.netdetect.js';
 import hccnPeers from './hccn.peers.js';
 import hccnSpod from './hccn.spod.js';
 import hccnTls from './hccn.tls.js';
+import launchDevices from './launch.devices.js';
+import launchEnv from './launch.env.js';
+import launchFlags from './launch.flags.js';
+import launchNetwork from './launch.network.js';
+import launchPlaceholders from './launch.placeholders.js';
+import launchPorts from './launch.ports.js';
+import launchScript from './launch.script.js';
 import memJemalloc from './mem.jemalloc.js';
+import modelWeights from './model.weights.js';
 import netHostNic from './net.host-nic.js';
 import netPeerPorts from './net.peer-ports.js';
 import netPorts from './net.ports.js';
@@ -28,6 +36,7 @@ import npuHealth from './npu.health.js';
 import npuIdle from './npu.idle.js';
 import npuSmi from './npu.smi.js';
 import npuTools from './npu.tools.js';
+import pythonTritonAscend from './python.triton-ascend.js';
 import schedMigrationCost from './sched.migration-cost.js';
 import sysctlNumaBalancing from './sysctl.numa-balancing.js';
 import sysctlSwappiness from './sysctl.swappiness.js';
@@ -71,4 +80,13 @@ export const catalogue: readonly Check[] = [
   hccnTls,
   hccnSpod,
   hccnPeers,
+  launchScript,
+  launchPlaceholders,
+  launchNetwork,
+  launchDevices,
+  launchPorts,
+  launchEnv,
+  launchFlags,
+  modelWeights,
+  pythonTritonAscend,
 ];

@@ -1,33 +1,10 @@
 import { error, fail, pass } from '../src/core/outcome.js';
 import { expandPorts } from '../src/core/profile.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
-import { describeProbeError } from '../src/host/types.js';
-import { parseProcNetTcp, TCP_LISTEN, type TcpSocket } from '../src/parsers/proc-net-tcp.js';
+import { defineCheck } from '../src/core/types.js';
+import { listeningSockets, socketOwners } from '../src/probes/listening.js';
 import { formatRanges, summarizeList } from '../src/util/text.js';
 
 const DEFAULT_HCCL_BASE_PORT = 60000;
-
-/** Who holds a socket inode: scans /proc/<pid>/fd until every inode is found; owners may be invisible in a container. */
-async function socketOwners(ctx: CheckContext, inodes: Set<number>): Promise<Map<number, { pid: number; name: string }>> {
-  const owners = new Map<number, { pid: number; name: string }>();
-  const proc = await ctx.host.readDir('/proc');
-  if (!proc.ok) return owners;
-  const pids = proc.value.map((e) => e.name).filter((n) => /^\d+$/.test(n));
-  for (const pid of pids) {
-    if (owners.size === inodes.size) break;
-    const fds = await ctx.host.readDir(`/proc/${pid}/fd`);
-    if (!fds.ok) continue;
-    for (const fd of fds.value) {
-      const link = await ctx.host.readLink(`/proc/${pid}/fd/${fd.name}`);
-      const inode = link.ok ? /^socket:\[(\d+)\]$/.exec(link.value)?.[1] : undefined;
-      if (inode && inodes.has(Number(inode)) && !owners.has(Number(inode))) {
-        const comm = await ctx.host.readFile(`/proc/${pid}/comm`);
-        owners.set(Number(inode), { pid: Number(pid), name: comm.ok ? comm.value.trim() : '?' });
-      }
-    }
-  }
-  return owners;
-}
 
 export default defineCheck({
   id: 'net.ports',
@@ -48,14 +25,9 @@ export default defineCheck({
     const wanted = new Set([...expandPorts(hostCfg.ports), ...hcclPorts]);
     if (wanted.size === 0) return pass('no port to check (host.ports is empty and host.hcclPortCount is 0)');
 
-    const listening: TcpSocket[] = [];
-    const problems: string[] = [];
-    for (const [file, family] of [['/proc/net/tcp', 'IPv4'], ['/proc/net/tcp6', 'IPv6']] as const) {
-      const read = await ctx.host.readFile(file);
-      if (read.ok) listening.push(...parseProcNetTcp(read.value, family).filter((s) => s.state === TCP_LISTEN));
-      else if (!(family === 'IPv6' && read.code === 'ENOENT')) problems.push(describeProbeError(file, read));
-    }
-    if (problems.length > 0) return error(`cannot read listening sockets: ${problems[0]}`, { remediation: 'make /proc/net readable (mount /proc) and re-run' });
+    const listed = await listeningSockets(ctx);
+    if (!listed.ok) return error(`cannot read listening sockets: ${listed.problem}`, { remediation: 'make /proc/net readable (mount /proc) and re-run' });
+    const listening = listed.sockets;
 
     const busy = listening.filter((s) => wanted.has(s.localPort)).sort((a, b) => a.localPort - b.localPort);
     const checked = formatRanges([...wanted]);

@@ -3,6 +3,7 @@ import { defineCheck } from '../src/core/types.js';
 import { cannInstall, driverVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { declaredDriverCann, describeInnerList, knownIncompatibilities } from '../src/util/ascend-compat.js';
+import { compareAscendVersions } from '../src/util/ascend-version.js';
 
 export default defineCheck({
   id: 'npu.cann',
@@ -13,7 +14,8 @@ export default defineCheck({
     'Each vllm-ascend release pins one CANN version, and each CANN runs on the drivers it was released against: the ' +
     'driver\'s version.info lists the CANN inner versions it accepts and the CANN install record the drivers it supports. ' +
     'A CANN image newer than the host driver fails late, e.g. DeepSeek-V3.2 with CANN 8.3.RC2 on driver 24.1 hangs until ' +
-    '"watchdog timeout". Known-bad pairs that the files do not reveal are kept in a table of reported failures. Required. ' +
+    '"watchdog timeout". Known-bad pairs that the files do not reveal are kept in a table of reported failures. A profile ' +
+    'can name the oldest CANN its deployment runs on (npu.minCann). Required. ' +
     'A bare host without CANN is skipped: the toolkit ships in the vllm-ascend image.',
   reads: [
     'ASCEND_TOOLKIT_HOME, ASCEND_HOME_PATH',
@@ -72,6 +74,15 @@ export default defineCheck({
         actual: info.arch,
         remediation: `install the ${identity.arch} CANN package (or use the image for this architecture)`,
         evidence,
+      });
+    }
+    const minimum = ctx.profile.npu.minCann;
+    if (minimum !== undefined && (compareAscendVersions(version, minimum) ?? 0) < 0) {
+      return fail(`CANN ${version} at ${cann.home} is older than ${minimum}, the minimum of profile ${ctx.profile.name}`, {
+        expected: `>= ${minimum}`,
+        actual: version,
+        remediation: `use a vllm-ascend image built on CANN ${minimum} or later (the release's installation page names its CANN), or install that CANN and source its set_env.sh`,
+        evidence: { ...evidence, minCann: minimum },
       });
     }
     if (!driverVersion) {

@@ -1,21 +1,39 @@
 import { error, fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { driverVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { compareAscendVersions } from '../src/util/ascend-version.js';
 
+/**
+ * The profile's minimum driver (npu.minDriver): the CANN of the deployment's image needs at least
+ * the HDK its release notes pair it with. Undefined when the profile sets none or the version passes.
+ */
+function belowMinimum(ctx: CheckContext, version: string, path: string, evidence: Record<string, unknown>): Outcome | undefined {
+  const minimum = ctx.profile.npu.minDriver;
+  if (minimum === undefined) return undefined;
+  const order = compareAscendVersions(version, minimum);
+  if (order === undefined || order >= 0) return undefined;
+  return fail(`driver ${version} (${path}) is older than ${minimum}, the minimum of profile ${ctx.profile.name}`, {
+    expected: `>= ${minimum}`,
+    actual: version,
+    remediation: `upgrade the NPU driver and firmware (Ascend HDK) to ${minimum} or later on the host: Ascend-hdk-*-npu-firmware_*.run --full, then Ascend-hdk-*-npu-driver_*.run --full, reboot; or use the image made for driver ${version}`,
+    evidence: { ...evidence, minDriver: minimum },
+  });
+}
+
 export default defineCheck({
   id: 'npu.driver-version',
-  title: 'Driver version (version.info and npu-smi agree)',
+  title: 'Driver version (version.info and npu-smi agree, at least the profile minimum)',
   category: 'npu',
   level: 'required',
   why:
     'CANN checks the driver it runs on through driver/version.info, while npu-smi reports the driver actually loaded. ' +
     'When the two differ, the version.info is not the host\'s (a copy baked into the image, or a half-finished upgrade) ' +
     'or npu-smi belongs to another driver, and CANN\'s compatibility decision rests on a wrong version: the "driver version ' +
-    'inconsistency" reports end that way. Required.',
+    'inconsistency" reports end that way. A profile can name the oldest driver its deployment runs on (npu.minDriver): ' +
+    'each vllm-ascend image carries one CANN, and each CANN release names the HDK it needs. Required.',
   reads: ['<driver>/version.info (driver dir from /etc/ascend_install.info, /usr/local/Ascend/driver by default)', 'npu-smi info (Version:)'],
-  fix: 'Mount the host\'s driver/version.info into the container, or finish the driver upgrade (reinstall the package, reboot).',
+  fix: 'Mount the host\'s driver/version.info into the container, or finish the driver upgrade (reinstall the package, reboot); below the profile minimum, upgrade the driver and firmware (Ascend HDK).',
   async run(ctx) {
     const [file, inventory, container] = await Promise.all([driverVersionInfo(ctx), npuInventory(ctx), ctx.container()]);
     const mountFlag = '-v /usr/local/Ascend/driver/version.info:/usr/local/Ascend/driver/version.info';
@@ -42,6 +60,8 @@ export default defineCheck({
       });
     }
     if (!inventory.ok || !inventory.driverVersion) {
+      const tooOld = belowMinimum(ctx, info.version, file.path, evidence);
+      if (tooOld) return tooOld;
       return warn(`driver ${info.version} per ${file.path}; npu-smi could not confirm it${inventory.ok ? ' (its table names no version)' : `: ${inventory.problem.message}`}`, {
         remediation: 'make npu-smi work (see npu.smi), then re-run',
         evidence,
@@ -58,6 +78,10 @@ export default defineCheck({
         evidence,
       });
     }
-    return pass(`driver ${info.version}${info.innerVersionText ? ` (${info.innerVersionText})` : ''}; version.info and npu-smi agree`, { evidence });
+    const tooOld = belowMinimum(ctx, info.version, file.path, evidence);
+    if (tooOld) return tooOld;
+    const minimum = ctx.profile.npu.minDriver;
+    const atLeast = minimum !== undefined && compareAscendVersions(info.version, minimum) !== undefined ? `, at least ${minimum} (profile ${ctx.profile.name})` : '';
+    return pass(`driver ${info.version}${info.innerVersionText ? ` (${info.innerVersionText})` : ''}; version.info and npu-smi agree${atLeast}`, { evidence });
   },
 });

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { loadProfile, performCheck } from '../dist/src/app/session.js';
 import { MemoryHost } from '../dist/src/host/memory.js';
 import { RecordingHost } from '../dist/src/host/snapshot.js';
+import { redactScript } from '../dist/src/util/redact.js';
 import { VERSION } from '../dist/src/version.js';
 
 const REPO = new URL('..', import.meta.url).pathname;
@@ -15,6 +16,7 @@ const outDir = resolve(process.argv[2] ?? join(REPO, 'examples/snapshots'));
 const CREATED = new Date('2026-12-01T08:00:00.000Z');
 
 const capture = (name) => readFileSync(join(REPO, 'test/fixtures/ascend', name), 'utf8');
+const guideScript = (name) => readFileSync(join(REPO, 'test/fixtures/launch', name), 'utf8');
 const derived = (name) => readFileSync(join(REPO, 'test/fixtures/synthetic', name), 'utf8');
 
 const GiB = 1024 ** 3;
@@ -112,6 +114,33 @@ const CANN_8_3 = {
   '/usr/local/Ascend/ascend-toolkit/8.3.RC2/aarch64-linux/ascend_toolkit_install.info': capture('cann-toolkit-install-info-8.3.RC2-vllm-ascend-5784.txt'),
 };
 
+/**
+ * Weights in the ModelScope cache, where vllm looks for a model id with VLLM_USE_MODELSCOPE
+ * ("." in a name is "___" there): config.json, the shard index, shards of the given sizes
+ * in GiB (their content does not matter here).
+ */
+function modelScopeWeights(id, shardGiB, { quantized = false } = {}) {
+  const dir = `/root/.cache/modelscope/hub/models/${id.replace(/\./g, '___')}`;
+  const shards = shardGiB.map((_, i) => `model-${String(i + 1).padStart(5, '0')}-of-${String(shardGiB.length).padStart(5, '0')}.safetensors`);
+  const files = {
+    [`${dir}/config.json`]: '{"model_type": "qwen3_5"}\n',
+    [`${dir}/model.safetensors.index.json`]: `${JSON.stringify({ weight_map: Object.fromEntries(shards.map((s, i) => [`layers.${i}.weight`, s])) })}\n`,
+  };
+  shards.forEach((shard, i) => (files[`${dir}/${shard}`] = { kind: 'file', content: '', size: shardGiB[i] * GiB }));
+  if (quantized) files[`${dir}/quant_model_description.json`] = '{}\n';
+  return files;
+}
+
+/** The Python of the vllm-ascend image: vllm on PATH, its site-packages without triton (the 310P guide). */
+const IMAGE_PYTHON = '/usr/local/python3.11.13';
+const imagePython = {
+  [`${IMAGE_PYTHON}/bin/vllm`]: exe(`#!${IMAGE_PYTHON}/bin/python3.11\n`),
+  [`${IMAGE_PYTHON}/bin/python3.11`]: exe('ELF'),
+  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/vllm-0.23.0.dist-info/METADATA`]: 'Name: vllm\n',
+  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/vllm_ascend-0.23.0.dist-info/METADATA`]: 'Name: vllm-ascend\n',
+  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/torch_npu-2.8.0.dist-info/METADATA`]: 'Name: torch-npu\n',
+};
+
 // ---------------------------------------------------------------------------------------------
 // hccn_tool answers: each device's lines of the vendor docs' `for i in {0..7}` loop captures
 // (one device's part of the loop), with the addresses of the demo node put in.
@@ -183,6 +212,77 @@ const TRIO_CLUSTER = 'examples/cluster/a2-trio.yaml';
 /** every device of an A2 node answers the same-index pings to its peers */
 const pingsTo = (...peers) => pingCommands(peers.flatMap((ip) => A2_DEVICES.map((d) => ({ device: d, address: ip(d) }))));
 
+/** npu-smi info of the demo A2 and A3 hosts: the public captures with a 25.5.1 driver (test/fixtures/synthetic). */
+const A2_TABLE = derived('npu-smi-info-910b3-a2x8-25.5.1-derived.txt');
+const A3_TABLE = derived('npu-smi-info-a3-16chip-25.5.1-derived.txt');
+
+/**
+ * Weights in the Hugging Face cache, where vllm looks for a hub id without VLLM_USE_MODELSCOPE:
+ * refs/main names the snapshot holding config.json, the index and the shards.
+ */
+function huggingFaceWeights(id, shardGiB, { quantized = false } = {}) {
+  const entry = `/root/.cache/huggingface/hub/models--${id.replace(/\//g, '--')}`;
+  const revision = '5d1e2a9f0c7b4e6a8d3c1b0f9e8d7c6b5a4f3e2d';
+  const files = { [`${entry}/refs/main`]: `${revision}\n` };
+  for (const [path, node] of Object.entries(modelScopeWeights(id, shardGiB, { quantized }))) {
+    files[path.replace(/^\/root\/\.cache\/modelscope\/hub\/models\/[^/]+\/[^/]+/, `${entry}/snapshots/${revision}`)] = node;
+  }
+  return files;
+}
+
+/** A bare Atlas 800 A3 (openEuler, 8 cards x 2 dies, no CANN: it ships in the image), tuned, nothing listening. */
+function a3Host({ hostname, address, ip, vnic, weights }) {
+  return {
+    identity: { hostname, arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
+    env: HOST_ENV,
+    files: {
+      ...baseFiles({ os: OPENEULER, memTotalKb: 1_584_000_000, memAvailableKb: 1_500_000_000 }),
+      ...npuDevices(16),
+      ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt'), npuSmiDir: '/usr/local/sbin' }),
+      ...hostMountinfo(),
+      '/etc/hccn.conf': hccnConf(A3_DEVICES, ip),
+      ...weights,
+    },
+    commands: [
+      { argv: ['/usr/local/sbin/npu-smi', 'info'], stdout: A3_TABLE },
+      { argv: ['/usr/local/sbin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910a-mindcluster-fixture.txt') },
+      ...hccnCommands({ devices: A3_DEVICES, ip, vnic }),
+      ...spodCommands('/usr/local/sbin/npu-smi'),
+    ],
+    statfs: {
+      '/dev/shm': { type: TMPFS, totalBytes: 756 * GiB, freeBytes: 756 * GiB, availableBytes: 756 * GiB },
+      '/root/.cache': { type: EXT4, totalBytes: 7000 * GiB, freeBytes: 5200 * GiB, availableBytes: 5000 * GiB },
+    },
+    interfaces: hostNetwork(address),
+  };
+}
+
+/**
+ * The guide's PD script with its placeholders filled in for one node, as an operator would:
+ * the NIC, this node's address, and (decode nodes) the address of decode node 0.
+ */
+function filledPdScript(name, { nodeIp, masterIp }) {
+  const replacements = [
+    ['nic_name="xxx"', 'nic_name="enp189s0f0"'],
+    ['local_ip="xxx"', `local_ip="${nodeIp}"`],
+    ...(name === 'run_p.sh' ? [] : [['node0_ip="xxxx"', `node0_ip="${masterIp}"`]]),
+  ];
+  let text = guideScript(name);
+  for (const [from, to] of replacements) {
+    if (!text.includes(from)) throw new Error(`${name}: no ${from}`);
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
+/** The three A3 nodes of the guide's 1P1D deployment: prefill node, decode node 0 (rank 0), decode node 1. */
+const PD_NODES = [
+  { name: 'a3-pd-prefill', hostname: 'a3-pd-node1', address: '10.20.3.41', profile: 'qwen3.5-397b-pd-prefill-a3', script: 'run_p.sh', deviceNet: 171 },
+  { name: 'a3-pd-decode0', hostname: 'a3-pd-node2', address: '10.20.3.42', profile: 'qwen3.5-397b-pd-decode-a3', script: 'run_d0.sh', deviceNet: 172 },
+  { name: 'a3-pd-decode1', hostname: 'a3-pd-node3', address: '10.20.3.43', profile: 'qwen3.5-397b-pd-decode-a3', script: 'run_d1.sh', deviceNet: 173 },
+];
+const PD_DECODE_MASTER = PD_NODES[1].address;
+
 const GUIDE_MOUNTS = ['/usr/local/dcmi', '/usr/local/Ascend/driver/tools/hccn_tool', '/usr/local/bin/npu-smi', '/usr/local/Ascend/driver/lib64', '/usr/local/Ascend/driver/version.info', '/etc/ascend_install.info'];
 
 const demos = [
@@ -195,12 +295,12 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_480_000_000 }),
         ...npuDevices(8),
-        ...driverFiles({ versionInfo: derived('driver-version-info-25.3.rc1-derived.txt') }),
+        ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt') }),
         ...containerFiles(GUIDE_MOUNTS),
         ...CANN_8_3,
       },
       commands: [
-        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: capture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt') },
+        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: A2_TABLE },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         ...hccnCommands({ devices: A2_DEVICES, ip: node1Ip }),
         ...pingCommands(A2_DEVICES.map((d) => ({ device: d, address: node2Ip(d), lost: d === 3 }))),
@@ -223,13 +323,13 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_480_000_000 }),
         ...npuDevices(8),
-        ...driverFiles({ versionInfo: derived('driver-version-info-25.3.rc1-derived.txt') }),
+        ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt') }),
         ...containerFiles([...GUIDE_MOUNTS, '/etc/hccn.conf']),
         '/etc/hccn.conf': hccnConf(A2_DEVICES, node2Ip),
         ...CANN_8_3,
       },
       commands: [
-        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: capture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt') },
+        { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: A2_TABLE },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         // device 3 lost its link (a pulled optic): DOWN, net health Fault, no LLDP neighbour
         ...hccnCommands({ devices: A2_DEVICES, ip: node2Ip, down: [3] }),
@@ -246,37 +346,27 @@ const demos = [
   {
     name: 'a3-healthy',
     profile: 'qwen3.5-397b-w8a8-a3',
-    spec: {
-      identity: { hostname: 'a3-node1', arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
-      env: HOST_ENV,
-      files: {
-        ...baseFiles({ os: OPENEULER, memTotalKb: 1_584_000_000, memAvailableKb: 1_500_000_000 }),
-        ...npuDevices(16),
-        ...driverFiles({ versionInfo: derived('driver-version-info-25.2.1-minimal-derived.txt'), npuSmiDir: '/usr/local/sbin' }),
-        ...hostMountinfo(),
-        '/etc/hccn.conf': hccnConf(A3_DEVICES, a3Ip),
-      },
-      commands: [
-        { argv: ['/usr/local/sbin/npu-smi', 'info'], stdout: capture('npu-smi-info-a3-16chip-vllm-ascend-5784.txt') },
-        { argv: ['/usr/local/sbin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910a-mindcluster-fixture.txt') },
-        ...hccnCommands({ devices: A3_DEVICES, ip: a3Ip, vnic: a3Vnic }),
-        ...spodCommands('/usr/local/sbin/npu-smi'),
-      ],
-      statfs: {
-        '/dev/shm': { type: TMPFS, totalBytes: 756 * GiB, freeBytes: 756 * GiB, availableBytes: 756 * GiB },
-        '/root/.cache': { type: EXT4, totalBytes: 7000 * GiB, freeBytes: 5200 * GiB, availableBytes: 5000 * GiB },
-      },
-      interfaces: hostNetwork('10.20.1.21'),
-    },
+    spec: a3Host({
+      hostname: 'a3-node1',
+      address: '10.20.1.21',
+      ip: a3Ip,
+      vnic: a3Vnic,
+      // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
+      weights: modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+    }),
+    // the guide's single-node script as published (qprep check --launch)
+    launch: 'qwen3.5-397b-w8a8-a3-single-node.sh',
   },
   {
     name: '300i-duo-healthy',
     profile: 'qwen3.5-dense-300i-duo',
     spec: {
       identity: { hostname: 'duo-node1', arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
-      env: CONTAINER_ENV,
+      env: { ...CONTAINER_ENV, PATH: `${IMAGE_PYTHON}/bin:${CONTAINER_ENV.PATH}` },
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 527_000_000, memAvailableKb: 480_000_000 }),
+        ...imagePython,
+        ...modelScopeWeights('Qwen/Qwen3.5-2B', [4.3]),
         ...npuDevices(8),
         ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt'), hccnTool: false }),
         ...containerFiles(GUIDE_MOUNTS.filter((p) => !p.endsWith('hccn_tool'))),
@@ -292,6 +382,7 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.2.31'),
     },
+    launch: 'qwen3.5-2b-310p.sh',
   },
   {
     name: 'a2-broken',
@@ -344,6 +435,24 @@ demos.push({
   clusters: [TRIO_CLUSTER],
 });
 
+// The 1P1D deployment of the Qwen3.5-397B guide on three A3 hosts, each with its filled-in script:
+// qprep aggregate over their reports judges the ranks, the master address and the KV sizes.
+for (const node of PD_NODES) {
+  demos.push({
+    name: node.name,
+    profile: node.profile,
+    spec: a3Host({
+      hostname: node.hostname,
+      address: node.address,
+      ip: (d) => `11.12.${node.deviceNet}.${80 + d}`,
+      vnic: (d) => `192.168.${node.deviceNet - 167}.${10 + d}`,
+      weights: huggingFaceWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+    }),
+    launch: node.script,
+    launchText: filledPdScript(node.script, { nodeIp: node.address, masterIp: PD_DECODE_MASTER }),
+  });
+}
+
 /** Run-specific values (ids, clocks) are fixed so that re-running the script changes nothing. */
 function stable(report, name) {
   return {
@@ -361,12 +470,16 @@ process.chdir(REPO);
 for (const demo of demos) {
   const recorder = new RecordingHost(new MemoryHost(demo.spec));
   const loaded = await loadProfile(demo.profile);
-  const run = await performCheck({ host: recorder, source: { kind: 'live', root: '/' } }, loaded, {}, { now: () => CREATED });
+  // the launch script as `qprep snapshot --launch FILE` records it, from the working directory
+  const launch = demo.launch ? { file: demo.launch, text: demo.launchText ?? guideScript(demo.launch), from: 'file' } : undefined;
+  const handle = { host: recorder, source: { kind: 'live', root: '/' }, ...(launch ? { launch } : {}) };
+  const run = await performCheck(handle, loaded, {}, { now: () => CREATED });
   // A cluster member is recorded a second time as a node of its cluster, so that its snapshot also
   // answers "qprep check --snapshot X --cluster Y" (the pings); the report kept is the single-node one.
-  for (const cluster of demo.clusters ?? []) await performCheck({ host: recorder, source: { kind: 'live', root: '/' } }, loaded, { cluster }, { now: () => CREATED });
+  for (const cluster of demo.clusters ?? []) await performCheck(handle, loaded, { cluster }, { now: () => CREATED });
   await recorder.interfaces();
   const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION }, CREATED)), report: stable(run.report, demo.name) };
+  if (launch) snapshot.launch = { file: launch.file, text: redactScript(launch.text) };
   const file = join(outDir, `${demo.name}.json`);
   writeFileSync(file, `${JSON.stringify(snapshot, null, 1)}\n`);
   const { summary, ready } = run.report;

@@ -42,6 +42,10 @@ function addClusterOptions(command: Command): Command {
     .option('--hccn-concurrency <n>', 'hccn_tool calls at once on this host (default 1: the tool answers "busy" when run concurrently)', positiveInt('--hccn-concurrency'));
 }
 
+function addLaunchOption(command: Command): Command {
+  return command.option('--launch <script>', 'judge this launch script (the bash that runs vllm serve; "-" reads it from stdin): read, never executed');
+}
+
 function addSelectionOptions(command: Command): Command {
   return command
     .option('--only <ids>', 'run only these checks: ids, id prefixes (npu, hccn) or categories; comma-separated, repeatable', collect, [])
@@ -71,8 +75,10 @@ Examples:
   qprep snapshot -o host.json                  record everything qprep reads, for support
   qprep check --snapshot host.json             replay it anywhere
   qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
+  qprep check --launch run_p.sh                the launch script against this host: placeholders, NIC, NPUs, ports, weights
   qprep aggregate reports/ --cluster c.json    the cluster verdict from every node's report
   qprep explain cpu.governor                   what a check looks at and how to fix it
+  qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
   sudo qprep rollback                          put back every old value from the journal
@@ -91,6 +97,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   addHostOptions(check);
   addSelectionOptions(check);
   addClusterOptions(check);
+  addLaunchOption(check);
   check.action(async (options, command: Command) => {
     const { runCheckCommand } = await import('./app/commands.js');
     exit.code = await runCheckCommand({ ...options, ...command.optsWithGlobals() });
@@ -103,6 +110,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   addHostOptions(snapshot, { snapshot: false });
   addSelectionOptions(snapshot);
   addClusterOptions(snapshot);
+  addLaunchOption(snapshot);
   snapshot.action(async (options, command: Command) => {
     const { runSnapshotCommand } = await import('./app/commands.js');
     exit.code = await runSnapshotCommand({ ...options, ...command.optsWithGlobals() });
@@ -179,8 +187,10 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   program
     .command('list')
-    .description('the check catalogue: id, level, category, title')
+    .description('the check catalogue: id, level, category, title; with --profiles, the deployment profiles')
     .addOption(formatOption(['human', 'json']))
+    .option('--profiles', 'list the built-in profiles instead: family, NPUs, minimum driver, nodes, ports, shm, disk, tuning, what each promotes')
+    .option('--profile <name|file>', 'levels as this profile sets them; with --profiles, describe only this profile (a file resolved over the built-in it extends)')
     .action(async (options, command: Command) => {
       const { runListCommand } = await import('./app/commands.js');
       exit.code = await runListCommand({ ...options, ...command.optsWithGlobals() });

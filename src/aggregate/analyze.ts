@@ -1,8 +1,10 @@
 import type { Cluster, ClusterNode } from '../cluster/schema.js';
 import { formatDuration } from '../util/duration.js';
+import { isIP } from '../util/ip.js';
 import { plural, summarizeList } from '../util/text.js';
 import { VERSION } from '../version.js';
 import type { ErrorDocument, NodeDocument } from './documents.js';
+import { judgeLaunch, type LaunchNode } from './launch.js';
 import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
 import type { AggregateDocument, AggregateNode, Collision, Drift, Finding, Severity } from './schema.js';
 
@@ -268,7 +270,7 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     for (const { field } of fields) values[field] = entry.record.values[field] ?? null;
     return reportNode(entry, values, options);
   });
-  const drift = findDrift(reportNodes, fields);
+  const drift = findDrift(reportNodes, fields).map((d) => (d.field === 'profile' && profilesFollowRoles(d, reports) ? { ...d, severity: 'note' as const, message: `${d.message} (one profile per prefill/decode role, as the launch scripts show)` } : d));
   const collisions = findCollisions(reports.map((entry) => ({ name: entry.name, devices: entry.record.devices })));
 
   // 4. the cluster file: who did not report, who is not in it
@@ -313,6 +315,10 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     findings.push({ severity: d.severity, kind: 'drift', message: d.message, nodes: d.majority ? d.odd.map((o) => o.node) : d.groups.flatMap((g) => g.nodes) });
   }
   for (const c of collisions) findings.push({ severity: 'fail', kind: 'ip-collision', message: c.message, nodes: [...new Set(c.owners.map((o) => o.node))] });
+  // the launch layouts of the nodes checked with --launch, judged together
+  const withLayout = reports.filter((entry) => entry.record.launch !== null);
+  const launch = withLayout.length > 0 ? judgeLaunch(withLayout.map(launchNode), reports.filter((entry) => entry.record.launch === null).map((entry) => entry.name)) : undefined;
+  if (launch) findings.push(...launch.findings);
   for (const name of unexpected) findings.push({ severity: 'warn', kind: 'unexpected-node', message: `${name} reported, but ${clusterFile} does not list it`, nodes: [name] });
   for (const d of duplicates) {
     const others = d.dropped.map((x) => `${x.source} (${x.startedAt})`);
@@ -349,5 +355,28 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     unexpected,
     duplicates,
     findings,
+    ...(launch ? { launch: launch.launch } : {}),
   };
+}
+
+/**
+ * A disaggregated deployment checks its prefill and decode nodes with a profile each: the
+ * profiles differ by design when every profile's nodes run one KV role and no two profiles the same.
+ */
+function profilesFollowRoles(drift: Drift, reports: readonly ReportEntry[]): boolean {
+  const roles = new Map(reports.map((entry) => [entry.name, entry.record.launch?.layout.role ?? null]));
+  const seen = new Set<string>();
+  for (const group of drift.groups) {
+    const groupRoles = new Set(group.nodes.map((node) => roles.get(node) ?? null));
+    const [role] = groupRoles;
+    if (groupRoles.size !== 1 || !role || seen.has(role)) return false;
+    seen.add(role);
+  }
+  return drift.unknown.length === 0;
+}
+
+function launchNode(entry: ReportEntry): LaunchNode {
+  const { script, layout } = entry.record.launch!;
+  const declared = layout.nodeAddress?.known && isIP(layout.nodeAddress.value) ? [layout.nodeAddress.value] : [];
+  return { name: entry.name, script, layout, addresses: [...new Set([...entry.record.hostAddresses, ...declared])] };
 }

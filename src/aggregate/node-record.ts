@@ -1,4 +1,4 @@
-import type { Report } from '../report/schema.js';
+import type { LaunchLayout, Report } from '../report/schema.js';
 import type { AggregateNode, Severity } from './schema.js';
 
 /**
@@ -22,6 +22,8 @@ export interface ReportRecord {
   /** the compared fields (see FIELDS), and `sysctl:<key>` for each kernel setting read */
   values: Record<string, string | null>;
   devices: Array<{ device: number; ip: string | null; vnicIp: string | null }>;
+  /** the launch script's file name and its server's layout (qprep check --launch); null without one */
+  launch: { script: string; layout: LaunchLayout } | null;
 }
 
 export interface FieldSpec {
@@ -151,5 +153,6 @@ export function recordOf(report: Report, raw: Record<string, unknown>, source: s
       .map((c) => ({ id: c.id, status: c.status, message: c.message, ...(c.remediation !== undefined ? { remediation: c.remediation } : {}) })),
     values,
     devices: rawDevices(raw).map((d) => ({ device: d.device as number, ip: stringOrNull(d.ip), vnicIp: stringOrNull(d.vnicIp) })),
+    launch: report.launch?.serve?.layout ? { script: report.launch.file === '-' ? 'stdin' : report.launch.file.replace(/^.*\//, ''), layout: report.launch.serve.layout } : null,
   };
 }

@@ -59,10 +59,36 @@ export const duplicateSchema = z.object({
 
 export const findingSchema = z.object({
   severity: severitySchema,
-  kind: z.enum(['not-ready', 'no-verdict', 'missing', 'stale', 'drift', 'ip-collision', 'unexpected-node', 'duplicate']),
+  kind: z.enum(['not-ready', 'no-verdict', 'missing', 'stale', 'drift', 'ip-collision', 'unexpected-node', 'duplicate', 'launch']),
   message: z.string().describe('one line that stands alone in a log'),
   nodes: z.array(z.string()).describe('the nodes concerned'),
+  remediation: z.string().optional().describe('the change to make, at the script and line (launch findings)'),
 });
+
+export const launchInstanceSchema = z.object({
+  role: z.enum(['prefill', 'decode', 'both', 'serve']).describe("the KV role of its nodes' scripts; serve: no KV connector"),
+  master: z.string().nullable().describe('the node that starts rank 0 at its own address; null when none does'),
+  address: z.string().nullable().describe('the --data-parallel-address of the instance (its master)'),
+  dp: z.number().int().positive(),
+  tp: z.number().int().positive(),
+  pp: z.number().int().positive(),
+  nodes: z.array(
+    z.object({
+      node: z.string(),
+      script: z.string().describe('the launch script the node reported (its file name)'),
+      startRank: z.number().int().nonnegative(),
+      dpLocal: z.number().int().nonnegative(),
+      ranks: z.string().describe('"8-15"; empty when it serves none'),
+    }),
+  ),
+});
+
+export const aggregateLaunchSchema = z
+  .object({
+    instances: z.array(launchInstanceSchema).describe('the vLLM instances the nodes form, by role and master'),
+    without: z.array(z.string()).describe('nodes whose report has no launch layout (checked without --launch, or no server command)'),
+  })
+  .describe('the cross-node launch rules: ranks, master addresses, the P/D sizes of the KV connector');
 
 export const aggregateDocumentSchema = z.object({
   schemaVersion: z.literal(1),
@@ -93,6 +119,7 @@ export const aggregateDocumentSchema = z.object({
   unexpected: z.array(z.string()).describe('nodes with a report that --cluster does not list'),
   duplicates: z.array(duplicateSchema),
   findings: z.array(findingSchema).describe('every reason for the verdict, failures first'),
+  launch: aggregateLaunchSchema.optional().describe('present when at least one report carries a launch layout (qprep check --launch)'),
 });
 
 export const aggregateSchema = z.union([aggregateDocumentSchema, errorReportSchema]);
@@ -103,3 +130,5 @@ export type Drift = z.infer<typeof driftSchema>;
 export type Collision = z.infer<typeof collisionSchema>;
 export type Finding = z.infer<typeof findingSchema>;
 export type Severity = z.infer<typeof severitySchema>;
+export type LaunchInstance = z.infer<typeof launchInstanceSchema>;
+export type AggregateLaunch = z.infer<typeof aggregateLaunchSchema>;

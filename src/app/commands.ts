@@ -1,5 +1,6 @@
 import { catalogue } from '../../checks/index.js';
 import { QprepError, usageError } from '../core/errors.js';
+import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORIES } from '../core/types.js';
 import { exitCodeFor } from '../core/verdict.js';
@@ -9,6 +10,7 @@ import { writeOutputFile } from '../host/output.js';
 import { RecordingHost } from '../host/snapshot.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
+import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
@@ -71,6 +73,7 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
   if (options.cluster !== undefined) result.cluster = options.cluster;
   if (options.node !== undefined) result.node = options.node;
   if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
+  if (options.launch !== undefined) result.launch = options.launch;
   return result;
 }
 
@@ -146,6 +149,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   if (!run.report.interrupted) await recorder.interfaces();
   progress.stop();
   const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
+  if (run.ctx.launch) snapshot.launch = { file: run.ctx.launch.file, text: redactScript(run.ctx.launch.text) };
   await writeOutputFile(options.output!, `${JSON.stringify(snapshot, null, 1)}\n`, 0o600);
   const { summary } = run.report;
   process.stderr.write(
@@ -161,8 +165,9 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   return 0;
 }
 
-export async function runListCommand(options: CommonCliOptions): Promise<number> {
-  const loaded = await loadProfile(undefined);
+export async function runListCommand(options: CommonCliOptions & { profiles?: boolean; profile?: string }): Promise<number> {
+  if (options.profiles) return listProfiles(options);
+  const loaded = await loadProfile(options.profile);
   const rows = catalogue.map((check) => ({
     id: check.id,
     level: effectiveLevel(check, loaded.profile),
@@ -176,6 +181,20 @@ export async function runListCommand(options: CommonCliOptions): Promise<number>
   const idWidth = Math.max(...rows.map((r) => r.id.length));
   const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${CATEGORIES[r.category].padEnd(24)}  ${r.title}`);
   process.stdout.write(`${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(24)}  TITLE\n${lines.join('\n')}\n`);
+  return 0;
+}
+
+/** `qprep list --profiles`: every built-in profile, or with --profile the one given (a file resolved over its base). */
+async function listProfiles(options: CommonCliOptions & { profile?: string }): Promise<number> {
+  const { profileSummary, formatProfilesHuman } = await import('../report/profiles.js');
+  const names = options.profile !== undefined ? [options.profile] : builtinProfileNames();
+  const summaries = [];
+  for (const name of names) {
+    const loaded = await loadProfile(name);
+    summaries.push(profileSummary(loaded, parentOf(loaded)));
+  }
+  const text = options.format === 'json' ? `${JSON.stringify(summaries, null, 2)}\n` : formatProfilesHuman(summaries);
+  process.stdout.write(text);
   return 0;
 }
 

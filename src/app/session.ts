@@ -4,14 +4,18 @@ import { openCluster, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
+import { assertProfileCheckIds } from '../core/profile-checks.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { readInputFile } from '../host/inputs.js';
+import { readInputFile, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
+import type { LaunchInput } from '../core/launch-input.js';
+import { launchView } from '../probes/launch.js';
+import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
 import { visibleLine } from '../util/text.js';
@@ -41,6 +45,8 @@ export interface CheckOptions extends HostOptions {
   node?: string;
   /** --hccn-concurrency N: hccn_tool calls at once (default: the profile's hccn.concurrency) */
   hccnConcurrency?: number;
+  /** --launch SCRIPT: the launch script to judge ("-" for standard input) */
+  launch?: string;
 }
 
 export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
@@ -51,7 +57,9 @@ export async function loadProfile(spec: string | undefined): Promise<LoadedProfi
     throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a YAML/JSON file)`);
   }
   const text = await readInputFile(name, 'profile', 'invalid-profile');
-  return parseProfileText(text, name);
+  const loaded = parseProfileText(text, name);
+  assertProfileCheckIds(loaded, defaultCatalogue);
+  return loaded;
 }
 
 export async function loadSnapshot(file: string): Promise<Snapshot> {
@@ -70,6 +78,17 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
 export interface HostHandle {
   host: Host;
   source: Report['source'];
+  /** the launch script a snapshot recorded */
+  launch?: LaunchInput;
+}
+
+/** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
+export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
+  if (spec === '-') {
+    if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
+    return { file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' };
+  }
+  return { file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' };
 }
 
 /** The live host (under --root) or the replay of a snapshot; never both. */
@@ -79,6 +98,7 @@ export async function openHost(options: HostOptions): Promise<HostHandle> {
     if (options.root) throw new QprepError('usage', '--root and --snapshot cannot be combined: a snapshot carries its own root');
     const snapshot = await loadSnapshot(options.snapshot);
     return {
+      ...(snapshot.launch ? { launch: { file: snapshot.launch.file, text: snapshot.launch.text, from: 'snapshot' as const } } : {}),
       host: new ReplayHost(snapshot, options.snapshot),
       source: {
         kind: 'snapshot',
@@ -133,7 +153,9 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const cluster = options.cluster === undefined ? undefined : await openCluster(options.cluster, handle.host, options.node);
   const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
   const host = new LimitedHost(handle.host, 8, toolLimits);
-  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster);
+  // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script
+  const launch = options.launch !== undefined ? await loadLaunchScript(options.launch) : handle.launch;
+  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch);
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
   let describedHost: HostInfo | undefined;
@@ -187,6 +209,8 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     checks: results,
   };
   if (cluster) report.cluster = clusterInfo(cluster);
+  const launchReport = await launchInfo(ctx);
+  if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
   if (signal) return { report: markInterrupted(report, signal, unfinished), results, ctx };
   return { report, results, ctx };
@@ -205,4 +229,17 @@ export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
   };
   if (loaded.note) info.note = loaded.note;
   return info;
+}
+
+/** What the report says about the launch script: which one, and the server command qprep found in it. */
+export async function launchInfo(ctx: CheckContext): Promise<Report['launch']> {
+  const view = await launchView(ctx);
+  if (!view) return undefined;
+  const serve = view.serve;
+  return {
+    file: view.input.file,
+    from: view.input.from,
+    lines: view.script.parsed.lines,
+    serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null, layout: launchLayout(view)! } : null,
+  };
 }

@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { builtinProfiles } from '../profiles/index.js';
+import { isAscendVersion } from '../util/ascend-version.js';
 import { parseSize } from '../util/size.js';
 import { describeZodError } from '../util/zod-error.js';
 import { QprepError } from './errors.js';
@@ -105,6 +106,12 @@ const hccn = z
   })
   .strict();
 
+/** An Ascend version as the vendor files write it: 25.5.0, 25.0.rc1.1, 8.5.0, 8.3.RC2. */
+const ascendVersion = z
+  // a YAML number would lose digits (25.10 reads as 25.1): versions are strings
+  .string({ message: 'expected an Ascend version as a quoted string, such as "25.5.0" or "8.3.RC2"' })
+  .refine((value) => isAscendVersion(value), { message: 'expected an Ascend version such as 25.5.0, 25.0.rc1.1 or 8.3.RC2' });
+
 const npu = z
   .object({
     /** at least this many NPU devices (A2: 8, A3: 16 dies); 0 accepts any number from 1 */
@@ -134,6 +141,35 @@ const npu = z
      * /dev/ascend_manager exists.
      */
     mountSet: z.enum(['auto', 'standard', '200i-pro']).default('auto'),
+    /**
+     * The oldest NPU driver (Ascend HDK, driver/version.info) the deployment runs on; older fails
+     * npu.driver-version. Unset: no minimum.
+     */
+    minDriver: ascendVersion.optional(),
+    /** The oldest CANN toolkit it runs on; older fails npu.cann (where CANN is installed). Unset: no minimum. */
+    minCann: ascendVersion.optional(),
+  })
+  .strict();
+
+/** What the deployment is, beyond one host: how many nodes, which role this node plays, how much load. */
+const deployment = z
+  .object({
+    /**
+     * Nodes the deployment spans (two A2 for the w8a8 model, three A3 for its 1P1D form). Two or
+     * more make HCCN problems block on every node even without --cluster: the NPU network carries
+     * the collectives (and KV transfers) between them.
+     */
+    nodes: z.number().int().min(1).max(4096).default(1),
+    /**
+     * The role of this node in a prefill/decode disaggregated deployment: launch.flags fails a
+     * launch script whose kv_role says otherwise. "any": not checked.
+     */
+    role: z.enum(['any', 'prefill', 'decode']).default('any'),
+    /**
+     * Requests the service must run at once; launch.flags warns when --max-num-seqs x
+     * --data-parallel-size is below it (the guide's rule). 0: not stated, not checked.
+     */
+    expectedConcurrency: z.number().int().min(0).max(10_000_000).default(0),
   })
   .strict();
 
@@ -173,6 +209,7 @@ export const profileSchema = z
     hccn: hccn.prefault({}),
     npu: npu.prefault({}),
     env: launchEnv.prefault({}),
+    deployment: deployment.prefault({}),
   })
   .strict();
 
@@ -203,13 +240,21 @@ export function builtinProfileNames(): string[] {
   return Object.keys(builtinProfiles);
 }
 
+/** The built-in a profile starts from: its `extends`, else default (default itself: none). */
+export function parentOf(loaded: LoadedProfile): string | null {
+  if (loaded.source === 'builtin') return builtinProfiles[loaded.profile.name]?.extends ?? (loaded.profile.name === 'default' ? null : 'default');
+  return loaded.profile.extends ?? 'default';
+}
+
 function builtinInput(name: string, seen: string[] = []): Plain {
   const entry = builtinProfiles[name];
   if (!entry) {
     throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')}`);
   }
   if (seen.includes(name)) throw new QprepError('invalid-profile', `profile "${name}" extends itself through ${seen.join(' -> ')}`);
-  const parent = entry.extends ? builtinInput(entry.extends, [...seen, name]) : {};
+  // every built-in but default itself starts from default, as a profile file does
+  const parentName = entry.extends ?? (name === 'default' ? undefined : 'default');
+  const parent = parentName ? builtinInput(parentName, [...seen, name]) : {};
   return mergeProfiles(parent, { ...entry, name }) as Plain;
 }
 

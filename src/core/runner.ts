@@ -5,6 +5,7 @@ import { commandLine } from '../probes/commands.js';
 import type { CommandOptions, CommandResult, Host } from '../host/types.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
+import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
 import type { Check, CheckContext, CheckResult, Level, Outcome, Waiver } from './types.js';
 
@@ -95,6 +96,7 @@ export function createContext(
   timeoutMs: number,
   now: () => Date = () => new Date(),
   cluster?: LoadedCluster,
+  launch?: LaunchInput,
 ): CheckContext {
   const memo = new Map<string, Promise<unknown>>();
   const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
@@ -113,6 +115,7 @@ export function createContext(
     container: () => shared<ContainerInfo>('container', () => detectContainer(host)),
     now,
     ...(cluster ? { cluster } : {}),
+    ...(launch ? { launch } : {}),
   };
 }
 
@@ -141,6 +144,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   let status = outcome.status;
   let message = outcome.message;
   let waived: Waiver | undefined;
+  let expired: Required<Waiver> | undefined;
   // Waivers come first, so that a waived warning of a recommended check is recorded as waived
   // (and --strict respects it) just like a waived failure of a required one.
   if (status === 'fail' || status === 'warn') {
@@ -154,6 +158,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
       waived = waiver.expires ? { reason: waiver.reason, expires: waiver.expires } : { reason: waiver.reason };
     } else if (waiver?.expires) {
       message = `${message} (waiver expired ${waiver.expires})`;
+      expired = { reason: waiver.reason, expires: waiver.expires };
     }
   }
   if (status === 'fail' && input.level === 'recommended') status = 'warn';
@@ -171,6 +176,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (outcome.remediation !== undefined) result.remediation = outcome.remediation;
   if (outcome.details !== undefined && outcome.details.length > 0) result.details = outcome.details;
   if (waived) result.waived = waived;
+  if (expired) result.waiverExpired = expired;
   return result;
 }
 

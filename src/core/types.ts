@@ -2,6 +2,7 @@ import type { LoadedCluster } from '../cluster/load.js';
 import type { ContainerInfo } from '../host/container.js';
 import type { Host } from '../host/types.js';
 import type { Change } from './change.js';
+import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
 
 export type Status = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
@@ -55,6 +56,8 @@ export interface CheckContext {
   now(): Date;
   /** the cluster of --cluster and this node's place in it; absent on a single-node run */
   readonly cluster?: LoadedCluster;
+  /** the script of --launch (or the one recorded in the snapshot); absent when none was given */
+  readonly launch?: LaunchInput;
 }
 
 export interface Check {
@@ -100,6 +103,8 @@ export interface CheckResult {
   evidence: Record<string, unknown>;
   details?: string[];
   waived?: Waiver;
+  /** a profile waiver of this check whose date has passed: it no longer applies */
+  waiverExpired?: Required<Waiver>;
   durationMs: number;
 }
 

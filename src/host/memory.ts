@@ -24,7 +24,7 @@ import {
 
 export type MemoryNode =
   | string
-  | { kind: 'file'; content: string; mode?: number }
+  | { kind: 'file'; content: string; mode?: number; /** st_size when it must differ from the content (a 100 GiB shard) */ size?: number }
   | { kind: 'directory'; mode?: number }
   | { kind: 'char-device' | 'block-device' | 'fifo' | 'socket'; mode?: number; rdev?: number }
   | { kind: 'symlink'; target: string };
@@ -180,7 +180,7 @@ export class MemoryHost implements Host {
     const kind = this.kindOf(node);
     const explicit = typeof node !== 'string' && 'mode' in node ? node.mode : undefined;
     const perm = explicit ?? (kind === 'directory' ? 0o755 : kind === 'char-device' ? 0o660 : 0o644);
-    const size = typeof node === 'string' ? node.length : node.kind === 'file' ? node.content.length : 0;
+    const size = typeof node === 'string' ? node.length : node.kind === 'file' ? (node.size ?? node.content.length) : 0;
     const rdev = typeof node !== 'string' && 'rdev' in node ? (node.rdev ?? 0) : 0;
     return probeOk({ kind, mode: TYPE_BITS[kind] | perm, uid: 0, gid: 0, size, rdev });
   }

@@ -106,6 +106,11 @@ export const snapshotSchema = z
       .default([]),
     /** the report of the run that made the recording: what qprep concluded on the machine itself */
     report: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * the --launch script of the recording (secret values redacted): a replay judges it again
+     * unless --launch names another one
+     */
+    launch: z.object({ file: z.string(), text: z.string() }).optional(),
   })
   .strict();
 

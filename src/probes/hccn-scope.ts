@@ -56,15 +56,16 @@ export async function hccnScope(ctx: CheckContext, what: string): Promise<HccnSc
 }
 
 /**
- * Whether HCCN problems block readiness: a cluster of two or more nodes, or a profile whose
- * deployment moves KV caches over the NPU network (hccn.kvTransfer).
+ * Whether HCCN problems block readiness: a cluster of two or more nodes, a profile whose
+ * deployment spans two or more (deployment.nodes), or one that moves KV caches over the NPU
+ * network (hccn.kvTransfer).
  */
 export function hccnBlocking(ctx: CheckContext): boolean {
   const nodes = ctx.cluster?.cluster.nodes.length ?? 0;
-  return nodes >= 2 || ctx.profile.hccn.kvTransfer;
+  return nodes >= 2 || ctx.profile.deployment.nodes >= 2 || ctx.profile.hccn.kvTransfer;
 }
 
-const SINGLE_NODE_NOTE = ' (a warning on a single node: only traffic between nodes uses the NPU network; --cluster makes it blocking)';
+const SINGLE_NODE_NOTE = ' (a warning on a single node: only traffic between nodes uses the NPU network; --cluster or a multi-node profile makes it blocking)';
 
 /**
  * A problem of the NPU network: a fail in a multi-node run, a warning that says why on a single

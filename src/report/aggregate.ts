@@ -122,10 +122,32 @@ export function formatAggregateHuman(document: AggregateDocument, options: Human
     }
   }
 
+  if (document.launch && document.launch.instances.length > 0) {
+    out.push('', chalk.bold.underline('Launch layout'));
+    // a thousand single-node servers are one line; the instances that span nodes or roles get one each
+    const alone = document.launch.instances.filter((i) => i.role === 'serve' && i.nodes.length === 1 && i.dp === i.nodes[0]!.dpLocal);
+    const listed = document.launch.instances.filter((i) => !alone.includes(i));
+    if (alone.length > 0) out.push(`  ${plural(alone.length, 'single-node instance')}: ${fitList(alone.map((i) => i.nodes[0]!.node), 80)}`);
+    for (const instance of listed) {
+      const role = instance.role === 'serve' ? 'instance' : `${instance.role} instance`;
+      const master = instance.master ? `master ${instance.master}${instance.address ? ` at ${instance.address}` : ''}` : 'no master';
+      const pp = instance.pp > 1 ? ` x PP ${instance.pp}` : '';
+      const nodes = instance.nodes.map((n) => `${n.node} ranks ${n.ranks || 'none'} (${n.script})`).join(', ');
+      out.push(`  ${role}, DP ${instance.dp} x TP ${instance.tp}${pp}, ${master}: ${nodes}`);
+    }
+  }
+
   const others = document.findings.filter((f) => f.kind !== 'not-ready');
   if (others.length > 0) {
     out.push('', chalk.bold.underline('Across the cluster'));
-    for (const finding of others) out.push(`  ${paintSeverity(chalk, finding.severity, `${SYMBOLS[finding.severity]} ${finding.severity.padEnd(4)}`)}  ${finding.message}`);
+    for (const finding of others) {
+      out.push(`  ${paintSeverity(chalk, finding.severity, `${SYMBOLS[finding.severity]} ${finding.severity.padEnd(4)}`)}  ${finding.message}`);
+      if (finding.remediation) {
+        const [first, ...rest] = finding.remediation.split('\n');
+        out.push(`          ${chalk.cyan('fix:')} ${first}`);
+        for (const line of rest) out.push(`               ${line}`);
+      }
+    }
   }
 
   out.push('', verdictLine(document, chalk));
@@ -149,6 +171,8 @@ function verdictLine(document: AggregateDocument, chalk: ChalkInstance): string 
   const differs = document.drift.filter((d) => d.severity === 'fail' || (d.severity === 'warn' && document.strict)).map((d) => d.label);
   if (differs.length > 0) parts.push(`differs: ${differs.join(', ')}`);
   if (document.collisions.length > 0) parts.push(plural(document.collisions.length, 'device IP collision'));
+  const launch = document.findings.filter((f) => f.kind === 'launch' && blocking(f)).length;
+  if (launch > 0) parts.push(plural(launch, 'launch script problem'));
   const unexpected = document.findings.filter((f) => f.kind === 'unexpected-node' && blocking(f)).length;
   if (unexpected > 0) parts.push(`${unexpected} not in the cluster file`);
   return `${chalk.red.bold('CLUSTER NOT READY')}: ${parts.join('; ')}`;

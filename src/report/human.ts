@@ -34,9 +34,13 @@ function plural(n: number, word: string): string {
 /** Enough for every failing pair of 16 devices x 4 nodes to stay on one screen with its summary. */
 const MAX_DETAIL_LINES = 40;
 
-function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number): string[] {
+function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, previous?: CheckResult): string[] {
   const label = paint(chalk, result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(5)}`);
-  const waived = result.waived ? chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`) : '';
+  const waived = result.waived
+    ? chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`)
+    : result.waiverExpired
+      ? chalk.dim(` (the waiver "${result.waiverExpired.reason}" no longer applies)`)
+      : '';
   const lines = [`  ${label}  ${chalk.bold(result.id.padEnd(idWidth))}  ${result.message}${waived}`];
   const indent = ' '.repeat(2 + 7 + 2 + 2);
   if (result.status !== 'pass' && result.details) {
@@ -44,7 +48,12 @@ function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number): 
     const more = result.details.length - MAX_DETAIL_LINES;
     if (more > 0) lines.push(`${indent}${chalk.dim(`· ... and ${more} more (--format json has them all)`)}`);
   }
-  if (result.status !== 'pass' && result.remediation) {
+  // Consecutive skips or errors that share their fix (no --launch given; every NPU check when
+  // npu-smi is missing) print it once, under the first of them: nine copies hide the one line
+  // that differs. The JSON keeps every remediation.
+  const repeatsPrevious =
+    (result.status === 'skip' || result.status === 'error') && previous?.status === result.status && previous.remediation === result.remediation;
+  if (result.status !== 'pass' && result.remediation && !repeatsPrevious) {
     const [first, ...rest] = result.remediation.split('\n');
     lines.push(`${indent}${chalk.cyan('fix:')} ${first}`);
     for (const line of rest) lines.push(`${indent}     ${line}`);
@@ -71,13 +80,19 @@ export function formatHuman(report: Report, options: HumanOptions): string {
     out.push(chalk.dim(`cluster ${c.file}: ${c.self}, one of ${plural(c.nodes.length, 'node')} (found by ${c.evidence}) · plan ${c.plan}`));
     if (c.note) out.push(chalk.yellow(`note: ${c.note}`));
   }
+  if (report.launch) {
+    const l = report.launch;
+    const serve = l.serve ? `${l.serve.form}${l.serve.model ? ` ${l.serve.model}` : ''} at line ${l.serve.line}` : 'no vLLM server command';
+    const from = l.from === 'snapshot' ? ' (recorded in the snapshot)' : '';
+    out.push(chalk.dim(`launch script ${l.file === '-' ? 'from stdin' : l.file}${from}: ${serve}`));
+  }
 
   const idWidth = Math.max(0, ...report.checks.map((c) => c.id.length));
   for (const category of Object.keys(CATEGORIES) as Category[]) {
     const inCategory = report.checks.filter((c) => c.category === category);
     if (inCategory.length === 0) continue;
     out.push('', chalk.bold.underline(CATEGORIES[category]));
-    for (const result of inCategory) out.push(...checkLine(chalk, result, idWidth));
+    inCategory.forEach((result, i) => out.push(...checkLine(chalk, result, idWidth, inCategory[i - 1])));
   }
 
   const s = report.summary;

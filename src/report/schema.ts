@@ -32,6 +32,10 @@ export const checkResultSchema = z.object({
     .object({ reason: z.string(), expires: z.string().optional() })
     .optional()
     .describe('set when a fail was downgraded to warn by --ignore or a profile waiver'),
+  waiverExpired: z
+    .object({ reason: z.string(), expires: z.string() })
+    .optional()
+    .describe('set when the profile waives this check but the waiver expired: the result stands as observed'),
   durationMs: z.number().nonnegative(),
 });
 
@@ -68,6 +72,85 @@ export const clusterInfoSchema = z.object({
   note: z.string().optional().describe('set when hostname and addresses disagree'),
 });
 
+const lineSchema = z.number().int().positive();
+
+const kvSideSchema = z
+  .object({
+    dp: z.number().int().nonnegative().nullable().describe('dp_size; null when not a whole number'),
+    tp: z.number().int().nonnegative().nullable().describe('tp_size; null when not a whole number'),
+    dpLine: lineSchema,
+    tpLine: lineSchema,
+  })
+  .nullable();
+
+export const launchLayoutSchema = z
+  .object({
+    role: z.enum(['prefill', 'decode', 'both']).nullable().describe('from kv_role: kv_producer, kv_consumer, kv_both; null without --kv-transfer-config'),
+    tp: z.number().int().positive(),
+    pp: z.number().int().positive(),
+    dp: z.number().int().positive().describe('--data-parallel-size: ranks of the whole instance'),
+    dpLocal: z.number().int().nonnegative().describe('--data-parallel-size-local: ranks this node serves'),
+    startRank: z.number().int().nonnegative().describe('--data-parallel-start-rank: the first rank this node serves'),
+    nnodes: z.number().int().positive(),
+    nodeRank: z.number().int().nonnegative(),
+    headless: z.boolean().describe('no API server on this node (--headless, or a node after the first of --nnodes)'),
+    port: z.number().int().positive().nullable().describe('the API port; null on a headless node'),
+    rpcPort: z.number().int().positive().nullable().describe('--data-parallel-rpc-port as given; null when not given'),
+    dpAddress: z
+      .object({
+        value: z.string(),
+        known: z.boolean().describe('false when the script computes it at run time'),
+        line: lineSchema.describe('the line of --data-parallel-address'),
+        from: z.object({ name: z.string(), line: lineSchema }).nullable().describe('the assignment the value was written in (node0_ip at line 11)'),
+      })
+      .nullable()
+      .describe('--data-parallel-address: the master of the instance; null when not given'),
+    nodeAddress: z
+      .object({ value: z.string(), known: z.boolean(), name: z.string(), line: lineSchema.nullable() })
+      .nullable()
+      .describe("this node's address as the script sets it (HCCL_IF_IP, IP_ADDRESS or local_ip), with the line where it is written"),
+    maxNumSeqs: z.number().int().positive().nullable(),
+    kv: z
+      .object({
+        connector: z.string().nullable(),
+        role: z.string().nullable(),
+        port: z.string().nullable(),
+        engineId: z.string().nullable(),
+        line: lineSchema,
+        prefill: kvSideSchema.describe('kv_connector_extra_config.prefill: the sizes of the prefill instance this one expects'),
+        decode: kvSideSchema.describe('kv_connector_extra_config.decode'),
+      })
+      .nullable()
+      .describe('--kv-transfer-config, when it parses'),
+    lines: z
+      .object({
+        serve: lineSchema,
+        tp: lineSchema.nullable(),
+        dp: lineSchema.nullable(),
+        dpLocal: lineSchema.nullable(),
+        startRank: lineSchema.nullable(),
+        rpcPort: lineSchema.nullable(),
+        maxNumSeqs: lineSchema.nullable(),
+      })
+      .describe('the line of each flag as written; null when the flag is not given'),
+  })
+  .describe('the parallel layout of the server, as qprep aggregate compares it across nodes');
+
+export const launchInfoSchema = z.object({
+  file: z.string().describe('the path given to --launch ("-" for standard input), or the one recorded in the snapshot'),
+  from: z.enum(['file', 'stdin', 'snapshot']),
+  lines: z.number().int().nonnegative(),
+  serve: z
+    .object({
+      line: z.number().int().positive(),
+      form: z.enum(['vllm serve', 'api_server']),
+      model: z.string().nullable(),
+      layout: launchLayoutSchema.optional(),
+    })
+    .nullable()
+    .describe('the server command qprep found in the script; null when there is none'),
+});
+
 export const fullReportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: toolSchema,
@@ -95,6 +178,7 @@ export const fullReportSchema = z.object({
   checks: z.array(checkResultSchema),
   facts: factsSchema.optional().describe('the `qprep facts` document of this node, present when NPU or HCCN checks ran'),
   cluster: clusterInfoSchema.optional().describe('present with --cluster'),
+  launch: launchInfoSchema.optional().describe('present with --launch SCRIPT (or a snapshot that recorded one): the script the launch checks read'),
   interrupted: z
     .object({
       signal: z.string().describe('SIGINT or SIGTERM'),
@@ -119,3 +203,5 @@ export type ErrorReport = z.infer<typeof errorReportSchema>;
 export type AnyReport = z.infer<typeof reportSchema>;
 export type HostInfo = z.infer<typeof hostInfoSchema>;
 export type ClusterInfo = z.infer<typeof clusterInfoSchema>;
+export type LaunchInfo = z.infer<typeof launchInfoSchema>;
+export type LaunchLayout = z.infer<typeof launchLayoutSchema>;

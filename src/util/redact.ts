@@ -25,3 +25,22 @@ export function redactEnv(env: Readonly<Record<string, string>>): Record<string,
   for (const [name, value] of Object.entries(env)) out[name] = redactEnvValue(name, value);
   return out;
 }
+
+/**
+ * A launch script as it may be stored in a snapshot: the values of secret-named assignments
+ * (`export HF_TOKEN=...`), `--api-key` values and credentials in URLs replaced by ***. The
+ * lines stay where they are, so a replay reports the same line numbers.
+ */
+export function redactScript(text: string): string {
+  return text
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/(^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"?|'[^']*'?|[^\s;&|)]+)/g, (whole, before: string, name: string) =>
+          SECRET_NAME.test(name) ? `${before}${name}=${REDACTED}` : whole,
+        )
+        .replace(/(--api[-_]key(?:=|\s+))("[^"]*"|'[^']*'|[^\s\\]+)/g, `$1${REDACTED}`)
+        .replace(/([a-z][a-z0-9+.-]*:\/\/)([^@/\s'"]+)@/gi, `$1${REDACTED}@`),
+    )
+    .join('\n');
+}

@@ -60,7 +60,7 @@ describe('qprep aggregate', () => {
     expect(run.stdout).toMatch(/^a2-node7 +NOT READY +\S+ +8×910B3 +26\.1\.0\* .*npu\.driver-files, npu\.health, npu\.idle$/m);
     expect(run.stdout).toContain('\nNot ready\n  a2-node7  ✗ fail   npu.driver-files  1 of 6 driver paths the guide mounts is not usable: /etc/ascend_install.info missing\n');
     expect(run.stdout).toMatch(/^ {12}✗ fail {3}npu\.idle {10}1 of 8 NPU devices in use: NPU 0: pid 485946 pytest \(5175 MB\)$/m);
-    expect(run.stdout).toContain('  ✗ fail  driver version differs on a2-node7: 26.1.0; the other 2 nodes have 25.3.rc1');
+    expect(run.stdout).toContain('  ✗ fail  driver version differs on a2-node7: 26.1.0; the other 2 nodes have 25.5.1');
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('CLUSTER NOT READY: 1 of 3 nodes not ready; differs: driver version, npu-smi version');
   });
 

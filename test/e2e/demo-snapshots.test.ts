@@ -8,11 +8,14 @@ import { qprep, REPO, validateAgainstSchema } from '../helpers/cli.js';
 /** The demo hosts of examples/snapshots, replayed with the profile they were recorded with. */
 const DEMOS = {
   'a2-healthy': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
-  'a2-node2': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
+  'a2-node2': { profile: 'qwen3.5-397b-w8a8-a2', ready: false },
   'a3-healthy': { profile: 'qwen3.5-397b-w8a8-a3', ready: true },
   '300i-duo-healthy': { profile: 'qwen3.5-dense-300i-duo', ready: true },
   'a2-broken': { profile: 'qwen3.5-397b-w8a8-a2', ready: false },
   'a2-healthy-node3': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
+  'a3-pd-prefill': { profile: 'qwen3.5-397b-pd-prefill-a3', ready: true },
+  'a3-pd-decode0': { profile: 'qwen3.5-397b-pd-decode-a3', ready: true },
+  'a3-pd-decode1': { profile: 'qwen3.5-397b-pd-decode-a3', ready: true },
 } as const;
 
 const PAIR = 'examples/cluster/a2-pair.yaml';
@@ -29,22 +32,30 @@ async function replay(name: keyof typeof DEMOS, extra: string[] = []) {
 }
 
 describe('qprep check --snapshot on the demo hosts', () => {
-  it('the healthy A2 (in the vllm-ascend container) is ready: the guide\'s docker run leaves out /etc/hccn.conf, a warning', async () => {
+  it('the healthy A2 (in the vllm-ascend container) is ready: the guide\'s docker run leaves out /etc/hccn.conf, a warning; no launch script was recorded', async () => {
     const { run, report, statuses } = await replay('a2-healthy');
     expect(run.exitCode).toBe(0);
     expect(report.ready).toBe(true);
-    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !SINGLE_NODE_SKIPS.includes(id))).toEqual([['hccn.conf', 'warn']]);
+    const launch = report.checks.filter((c: { category: string }) => c.category === 'launch').map((c: { id: string }) => c.id);
+    expect(launch.map((id: string) => statuses[id])).toEqual(Array(launch.length).fill('skip'));
+    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !SINGLE_NODE_SKIPS.includes(id) && !launch.includes(id))).toEqual([['hccn.conf', 'warn']]);
     expect(SINGLE_NODE_SKIPS.map((id) => statuses[id])).toEqual(['skip', 'skip', 'skip', 'skip']);
     expect(report.facts.devices.map((d: { ip: string }) => d.ip)).toEqual([80, 81, 82, 83, 84, 85, 86, 87].map((n) => `11.12.165.${n}`));
     expect(report.host.inContainer).toBe(true);
-    expect(report.facts).toMatchObject({ hostname: 'a2-node1', family: 'a2', versions: { npuSmi: '25.3.rc1', driver: '25.3.rc1', cann: '8.3.RC2' } });
+    expect(report.facts).toMatchObject({ hostname: 'a2-node1', family: 'a2', versions: { npuSmi: '25.5.1', driver: '25.5.1', cann: '8.3.RC2' } });
   });
 
-  it('the healthy A3 (bare host): 16 dies, CANN skipped because it lives in the image', async () => {
+  it("the healthy A3 (bare host): 16 dies, CANN skipped because it lives in the image, and the guide's single-node script's two real findings", async () => {
     const { run, report, statuses } = await replay('a3-healthy');
     expect(run.exitCode).toBe(0);
     expect(statuses['npu.cann']).toBe('skip');
-    expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers'].includes(id) && s !== 'pass')).toEqual([]);
+    expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers'].includes(id) && s !== 'pass')).toEqual([
+      ['launch.script', 'warn'],
+      ['launch.flags', 'warn'],
+      ['python.triton-ascend', 'skip'],
+    ]);
+    expect(report.launch).toMatchObject({ file: 'qwen3.5-397b-w8a8-a3-single-node.sh', from: 'snapshot', lines: 35, serve: { line: 18, form: 'vllm serve', model: 'Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp' } });
+    expect(report.launch.serve.layout).toMatchObject({ role: null, tp: 16, dp: 1, dpLocal: 1, startRank: 0, port: 8000, maxNumSeqs: 128, kv: null });
     expect(report.facts.npus).toHaveLength(16);
     expect(report.facts.family).toBe('a3');
     expect(report.facts.superPod).toBe(0);
@@ -52,7 +63,7 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(report.checks.find((c: { id: string }) => c.id === 'hccn.spod').message).toBe('all 16 dies report Super Pod ID 0, Server Index 40');
   });
 
-  it('the healthy 300I Duo: 310P family without hccn_tool', async () => {
+  it('the healthy 300I Duo: 310P family without hccn_tool; the guide\'s 2B script passes, triton uninstalled', async () => {
     const { run, statuses, report } = await replay('300i-duo-healthy');
     expect(run.exitCode).toBe(0);
     expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !id.startsWith('hccn.') && !SINGLE_NODE_SKIPS.includes(id))).toEqual([]);
@@ -84,10 +95,15 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(statuses).toMatchObject({ 'hccn.tls': 'pass', 'hccn.ip': 'pass', 'net.host-nic': 'pass', 'net.peer-ports': 'pass', 'hccn.gateway': 'pass' });
   });
 
-  it('the A2 pair from a2-node2: its dev3 is DOWN (link, health fail), its pings from dev3 are not run; alone it only warns', async () => {
+  it('the A2 pair from a2-node2: its dev3 is DOWN (link, health fail), its pings from dev3 are not run; only a single-node profile lets it warn', async () => {
+    // the w8a8 A2 profile is of a two-node deployment: a dead NPU port blocks even without --cluster
     const alone = await replay('a2-node2');
-    expect(alone.run.exitCode).toBe(0);
-    expect(Object.entries(alone.statuses).filter(([, s]) => s === 'warn').map(([id]) => id)).toEqual(['hccn.link', 'hccn.net-health', 'hccn.lldp']);
+    expect(alone.run.exitCode).toBe(1);
+    expect(alone.report.blocking).toEqual(['hccn.link', 'hccn.net-health']);
+    const single = await qprep(['check', '--snapshot', 'examples/snapshots/a2-node2.json', '--profile', 'default', '--format', 'json'], { env: { PATH: '/nonexistent' } });
+    expect(single.exitCode).toBe(0);
+    const singleStatuses = Object.fromEntries(JSON.parse(single.stdout).checks.map((c: { id: string; status: string }) => [c.id, c.status]));
+    expect(Object.entries(singleStatuses).filter(([, s]) => s === 'warn').map(([id]) => id)).toEqual(['hccn.link', 'hccn.net-health', 'hccn.lldp']);
     const { run, report } = await replay('a2-node2', ['--cluster', PAIR]);
     expect(run.exitCode).toBe(1);
     expect(report.blocking).toEqual(['hccn.link', 'hccn.net-health', 'hccn.peers']);

@@ -127,7 +127,7 @@ describe('npm pack', () => {
   });
 
   it('holds what the package needs and nothing of the development tree', () => {
-    for (const needed of ['package.json', 'bin/qprep.js', 'dist/src/cli.js', 'dist/src/app/commands.js', 'dist/checks/index.js', 'schema/report.schema.json', 'README.md', 'CHANGELOG.md']) {
+    for (const needed of ['package.json', 'bin/qprep.js', 'dist/src/cli.js', 'dist/src/app/commands.js', 'dist/checks/index.js', 'schema/report.schema.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((f) => /^(test|scripts|bench|src|checks|node_modules)\//.test(f) || f === 'dist/qprep.mjs' || f.endsWith('.ts'));

@@ -131,6 +131,10 @@ async function checkNpu(root: string, bin: string, extra: string[] = [], env: Re
 
 const A2 = fixturePath('ascend', 'npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt');
 const A3 = fixturePath('ascend', 'npu-smi-info-a3-16chip-vllm-ascend-5784.txt');
+/** The same tables with a 25.5.1 driver (derived): the Qwen3.5-397B profiles ask for 25.5.0 or later. */
+const A2_25_5 = fixturePath('synthetic', 'npu-smi-info-910b3-a2x8-25.5.1-derived.txt');
+const A3_25_5 = fixturePath('synthetic', 'npu-smi-info-a3-16chip-25.5.1-derived.txt');
+const DRIVER_25_5_1 = () => readFileSync(fixturePath('synthetic', 'driver-version-info-25.5.1-minimal-derived.txt'), 'utf8');
 const DUO = fixturePath('ascend', 'npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt');
 const BOARD = fixturePath('ascend', 'npu-smi-info-t-board-910a-mindcluster-fixture.txt');
 
@@ -139,9 +143,9 @@ beforeAll(() => {
 });
 
 describe('healthy hosts', () => {
-  it.skipIf(!IS_ROOT)('A2 (8x 910B3) on the host: every NPU check passes except CANN, which lives in the image; exit 0', async () => {
-    const bin = fakeTools({ info: { fixture: A2 }, 'info -t board -i 0': { fixture: BOARD } });
-    const { run, report, statuses, byId } = await checkNpu(hostTree(), bin, ['--profile', 'qwen3.5-397b-w8a8-a2']);
+  it.skipIf(!IS_ROOT)('A2 (8x 910B3, derived 25.5.1 driver) on the host: every NPU check passes except CANN, which lives in the image; exit 0', async () => {
+    const bin = fakeTools({ info: { fixture: A2_25_5 }, 'info -t board -i 0': { fixture: BOARD } });
+    const { run, report, statuses, byId } = await checkNpu(hostTree({ driverVersionInfo: DRIVER_25_5_1() }), bin, ['--profile', 'qwen3.5-397b-w8a8-a2']);
     expect(statuses).toEqual({
       'npu.tools': 'pass',
       'npu.devices': 'pass',
@@ -157,13 +161,25 @@ describe('healthy hosts', () => {
     expect(byId['npu.count']!.message).toBe('8 NPU devices, family a2, 8 selected by profile (profile: at least 8, a2)');
     expect(report.ready).toBe(true);
     expect(run.exitCode).toBe(0);
-    expect(report.facts).toMatchObject({ family: 'a2', versions: { npuSmi: '25.3.rc1', driver: '25.3.rc1', firmware: '7.7.0.1.231' } });
+    expect(report.facts).toMatchObject({ family: 'a2', versions: { npuSmi: '25.5.1', driver: '25.5.1', firmware: '7.7.0.1.231' } });
     expect(report.facts.npus).toHaveLength(8);
+    expect(byId['npu.driver-version']!.message).toBe('driver 25.5.1; version.info and npu-smi agree, at least 25.5.0 (profile qwen3.5-397b-w8a8-a2)');
+  });
+
+  it.skipIf(!IS_ROOT)("the captured A2 with its 25.3.rc1 driver is below the w8a8 profile's minimum driver: exit 1, the HDK upgrade as the fix", async () => {
+    const bin = fakeTools({ info: { fixture: A2 }, 'info -t board -i 0': { fixture: BOARD } });
+    const { run, report, byId } = await checkNpu(hostTree(), bin, ['--profile', 'qwen3.5-397b-w8a8-a2']);
+    expect(run.exitCode).toBe(1);
+    expect(report.blocking).toEqual(['npu.driver-version']);
+    expect(byId['npu.driver-version']!.message).toBe('driver 25.3.rc1 (/usr/local/Ascend/driver/version.info) is older than 25.5.0, the minimum of profile qwen3.5-397b-w8a8-a2');
+    expect(byId['npu.driver-version']!.remediation).toMatch(/^upgrade the NPU driver and firmware \(Ascend HDK\) to 25\.5\.0 or later/);
+    // without a deployment profile the same host is ready
+    expect((await checkNpu(hostTree(), bin)).run.exitCode).toBe(0);
   });
 
   it.skipIf(!IS_ROOT)('A3 (8 cards x 2 dies) with its profile: 16 devices by Phy-ID; exit 0', async () => {
-    const bin = fakeTools({ info: { fixture: A3 }, 'info -t board -i 0': { fixture: BOARD } });
-    const tree = hostTree({ devices: [...Array(16).keys()], driverVersionInfo: readFileSync(fixturePath('synthetic', 'driver-version-info-25.2.1-minimal-derived.txt'), 'utf8') });
+    const bin = fakeTools({ info: { fixture: A3_25_5 }, 'info -t board -i 0': { fixture: BOARD } });
+    const tree = hostTree({ devices: [...Array(16).keys()], driverVersionInfo: DRIVER_25_5_1() });
     const { run, statuses, byId, report } = await checkNpu(tree, bin, ['--profile', 'qwen3.5-397b-w8a8-a3']);
     expect(Object.values(statuses).filter((s) => s !== 'pass' && s !== 'skip')).toEqual([]);
     expect(byId['npu.devices']!.message).toBe('16 NPU device nodes (/dev/davinci0-15) and davinci_manager, devmm_svm, hisi_hdc are character devices');

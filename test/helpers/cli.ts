@@ -12,8 +12,9 @@ export interface CliResult {
 }
 
 /** Runs the built CLI as a user would, with a clean environment unless told otherwise. */
-export async function qprep(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function qprep(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
   const result = await execa(process.execPath, [BIN, ...args], {
+    ...(options.input !== undefined ? { input: options.input } : {}),
     reject: false,
     extendEnv: false,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...options.env },

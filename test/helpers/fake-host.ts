@@ -21,7 +21,7 @@ import {
 export type FakeNode =
   | string
   | { kind: Exclude<FileKind, 'file' | 'directory'>; mode?: number; target?: string }
-  | { kind: 'file'; content: string; mode?: number }
+  | { kind: 'file'; content: string; mode?: number; /** st_size when it must differ from the content (a 40 GB shard) */ size?: number }
   | { kind: 'directory' }
   | { error: ProbeErrorCode };
 
@@ -187,7 +187,7 @@ export class FakeHost implements Host {
     const kind = this.kindOf(node);
     const explicitMode = typeof node !== 'string' && 'mode' in node ? node.mode : undefined;
     const perm = explicitMode ?? (kind === 'directory' ? 0o755 : 0o644);
-    const size = typeof node === 'string' ? node.length : 'content' in node ? node.content.length : 0;
+    const size = typeof node === 'string' ? node.length : 'content' in node ? (node.size ?? node.content.length) : 0;
     return probeOk({ kind, mode: MODE_BITS[kind] | perm, uid: 0, gid: 0, size, rdev: 0 });
   }
 

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { loadBuiltinProfile, mergeProfiles, profileSchema, type Profile } from '../../src/core/profile.js';
 import { applyPolicy, createContext, effectiveLevel } from '../../src/core/runner.js';
+import type { LaunchInput } from '../../src/core/launch-input.js';
 import type { Check, CheckResult, Outcome } from '../../src/core/types.js';
 import { FakeHost, type FakeHostSpec } from './fake-host.js';
 
@@ -15,11 +16,17 @@ export interface CheckRun {
   host: FakeHost;
 }
 
+export interface RunOptions {
+  /** the text of a --launch script (file name "run.sh"), or the whole input */
+  launch?: string | LaunchInput;
+}
+
 /** Runs one check on a fake host, the way the runner would, and returns both its outcome and its report line. */
-export async function runOn(check: Check, spec: FakeHostSpec, profileOverrides: Record<string, unknown> = {}): Promise<CheckRun> {
+export async function runOn(check: Check, spec: FakeHostSpec, profileOverrides: Record<string, unknown> = {}, options: RunOptions = {}): Promise<CheckRun> {
   const host = new FakeHost(spec);
   const profile = profileWith(profileOverrides);
-  const ctx = createContext(host, profile, 1000, () => new Date('2026-12-01T00:00:00Z'));
+  const launch = typeof options.launch === 'string' ? { file: 'run.sh', text: options.launch, from: 'file' as const } : options.launch;
+  const ctx = createContext(host, profile, 1000, () => new Date('2026-12-01T00:00:00Z'), undefined, launch);
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);

@@ -117,8 +117,8 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
     expect(run.failures.get('a2-node7')).toContain('npu.idle: 1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)');
     expect(run.failures.get('localhost')).toBe(
       'the cluster is not ready: a2-node7 is not ready: npu.driver-files, npu.health, npu.idle; ' +
-        'driver version differs on a2-node7: 26.1.0; the other 2 nodes have 25.3.rc1; ' +
-        `npu-smi version differs on a2-node7: 26.1.0; the other 2 nodes have 25.3.rc1 (details: ${controller}/aggregate.txt)`,
+        'driver version differs on a2-node7: 26.1.0; the other 2 nodes have 25.5.1; ' +
+        `npu-smi version differs on a2-node7: 26.1.0; the other 2 nodes have 25.5.1 (details: ${controller}/aggregate.txt)`,
     );
 
     // the cluster file: the gathered facts of the three nodes, the same on the controller and the nodes

@@ -18,16 +18,17 @@ import { qprepWith, untunedTree } from './support.js';
  */
 
 const PARSERS_DIR = new URL('../../src/parsers/', import.meta.url);
-const FIXTURES_DIR = new URL('../fixtures/ascend/', import.meta.url);
+/** The real outputs and the real launch scripts: the vocabulary the parsers know, to recombine. */
+const FIXTURE_DIRS = [new URL('../fixtures/ascend/', import.meta.url), new URL('../fixtures/launch/', import.meta.url)];
 
 type Module = Record<string, unknown>;
 type Fn = (...args: never[]) => unknown;
 
-/** Lines of every real fixture: the vocabulary the parsers know, to recombine. */
-const fixtureLines = readdirSync(FIXTURES_DIR)
-  .filter((name) => name.endsWith('.txt'))
-  .flatMap((name) => readFileSync(new URL(name, FIXTURES_DIR), 'latin1').split('\n'))
-  .filter((line) => line.trim() !== '');
+const fixtureLines = FIXTURE_DIRS.flatMap((dir) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.txt') || name.endsWith('.sh'))
+    .flatMap((name) => readFileSync(new URL(name, dir), 'latin1').split('\n')),
+).filter((line) => line.trim() !== '');
 
 const latin1 = fc.uint8Array({ maxLength: 600 }).map((bytes) => Buffer.from(bytes).toString('latin1'));
 const text = fc.oneof(
@@ -82,6 +83,18 @@ const DRIVERS: Record<string, Driver> = {
   'json-documents#parseJsonDocuments': (fn, _m, input) => call(fn, input),
   'ldconfig#parseLdconfigCache': (fn, _m, input) => call(fn, input),
   'ldconfig#ldFlagsMatchArch': (fn, _m, input, { other }) => call(fn, input, other),
+  'launch-script#readLaunchScript': (fn, _m, input, { other }) => call(fn, input, { HOME: other, PATH: '/usr/bin' }),
+  'launch-script#evaluateLaunchScript': (fn, _m, input, { other }) => call(fn, call(fnOf(modules.get('shell-script')!, 'parseShellScript'), input), { PATH: other }),
+  'shell-script#parseShellScript': (fn, _m, input) => call(fn, input),
+  'shell-script#assignmentOf': (fn, m, input) => {
+    const parsed = call(fnOf(m, 'parseShellScript'), input) as { statements: Array<{ kind: string; words?: unknown[] }> };
+    return parsed.statements.flatMap((statement) => (statement.kind === 'command' ? (statement.words ?? []).map((word) => call(fn, word) ?? null) : []));
+  },
+  'vllm-args#parseServeArgs': (fn, _m, input) => call(fn, serveFields(input)),
+  'vllm-args#lastFlag': (fn, m, input, { other }) => call(fn, call(fnOf(m, 'parseServeArgs'), serveFields(input)), other),
+  'vllm-args#booleanFlag': (fn, m, input, { other }) => call(fn, call(fnOf(m, 'parseServeArgs'), serveFields(input)), other),
+  'vllm-args#integerFlag': (fn, m, input, { other, n }) => call(fn, call(fnOf(m, 'parseServeArgs'), serveFields(input)), other, n),
+  'vllm-args#jsonFlag': (fn, m, input, { other }) => call(fn, call(fnOf(m, 'parseServeArgs'), serveFields(input)), other),
   'lines#decodeText': (fn, _m, input, { bytes }) => [call(fn, input), call(fn, bytes)],
   'lines#splitLines': (fn, _m, input) => call(fn, input),
   'lines#preview': (fn, _m, input, { n }) => call(fn, input, n),
@@ -158,6 +171,13 @@ const DRIVERS: Record<string, Driver> = {
   'tmpfiles#parseTmpfiles': (fn, _m, input) => call(fn, input),
   'tmpfiles#tmpfilesPathMatches': (fn, _m, input, { other }) => call(fn, input, other),
 };
+
+/** The arguments of a `vllm serve` line whose flags are the arbitrary text: what the vllm-args functions read. */
+function serveFields(input: string): unknown[] {
+  const read = fnOf(modules.get('launch-script')!, 'readLaunchScript');
+  const script = call(read, `vllm serve ${input}\n`, {}) as { serve: { args: unknown[] } | null };
+  return script.serve?.args ?? [];
+}
 
 /** Exports that take raw bytes as well as text (TextInput). */
 const TAKES_BYTES = new Set([

@@ -40,7 +40,7 @@ describe('qprep aggregate: the cluster verdict', () => {
       ['node03', 'ready', 600],
       ['node04', 'ready', 600],
     ]);
-    expect(verdict.nodes[0]!.values).toMatchObject({ driver: '25.3.rc1', firmware: '7.8.0.7.220', cann: '8.3.RC2', npuCount: '8', npuModel: '910B3', tls: 'off', 'sysctl:vm.swappiness': '0' });
+    expect(verdict.nodes[0]!.values).toMatchObject({ driver: '25.5.1', firmware: '7.8.0.7.220', cann: '8.3.RC2', npuCount: '8', npuModel: '910B3', tls: 'off', 'sysctl:vm.swappiness': '0' });
     expect(verdict.summary).toEqual({ documents: 4, nodes: 4, ready: 4, notReady: 0, noVerdict: 0, missing: 0, stale: 0, duplicates: 0 });
   });
 

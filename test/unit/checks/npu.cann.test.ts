@@ -75,4 +75,13 @@ describe('npu.cann', () => {
     const { outcome } = await runOn(check, { ...npuHost({ driverVersionInfo: syntheticFixture('driver-version-info-25.3.rc1-derived.txt'), files: { [INFO_83]: TOOLKIT_83 } }), ...ARM });
     expect(outcome.message).toBe('CANN 8.3.RC2 (V100R001C23) with driver 25.3.rc1 (V100R001C23): declared compatible by the CANN');
   });
+
+  it("fails a CANN older than the profile's npu.minCann, and passes one at the minimum", async () => {
+    const old = await runOn(check, { ...npuHost({ files: { [INFO_83]: TOOLKIT_83 } }), ...ARM }, { name: 'img', npu: { minCann: '8.5.0' } });
+    expect(old.result.status).toBe('fail');
+    expect(old.outcome.message).toBe('CANN 8.3.RC2 at /usr/local/Ascend/ascend-toolkit/latest is older than 8.5.0, the minimum of profile img');
+    expectRemediation(old.outcome);
+    const same = await runOn(check, { ...npuHost({ files: { [INFO_83]: TOOLKIT_83 } }), ...ARM }, { npu: { minCann: '8.3.RC2' } });
+    expect(same.outcome.status).toBe('pass');
+  });
 });

@@ -43,4 +43,28 @@ describe('npu.driver-version', () => {
     const { outcome } = await runOn(check, npuHost({ driverVersionInfo: 'garbage\n' }));
     expect(outcome.status).toBe('error');
   });
+
+  it("fails a driver older than the profile's npu.minDriver, with the HDK upgrade as the fix", async () => {
+    const { outcome, result } = await runOn(check, npuHost({ info: TABLE_25_0, devices: [0] }), { name: 'qwen', npu: { minDriver: '25.5.0' } });
+    expect(result.status).toBe('fail');
+    expect(outcome.message).toBe('driver 25.0.rc1.1 (/usr/local/Ascend/driver/version.info) is older than 25.5.0, the minimum of profile qwen');
+    expect(outcome).toMatchObject({ expected: '>= 25.5.0', actual: '25.0.rc1.1' });
+    expect(outcome.remediation).toMatch(/^upgrade the NPU driver and firmware \(Ascend HDK\) to 25\.5\.0 or later/);
+    expectRemediation(outcome);
+  });
+
+  it('passes at or above the minimum (a release candidate of 25.5 is below 25.5.0), and says which minimum it met', async () => {
+    const at = await runOn(check, npuHost({ info: TABLE_25_0, devices: [0] }), { name: 'lab', npu: { minDriver: '25.0.rc1.1' } });
+    expect(at.outcome.message).toBe('driver 25.0.rc1.1 (V100R001C21SPC002B220); version.info and npu-smi agree, at least 25.0.rc1.1 (profile lab)');
+    const rc = await runOn(check, npuHost({ info: TABLE_25_0, devices: [0] }), { npu: { minDriver: '25.0.0' } });
+    expect(rc.outcome.status).toBe('fail');
+  });
+
+  it('applies the minimum to version.info when npu-smi cannot confirm it, and lets a mismatch speak first', async () => {
+    const unconfirmed = await runOn(check, npuHost({ info: { timedOut: true } }), { npu: { minDriver: '25.5.0' } });
+    expect(unconfirmed.outcome.status).toBe('fail');
+    expect(unconfirmed.outcome.message).toMatch(/is older than 25\.5\.0/);
+    const mismatch = await runOn(check, npuHost({ container: true }), { npu: { minDriver: '26.0.0' } });
+    expect(mismatch.outcome.message).toBe('driver 25.0.rc1.1 per /usr/local/Ascend/driver/version.info, but npu-smi reports driver 25.3.rc1');
+  });
 });

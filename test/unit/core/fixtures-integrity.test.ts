@@ -15,3 +15,15 @@ describe('Ascend fixtures', () => {
     }
   });
 });
+
+describe('launch-script fixtures', () => {
+  it('are byte-for-byte the scripts of the deployment guides (checksums recorded at copy time)', () => {
+    const lines = readFileSync(new URL('launch.sha256', dir), 'utf8').trim().split('\n');
+    expect(lines.length).toBe(8);
+    for (const line of lines) {
+      const [sum, name] = line.split(/\s+/);
+      const actual = createHash('sha256').update(readFileSync(new URL(`launch/${name}`, dir))).digest('hex');
+      expect(actual, name).toBe(sum);
+    }
+  });
+});

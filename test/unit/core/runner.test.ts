@@ -106,6 +106,17 @@ describe('runChecks', () => {
     expect(results[0]!.waived).toEqual({ reason: 'known, ticket OPS-12', expires: '2027-01-31' });
     expect(results[1]!.status).toBe('fail');
     expect(results[1]!.message).toBe('bad (waiver expired 2026-01-01)');
+    expect(results[1]!.waived).toBeUndefined();
+    expect(results[1]!.waiverExpired).toEqual({ reason: 'old', expires: '2026-01-01' });
+    expect(results[0]!.waiverExpired).toBeUndefined();
+  });
+
+  it('a waiver applies through its expiry day and stops the day after', async () => {
+    const checks = [fakeCheck('t.a', async () => fail('bad', { remediation: 'x' }))];
+    const profile = profileWith({ waivers: [{ id: 't.a', reason: 'r', expires: '2026-12-02' }] });
+    const on = async (iso: string) => (await runChecks(checks, createContext(new FakeHost(), profile, 200, () => new Date(iso)), options({ now: () => new Date(iso) })))[0]!;
+    expect((await on('2026-12-02T23:59:00Z')).status).toBe('warn');
+    expect((await on('2026-12-03T00:00:00Z')).status).toBe('fail');
   });
 });
 

@@ -1,0 +1,75 @@
+import { fail, pass, skip, warn } from '../src/core/outcome.js';
+import { defineCheck } from '../src/core/types.js';
+import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT } from '../src/probes/launch.js';
+import { plural, summarizeList } from '../src/util/text.js';
+
+export default defineCheck({
+  id: 'launch.script',
+  title: 'Launch script readable, server command found',
+  category: 'launch',
+  level: 'required',
+  why:
+    'qprep reads the launch script instead of running it, and can only judge what it can read: a value built by ' +
+    '$(hostname -I), a variable set inside an if, or a sourced file is only known when the script runs. This check ' +
+    'says what the other launch checks could not see, and catches scripts bash itself would break on (Windows line ' +
+    'ends, an unclosed quote) and the trailing backslash after the last flag that swallows the next line added below.',
+  reads: ['the --launch script (never executed)'],
+  fix: 'Write the values the script computes at run time literally, convert CRLF line ends (sed -i "s/\\r$//" SCRIPT), close the quote, remove the trailing backslash.',
+  async run(ctx) {
+    const view = await launchView(ctx);
+    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
+    const { script, serve } = view;
+    const notes = script.notes.map((n) => ({ line: n.line, severity: n.severity, construct: n.construct, message: n.message }));
+    const evidence: Record<string, unknown> = {
+      script: view.input.file,
+      from: view.input.from,
+      lines: script.parsed.lines,
+      serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null, flags: serve.parsed.flags.length } : null,
+      notes,
+    };
+    const broken = script.notes.filter((n) => n.severity === 'error');
+    if (broken.length > 0) {
+      const first = broken[0]!;
+      const fix =
+        first.construct === 'crlf'
+          ? `sed -i 's/\\r$//' ${view.input.file === '-' ? 'SCRIPT' : view.input.file}   # or: dos2unix`
+          : `edit ${at(view, first.line)}: ${first.message}`;
+      return fail(`${view.name} will not run as written: ${first.message}${broken.length > 1 ? ` (and ${plural(broken.length - 1, 'more problem')})` : ''}`, {
+        expected: 'a script bash runs as written',
+        actual: summarizeList(broken.map((n) => `line ${n.line}: ${n.construct}`), 3),
+        remediation: fix,
+        evidence,
+      });
+    }
+    if (!serve) {
+      return warn(`${view.name} starts no vLLM server (no "vllm serve" or "python -m vllm.entrypoints.openai.api_server"): its flags are not checked`, {
+        expected: 'vllm serve MODEL --flag value ...',
+        actual: `${plural(script.commands.length, 'command')}, none a vLLM server`,
+        remediation: `give qprep the script that runs vllm serve on this node (qprep check --launch run.sh); a wrapper that builds the command at run time cannot be read`,
+        evidence,
+      });
+    }
+    const hazards = script.notes.filter((n) => n.severity === 'warning' && n.construct === 'trailing backslash');
+    const unread = script.notes.filter((n) => n.severity === 'warning' && n.construct !== 'trailing backslash');
+    if (hazards.length > 0 || unread.length > 0) {
+      const parts: string[] = [];
+      if (unread.length > 0) parts.push(`${plural(unread.length, 'part')} cannot be checked without running it (${summarizeList(unread.map((n) => `line ${n.line} ${n.construct}`), 3)})`);
+      if (hazards.length > 0) parts.push(`${hazards.length === 1 ? `line ${hazards[0]!.line} ends` : `lines ${hazards.map((n) => n.line).join(', ')} end`} a command with a backslash before a blank line or the end of the file`);
+      const lines = [
+        ...unread.slice(0, 6).map((n) => `${at(view, n.line)}: ${n.message}`),
+        ...hazards.map((n) => `${at(view, n.line)}: remove the backslash at the end of the line (a line added below it would become an argument of the command)`),
+      ];
+      if (unread.length > 6) lines.splice(6, 0, `... and ${unread.length - 6} more (see the evidence)`);
+      return warn(`${view.name}: ${parts.join('; ')}`, {
+        expected: 'values written literally, commands that end where they look like they end',
+        actual: summarizeList([...unread, ...hazards].sort((a, b) => a.line - b.line).map((n) => `${n.construct} at line ${n.line}`), 4),
+        remediation: lines.join('\n'),
+        evidence,
+      });
+    }
+    const model = serve.parsed.model ? ` ${serve.parsed.model.text}` : '';
+    return pass(`${view.name}: ${serve.form}${model} at line ${serve.line} with ${plural(serve.parsed.flags.length, 'flag')}, ${plural(script.assignments.length, 'assignment')}; everything read`, {
+      evidence,
+    });
+  },
+});

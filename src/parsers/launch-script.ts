@@ -1,0 +1,462 @@
+import {
+  parseShellScript,
+  type Assignment,
+  type Conditional,
+  type ScriptNote,
+  type ShellScript,
+  type Statement,
+  type Word,
+  type WordPart,
+} from './shell-script.js';
+
+/**
+ * What a launch script hands to `vllm serve`: the statements of `parseShellScript` played in
+ * order against the environment the script inherits, without running anything. Values built
+ * from something only a run can tell (`$(hostname -I)`, a variable set inside an `if`) are
+ * kept with `known: false` and the source text of what was not evaluated. Pure and total.
+ */
+
+/** An assignment of the script a value was built from. */
+export interface ValueOrigin {
+  name: string;
+  line: number;
+}
+
+export interface Value {
+  /** the value; parts that were not evaluated appear as written (`$(hostname -I)`) */
+  text: string;
+  known: boolean;
+  /** what was not evaluated: source text of the parts, or why ("set inside the if at line 5") */
+  dynamic: string[];
+  /** the script's assignments the value came through, nearest first: HCCL_IF_IP <- IP_ADDRESS <- local_ip */
+  origins: ValueOrigin[];
+  /** variables taken from the environment the script starts with */
+  inherited: string[];
+  /** variables referenced but set nowhere: they expanded to nothing */
+  unset: string[];
+}
+
+export interface ShellVariable {
+  name: string;
+  value: Value;
+  exported: boolean;
+  /** the line of the assignment; null when inherited from the environment */
+  line: number | null;
+  conditional: Conditional | null;
+}
+
+/** One argument of a command after expansion, with the line it is written on. */
+export interface Field extends Value {
+  line: number;
+  /** the word as written */
+  source: string;
+}
+
+export interface AssignmentRecord {
+  name: string;
+  line: number;
+  value: Value;
+  source: string;
+  /** `NAME=value cmd`: for that command only */
+  commandPrefix: boolean;
+  conditional: Conditional | null;
+  exported: boolean;
+}
+
+export interface CommandRecord {
+  line: number;
+  endLine: number;
+  fields: Field[];
+  conditional: Conditional | null;
+}
+
+/** How the server is started. */
+export type ServeForm = 'vllm serve' | 'api_server';
+
+export interface ServeCommand {
+  form: ServeForm;
+  line: number;
+  endLine: number;
+  /** the executable as written: "vllm", "/usr/local/python3.11/bin/vllm", "python3" */
+  executable: Field;
+  /** the arguments after `serve` (or after `-m vllm.entrypoints.openai.api_server`) */
+  args: Field[];
+  /** the environment the server process starts with: exported variables and the command's prefix assignments */
+  env: Map<string, ShellVariable>;
+  conditional: Conditional | null;
+  /** the directory the script changed to before the server (cd /models), when known */
+  cwd: string | null;
+}
+
+export interface LaunchScript {
+  parsed: ShellScript;
+  /** parse notes and evaluation notes, by line */
+  notes: ScriptNote[];
+  /** every assignment as it was evaluated where it stands, conditional ones included */
+  assignments: AssignmentRecord[];
+  /** every command other than assignments, expanded where it stands */
+  commands: CommandRecord[];
+  /** the variables after the last statement */
+  variables: Map<string, ShellVariable>;
+  /** the first server command; null when there is none */
+  serve: ServeCommand | null;
+  /** lines of further server commands (not checked) */
+  otherServeLines: number[];
+}
+
+function known(text: string): Value {
+  return { text, known: true, dynamic: [], origins: [], inherited: [], unset: [] };
+}
+
+function mergeInto(target: Value, source: Value): void {
+  target.text += source.text;
+  if (!source.known) target.known = false;
+  for (const d of source.dynamic) if (!target.dynamic.includes(d)) target.dynamic.push(d);
+  for (const o of source.origins) if (!target.origins.some((x) => x.name === o.name && x.line === o.line)) target.origins.push(o);
+  for (const n of source.inherited) if (!target.inherited.includes(n)) target.inherited.push(n);
+  for (const n of source.unset) if (!target.unset.includes(n)) target.unset.push(n);
+}
+
+function dynamicValue(source: string, reason?: string): Value {
+  return { text: source, known: false, dynamic: [reason ?? source], origins: [], inherited: [], unset: [] };
+}
+
+type Lookup = (name: string) => ShellVariable | undefined;
+
+/** The value of `$NAME` where it stands. */
+function variableValue(name: string, lookup: Lookup): { value: Value; set: boolean } {
+  const variable = lookup(name);
+  if (!variable) {
+    const value = known('');
+    value.unset.push(name);
+    return { value, set: false };
+  }
+  const value: Value = { ...variable.value, dynamic: [...variable.value.dynamic], origins: [], inherited: [...variable.value.inherited], unset: [...variable.value.unset] };
+  if (variable.line === null) {
+    if (!value.inherited.includes(name)) value.inherited.unshift(name);
+  } else value.origins.push({ name, line: variable.line });
+  for (const o of variable.value.origins) if (!value.origins.some((x) => x.name === o.name && x.line === o.line)) value.origins.push(o);
+  return { value, set: true };
+}
+
+interface Segment {
+  value: Value;
+  /** an unquoted expansion: split into fields on blanks */
+  splittable: boolean;
+  /** a quoted part: makes a field even when empty ("") */
+  quoted: boolean;
+}
+
+function partSegments(parts: readonly WordPart[], lookup: Lookup, home: () => Value): Segment[] {
+  const segments: Segment[] = [];
+  for (const part of parts) {
+    switch (part.kind) {
+      case 'text':
+        segments.push({ value: known(part.text), splittable: false, quoted: part.quoted });
+        break;
+      case 'tilde':
+        segments.push({ value: part.user === '' ? home() : dynamicValue(part.source), splittable: false, quoted: false });
+        break;
+      case 'dynamic':
+        segments.push({ value: dynamicValue(part.source), splittable: false, quoted: part.quoted });
+        break;
+      case 'variable': {
+        const { value, set } = variableValue(part.name, lookup);
+        if (part.fallback && (!set || (part.fallback.whenEmpty && value.known && value.text === ''))) {
+          const inner = partSegments(part.fallback.parts, lookup, home);
+          // the fallback stands where the variable stood: quoted with it, split with it
+          for (const segment of inner) segments.push({ ...segment, splittable: !part.quoted && !segment.quoted, quoted: part.quoted || segment.quoted });
+          if (inner.length === 0 && part.quoted) segments.push({ value: known(''), splittable: false, quoted: true });
+          break;
+        }
+        if (part.alternate) {
+          const use = set && (!part.alternate.whenEmpty || value.text !== '' || !value.known);
+          if (!value.known) {
+            segments.push({ value: dynamicValue(part.source), splittable: false, quoted: part.quoted });
+          } else if (use) {
+            for (const segment of partSegments(part.alternate.parts, lookup, home)) segments.push({ ...segment, splittable: !part.quoted && !segment.quoted });
+          } else if (part.quoted) segments.push({ value: known(''), splittable: false, quoted: true });
+          break;
+        }
+        segments.push({ value, splittable: !part.quoted && value.known, quoted: part.quoted });
+        break;
+      }
+    }
+  }
+  return segments;
+}
+
+/** A word as one value (an assignment's right-hand side: no field splitting). */
+function wordValue(word: Word, lookup: Lookup, home: () => Value): Value {
+  const value = known('');
+  for (const segment of partSegments(word.parts, lookup, home)) mergeInto(value, segment.value);
+  return value;
+}
+
+/** A command word after expansion: zero, one or several fields (unquoted `$EXTRA_ARGS` splits). */
+function wordFields(word: Word, lookup: Lookup, home: () => Value): Field[] {
+  const fields: Field[] = [];
+  let current: Value | null = null;
+  const start = () => (current ??= known(''));
+  const end = () => {
+    if (current) fields.push({ ...current, line: word.line, source: word.source });
+    current = null;
+  };
+  for (const segment of partSegments(word.parts, lookup, home)) {
+    if (!segment.splittable) {
+      if (segment.quoted || segment.value.text !== '' || !segment.value.known) mergeInto(start(), segment.value);
+      continue;
+    }
+    // bash splits an unquoted expansion on blanks: "a$X" with X=" b" gives "a" and "b"
+    segment.value.text.split(/[ \t\n]+/).forEach((piece, index) => {
+      if (index > 0) end();
+      if (piece !== '') mergeInto(start(), { ...segment.value, text: piece });
+    });
+  }
+  end();
+  return fields;
+}
+
+const WRAPPERS_WITHOUT_ARGUMENTS = new Set(['nohup', 'exec', 'time', 'command', 'builtin']);
+/** Options of wrappers that take a separate value. */
+const WRAPPER_VALUE_OPTIONS: Record<string, Set<string>> = {
+  numactl: new Set(['-N', '-m', '-C', '-p', '-i', '--cpunodebind', '--membind', '--physcpubind', '--preferred', '--interleave']),
+  taskset: new Set(['-c', '--cpu-list']),
+  nice: new Set(['-n', '--adjustment']),
+  ionice: new Set(['-c', '-n', '-p', '--class', '--classdata']),
+  stdbuf: new Set(['-i', '-o', '-e']),
+  timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
+};
+
+function basename(path: string): string {
+  return path.replace(/\/+$/, '').replace(/^.*\//, '');
+}
+
+/** Strips `nohup`, `env A=B`, `numactl ...` and the like; returns the command proper. */
+function unwrap(fields: Field[]): { fields: Field[]; env: Array<{ name: string; value: Value; line: number }> } {
+  let rest = fields;
+  const env: Array<{ name: string; value: Value; line: number }> = [];
+  for (let guard = 0; guard < 8 && rest.length > 0; guard++) {
+    const head = basename(rest[0]!.text);
+    if (WRAPPERS_WITHOUT_ARGUMENTS.has(head)) {
+      rest = rest.slice(1);
+      continue;
+    }
+    if (head === 'env') {
+      let i = 1;
+      for (; i < rest.length; i++) {
+        const text = rest[i]!.text;
+        const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(text);
+        if (assignment) env.push({ name: assignment[1]!, value: { ...rest[i]!, text: assignment[2]! }, line: rest[i]!.line });
+        else if (text === '-u' || text === '--unset') i++;
+        else if (!text.startsWith('-')) break;
+      }
+      rest = rest.slice(i);
+      continue;
+    }
+    const valueOptions = WRAPPER_VALUE_OPTIONS[head];
+    if (valueOptions) {
+      // taskset MASK command, timeout DURATION command: one positional before the command
+      let positionals = head === 'taskset' || head === 'timeout' ? 1 : 0;
+      let i = 1;
+      for (; i < rest.length; i++) {
+        const text = rest[i]!.text;
+        if (valueOptions.has(text)) {
+          if (head === 'taskset') positionals = 0;
+          i++;
+          continue;
+        }
+        if (text.startsWith('-')) continue;
+        if (positionals > 0) {
+          positionals--;
+          continue;
+        }
+        break;
+      }
+      rest = rest.slice(i);
+      continue;
+    }
+    break;
+  }
+  return { fields: rest, env };
+}
+
+const API_SERVER_MODULES = new Set(['vllm.entrypoints.openai.api_server', 'vllm.entrypoints.api_server']);
+
+function serveOf(fields: Field[]): { form: ServeForm; executable: Field; args: Field[] } | undefined {
+  const first = fields[0];
+  if (!first) return undefined;
+  const name = basename(first.text);
+  if (name === 'vllm' && fields[1]?.text === 'serve') return { form: 'vllm serve', executable: first, args: fields.slice(2) };
+  if (/^python[0-9.]*$/.test(name)) {
+    const m = fields.findIndex((f) => f.text === '-m');
+    const module = m === -1 ? undefined : fields[m + 1]?.text;
+    if (module && API_SERVER_MODULES.has(module)) return { form: 'api_server', executable: first, args: fields.slice(m + 2) };
+    if (module === 'vllm.entrypoints.cli.main' && fields[m + 2]?.text === 'serve') return { form: 'vllm serve', executable: first, args: fields.slice(m + 3) };
+  }
+  return undefined;
+}
+
+function describeConditional(conditional: Conditional): string {
+  const where = conditional.construct === '&&' || conditional.construct === '||' ? 'after' : 'inside';
+  return `set ${where} the ${conditional.construct} at line ${conditional.line}`;
+}
+
+/**
+ * Plays the script against `inherited` (the environment it starts with) and finds the server
+ * command. `inherited` is the environment qprep runs in: the script is meant to be started
+ * from the same shell.
+ */
+export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Record<string, string>>): LaunchScript {
+  const variables = new Map<string, ShellVariable>();
+  for (const [name, text] of Object.entries(inherited)) {
+    variables.set(name, { name, value: known(text), exported: true, line: null, conditional: null });
+  }
+  const exportOnly = new Set<string>();
+  const notes: ScriptNote[] = [...parsed.notes];
+  const noted = new Set<string>();
+  const assignments: AssignmentRecord[] = [];
+  const commands: CommandRecord[] = [];
+  let serve: ServeCommand | null = null;
+  const otherServeLines: number[] = [];
+  let allexport = false;
+  /** where relative paths point: unknown until a cd to an absolute path */
+  let cwd: string | null = null;
+
+  const lookup: Lookup = (name) => variables.get(name);
+  const home = (): Value => {
+    const { value, set } = variableValue('HOME', lookup);
+    return set ? value : dynamicValue('~', '~ (HOME is not set)');
+  };
+  /** Notes what a value leaves unevaluated where it is written, not again where it is only referenced. */
+  const noteDynamic = (line: number, name: string, value: Value, source: string) => {
+    for (const what of value.dynamic) {
+      const key = `${line}:${what}`;
+      if (noted.has(key) || !source.includes(what)) continue;
+      noted.add(key);
+      notes.push({
+        line,
+        severity: 'warning',
+        construct: /^\$\(\(/.test(what) ? 'arithmetic' : /^(\$\(|`)/.test(what) ? 'command substitution' : 'expansion',
+        message: `${name} (line ${line}) depends on ${what}, which only a run can tell: it is not checked`,
+      });
+    }
+  };
+
+  const assign = (statement: Extract<Statement, { kind: 'assign' }>) => {
+    const { assignment, conditional } = statement;
+    const computed = assignment.value ? wordValue(assignment.value, lookup, home) : known('');
+    const previous = variables.get(assignment.name);
+    if (assignment.append && previous) {
+      const joined = { ...previous.value, dynamic: [...previous.value.dynamic], origins: [...previous.value.origins], inherited: [...previous.value.inherited], unset: [...previous.value.unset] };
+      mergeInto(joined, computed);
+      Object.assign(computed, joined);
+    }
+    const exported = statement.exported ?? (allexport || exportOnly.has(assignment.name) || (previous?.exported ?? false));
+    assignments.push({ name: assignment.name, line: assignment.line, value: computed, source: assignment.source, commandPrefix: false, conditional, exported });
+    noteDynamic(assignment.line, assignment.name, computed, assignment.source);
+    const value: Value = conditional
+      ? { ...computed, known: false, dynamic: [...computed.dynamic, describeConditional(conditional)] }
+      : computed;
+    variables.set(assignment.name, { name: assignment.name, value, exported, line: assignment.line, conditional });
+    if (statement.exported === false) exportOnly.delete(assignment.name);
+  };
+
+  for (const statement of parsed.statements) {
+    switch (statement.kind) {
+      case 'assign':
+        assign(statement);
+        break;
+      case 'export':
+        for (const name of statement.names) {
+          const variable = variables.get(name);
+          if (variable) variable.exported = statement.exported;
+          if (statement.exported) exportOnly.add(name);
+          else exportOnly.delete(name);
+        }
+        break;
+      case 'unset':
+        for (const name of statement.names) {
+          if (statement.conditional) {
+            const variable = variables.get(name);
+            if (variable) variable.value = { ...variable.value, known: false, dynamic: [...variable.value.dynamic, `maybe unset: ${describeConditional(statement.conditional).replace(/^set /, '')}`] };
+          } else {
+            variables.delete(name);
+            exportOnly.delete(name);
+          }
+        }
+        break;
+      case 'allexport':
+        if (!statement.conditional) allexport = statement.on;
+        break;
+      case 'dynamic':
+        for (const name of statement.names) {
+          const previous = variables.get(name);
+          variables.set(name, {
+            name,
+            value: dynamicValue(`$${name}`, `set by ${statement.reason}`),
+            exported: previous?.exported ?? allexport,
+            line: statement.line,
+            conditional: statement.conditional,
+          });
+        }
+        break;
+      case 'command': {
+        const prefix = statement.env.map((a: Assignment) => {
+          const value = a.value ? wordValue(a.value, lookup, home) : known('');
+          assignments.push({ name: a.name, line: a.line, value, source: a.source, commandPrefix: true, conditional: statement.conditional, exported: true });
+          noteDynamic(a.line, a.name, value, a.source);
+          return { name: a.name, value, line: a.line };
+        });
+        const fields = statement.words.flatMap((word) => wordFields(word, lookup, home));
+        commands.push({ line: statement.line, endLine: statement.endLine, fields, conditional: statement.conditional });
+        if (fields[0]?.text === 'cd') {
+          const target = fields[1];
+          const chainedOnly = statement.conditional === null || statement.conditional.construct === '&&';
+          if (target?.known && chainedOnly && target.text.startsWith('/')) cwd = target.text.replace(/\/+$/, '') || '/';
+          else if (target?.known && chainedOnly && cwd !== null && !target.text.startsWith('-')) cwd = `${cwd === '/' ? '' : cwd}/${target.text}`;
+          else cwd = null;
+          break;
+        }
+        const unwrapped = unwrap(fields);
+        const found = serveOf(unwrapped.fields);
+        if (!found) break;
+        if (serve) {
+          otherServeLines.push(statement.line);
+          break;
+        }
+        for (const field of found.args) noteDynamic(field.line, `the argument ${field.source}`, field, field.source);
+        const env = new Map<string, ShellVariable>();
+        for (const variable of variables.values()) if (variable.exported) env.set(variable.name, variable);
+        for (const p of [...prefix, ...unwrapped.env]) env.set(p.name, { name: p.name, value: p.value, exported: true, line: p.line, conditional: statement.conditional });
+        serve = { form: found.form, line: statement.line, endLine: statement.endLine, executable: found.executable, args: found.args, env, conditional: statement.conditional, cwd };
+        break;
+      }
+    }
+  }
+  const chosen = serve as ServeCommand | null;
+  // "cd /models && vllm serve ..." runs the server when cd succeeds: that is the plan, not a doubt
+  if (chosen?.conditional && chosen.conditional.construct !== '&&') {
+    notes.push({
+      line: chosen.line,
+      severity: 'warning',
+      construct: chosen.conditional.construct,
+      message: `the server command (line ${chosen.line}) is ${describeConditional(chosen.conditional).replace(/^set /, '')}: it is checked as if that branch runs`,
+    });
+  }
+  if (otherServeLines.length > 0) {
+    notes.push({
+      line: otherServeLines[0]!,
+      severity: 'info',
+      construct: 'several servers',
+      message: `the script starts more than one server (lines ${[chosen?.line, ...otherServeLines].join(', ')}): only the first is checked`,
+    });
+  }
+  notes.sort((a, b) => a.line - b.line);
+  return { parsed, notes, assignments, commands, variables, serve: chosen, otherServeLines };
+}
+
+/** Parses and evaluates in one go. */
+export function readLaunchScript(text: string, inherited: Readonly<Record<string, string>>): LaunchScript {
+  return evaluateLaunchScript(parseShellScript(text), inherited);
+}

@@ -1,0 +1,168 @@
+import type { LaunchInput } from '../core/launch-input.js';
+import type { CheckContext } from '../core/types.js';
+import { readLaunchScript, type Field, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
+import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs } from '../parsers/vllm-args.js';
+import { resolveNodeAddress, type NodeAddress } from './node-address.js';
+
+/**
+ * The launch script of `--launch SCRIPT` as the checks see it: read once per run against the
+ * environment qprep runs in, with the server command's arguments parsed.
+ *
+ * Usage:
+ *   const view = await launchView(ctx);
+ *   if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: ... });
+ *   const port = integerFlag(view.serve.args, 'port');
+ */
+
+export type { LaunchInput };
+
+export interface ServeView extends ServeCommand {
+  parsed: ServeArgs;
+}
+
+export interface LaunchView {
+  input: LaunchInput;
+  /** the file name for messages: "run_p.sh" */
+  name: string;
+  script: LaunchScript;
+  serve: ServeView | null;
+  /** the environment the server starts with (or, without a server command, what the script exports) */
+  env: Map<string, ShellVariable>;
+}
+
+export const NO_LAUNCH_SCRIPT = 'no launch script given (--launch SCRIPT)';
+export const LAUNCH_REMEDIATION = 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node';
+
+export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {
+  return ctx.shared('launch-script', async () => {
+    const input = ctx.launch;
+    if (!input) return undefined;
+    const script = readLaunchScript(input.text, ctx.host.env());
+    const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
+    let env = serve?.env;
+    if (!env) {
+      env = new Map();
+      for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
+    }
+    const name = input.file === '-' ? 'the script on stdin' : input.file.replace(/^.*\//, '');
+    return { input, name, script, serve, env };
+  });
+}
+
+/** "run_p.sh:35" */
+export function at(view: LaunchView, line: number): string {
+  return `${view.name}:${line}`;
+}
+
+/** A variable of the server's environment that the script itself set (not inherited). */
+export function scriptVariable(view: LaunchView, name: string): ShellVariable | undefined {
+  return view.env.get(name);
+}
+
+/** Where a value was written: the deepest assignment it came through, or the variable itself. */
+export function rootOf(variable: { name: string; line: number | null; value: Value }): { name: string; line: number | null } {
+  const origins = variable.value.origins;
+  return origins.length > 0 ? origins[origins.length - 1]! : { name: variable.name, line: variable.line };
+}
+
+/** The address of this node for suggestions in fixes: the default-route interface (as `qprep env` picks it). */
+export function nodeAddress(ctx: CheckContext): Promise<NodeAddress> {
+  return ctx.shared('launch:node-address', () => resolveNodeAddress(ctx, {}));
+}
+
+export interface Parallelism {
+  tp: number;
+  pp: number;
+  pcp: number;
+  dp: number;
+  /** data-parallel ranks on this node */
+  dpLocal: number;
+  startRank: number;
+  nnodes: number;
+  /** no API server here: --headless, or a node after the first of --nnodes */
+  headless: boolean;
+  backend: string | null;
+  /** NPUs this node's server uses: TP x PP x PCP / nnodes x DP-local */
+  perNode: number;
+  /** "TP 2 x DP-local 8" for messages */
+  text: string;
+  /** flags that could not be read as numbers */
+  problems: string[];
+}
+
+/** The parallel layout of the server, with vLLM's defaults for what is not given. */
+export function parallelism(args: ServeArgs): Parallelism {
+  const problems: string[] = [];
+  const read = (name: string, fallback: number, min = 1): { value: number; given: boolean } => {
+    const flag = integerFlag(args, name, min);
+    if (flag.state === 'ok') return { value: flag.value, given: true };
+    if (flag.state === 'invalid') problems.push(`${flag.reason} (line ${flag.flag.line})`);
+    return { value: fallback, given: false };
+  };
+  const tp = read('tensor-parallel-size', 1);
+  const pp = read('pipeline-parallel-size', 1);
+  const pcp = read('prefill-context-parallel-size', 1);
+  const dp = read('data-parallel-size', 1);
+  const local = read('data-parallel-size-local', dp.value, 0);
+  const start = read('data-parallel-start-rank', 0, 0);
+  const nodes = read('nnodes', 1);
+  const nodeRank = read('node-rank', 0, 0);
+  const backendFlag = lastFlag(args, 'distributed-executor-backend');
+  const backend = backendFlag?.value?.known ? backendFlag.value.text : null;
+  // with --nnodes, the nodes after the first run workers only, as --headless does
+  const headless = booleanFlag(args, 'headless') === true || (nodes.value > 1 && nodeRank.value > 0);
+  const model = tp.value * pp.value * pcp.value;
+  const perNode = Math.ceil(model / nodes.value) * local.value;
+  const parts = [`TP ${tp.value}`];
+  if (pp.value > 1) parts.push(`PP ${pp.value}`);
+  if (pcp.value > 1) parts.push(`PCP ${pcp.value}`);
+  if (nodes.value > 1) parts.push(`/ ${nodes.value} nodes`);
+  parts.push(local.given ? `DP-local ${local.value}` : `DP ${local.value}`);
+  return {
+    tp: tp.value,
+    pp: pp.value,
+    pcp: pcp.value,
+    dp: dp.value,
+    dpLocal: local.value,
+    startRank: start.value,
+    nnodes: nodes.value,
+    headless,
+    backend,
+    perNode,
+    text: parts.join(' x ').replace(' x /', ' /'),
+    problems,
+  };
+}
+
+/**
+ * A value's text when it can be checked. `undefined` when the script builds it at run time;
+ * the reason is then `dynamic[0]`.
+ */
+export function knownText(value: Value | Field | undefined): string | undefined {
+  return value && value.known ? value.text : undefined;
+}
+
+/** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)" */
+export function describeVariable(view: LaunchView, variable: ShellVariable): string {
+  if (variable.line === null) return `${variable.name} (inherited from the environment)`;
+  const root = rootOf(variable);
+  const from = root.name !== variable.name && root.line !== null ? `, from ${root.name} at line ${root.line}` : '';
+  return `${variable.name} (${at(view, variable.line)}${from})`;
+}
+
+/** Values left as in a tutorial: xxx, x.x.x.x, 141.xx.xx.1, <node0_ip>, /path/to/model, your_path, model_path. */
+export function placeholderIn(text: string): string | undefined {
+  const value = text.trim();
+  if (/^x{2,}$/i.test(value)) return value;
+  // the vllm-ascend examples' stand-ins for the weights directory
+  if (/^\/?model[_/-]path$/i.test(value)) return value;
+  for (const segment of value.split(/[\s/:,;@='"{}[\]]+/)) {
+    if (/^x{3,}$/i.test(segment)) return segment;
+    if (/x/i.test(segment) && /^(?:\d{1,3}|x{1,3})(?:\.(?:\d{1,3}|x{1,3})){3}$/i.test(segment)) return segment;
+  }
+  const angle = /<[A-Za-z_][^<>\n]{0,60}>/.exec(value);
+  if (angle) return angle[0];
+  const template = /\/path\/to\/[^\s'"]*|(?:^|[/_-])your[_-][A-Za-z0-9_./-]*/i.exec(value);
+  if (template) return template[0].replace(/^[/_-](?=your)/i, '');
+  return undefined;
+}

@@ -1,0 +1,143 @@
+import type { CheckContext } from '../core/types.js';
+import type { LaunchView } from './launch.js';
+
+/**
+ * The Python a launch would use, found by reading files only: the `vllm` the script runs (or
+ * the one first on PATH), its `#!` line, and the site-packages directories of that
+ * interpreter's prefix. Installed distributions are read from their `*.dist-info` directories,
+ * so nothing is imported or run (pip would start a Python that may itself be broken).
+ */
+
+export interface PythonSite {
+  /** the interpreter, as the launcher's #! names it */
+  python: string | null;
+  /** how it was found: "the #! line of /usr/local/bin/vllm" */
+  via: string;
+  /** site-packages / dist-packages directories that exist */
+  sitePackages: string[];
+  /** what was looked at, for "not found" messages */
+  searched: string[];
+}
+
+export interface Distribution {
+  name: string;
+  version: string;
+  /** the .dist-info or .egg-info directory */
+  path: string;
+}
+
+async function isExecutable(ctx: CheckContext, path: string): Promise<boolean> {
+  const stat = await ctx.host.stat(path);
+  return stat.ok && stat.value.kind === 'file' && (stat.value.mode & 0o111) !== 0;
+}
+
+function dirname(path: string): string {
+  const cut = path.replace(/\/+$/, '').lastIndexOf('/');
+  return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+/** Finds `name` on `path` (a PATH value) by reading the directories, under --root like every file. */
+async function onPath(ctx: CheckContext, name: string, path: string, searched: string[]): Promise<string | undefined> {
+  for (const dir of path.split(':').filter((d) => d.startsWith('/'))) {
+    const candidate = `${dir.replace(/\/+$/, '')}/${name}`;
+    searched.push(candidate);
+    if (await isExecutable(ctx, candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The interpreter of a script's `#!` line; `#!/usr/bin/env python3` is looked up on PATH. */
+async function interpreterOf(ctx: CheckContext, script: string, path: string, searched: string[]): Promise<string | undefined> {
+  const read = await ctx.host.readFile(script);
+  if (!read.ok) return undefined;
+  const first = read.value.slice(0, 512).split('\n')[0] ?? '';
+  const match = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(first);
+  if (!match) return undefined;
+  if (/\/env$/.test(match[1]!) && match[2]) return onPath(ctx, match[2], path, searched);
+  return /python/.test(match[1]!) ? match[1] : undefined;
+}
+
+async function existingDirs(ctx: CheckContext, candidates: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of [...new Set(candidates)]) {
+    const stat = await ctx.host.stat(dir);
+    if (stat.ok && stat.value.kind === 'directory') found.push(dir);
+  }
+  return found;
+}
+
+/** lib/python3.X directories of a prefix */
+async function pythonLibs(ctx: CheckContext, prefix: string, lib: string): Promise<string[]> {
+  const listed = await ctx.host.readDir(`${prefix}/${lib}`);
+  if (!listed.ok) return [];
+  return listed.value.filter((e) => /^python3(\.\d+)?$/.test(e.name)).map((e) => `${prefix}/${lib}/${e.name}`);
+}
+
+/** The interpreter and its package directories, for the launch script's server (or the PATH's vllm). */
+export async function pythonSite(ctx: CheckContext, view: LaunchView | undefined): Promise<PythonSite> {
+  const searched: string[] = [];
+  const pathVariable = view?.env.get('PATH');
+  const path = pathVariable?.value.known ? pathVariable.value.text : (ctx.host.env().PATH ?? '/usr/local/bin:/usr/bin:/bin');
+  let python: string | undefined;
+  let via = '';
+  const executable = view?.serve?.executable;
+  const launcher = executable?.known ? executable.text : 'vllm';
+  const isPython = /(^|\/)python[0-9.]*$/.test(launcher);
+  const resolved = launcher.startsWith('/') ? ((await isExecutable(ctx, launcher)) ? launcher : undefined) : await onPath(ctx, launcher, path, searched);
+  if (launcher.startsWith('/')) searched.push(launcher);
+  if (resolved && isPython) {
+    python = resolved;
+    via = `${resolved}, the interpreter the script runs`;
+  } else if (resolved) {
+    python = await interpreterOf(ctx, resolved, path, searched);
+    via = python ? `the #! line of ${resolved}` : '';
+  }
+  if (!python) {
+    const fallback = await onPath(ctx, 'python3', path, searched);
+    if (fallback) {
+      python = fallback;
+      via = `the first python3 on PATH${resolved ? '' : `, no ${launcher} found`}`;
+    }
+  }
+  if (!python) return { python: null, via: '', sitePackages: [], searched };
+
+  const prefixes = [dirname(dirname(python))];
+  const link = await ctx.host.readLink(python);
+  if (link.ok) {
+    const target = link.value.startsWith('/') ? link.value : `${dirname(python)}/${link.value}`;
+    prefixes.push(dirname(dirname(target)));
+  }
+  const candidates: string[] = [];
+  for (const prefix of [...new Set(prefixes)]) {
+    for (const lib of ['lib', 'lib64']) {
+      for (const dir of await pythonLibs(ctx, prefix, lib)) candidates.push(`${dir}/site-packages`, `${dir}/dist-packages`);
+    }
+    // Debian: pip installs into /usr/local/lib/python3.X/dist-packages, packages into /usr/lib/python3/dist-packages
+    if (prefix === '/usr') {
+      for (const dir of await pythonLibs(ctx, '/usr/local', 'lib')) candidates.push(`${dir}/dist-packages`, `${dir}/site-packages`);
+      candidates.push('/usr/lib/python3/dist-packages');
+    }
+  }
+  const homeVariable = view?.env.get('HOME');
+  const home = homeVariable?.value.known ? homeVariable.value.text : ctx.host.env().HOME;
+  if (home) for (const dir of await pythonLibs(ctx, `${home}/.local`, 'lib')) candidates.push(`${dir}/site-packages`);
+  searched.push(...candidates);
+  return { python, via, sitePackages: await existingDirs(ctx, candidates), searched };
+}
+
+/** Distributions installed in these directories whose normalized name is one of `names` (PEP 503). */
+export async function installedDistributions(ctx: CheckContext, dirs: readonly string[], names: readonly string[]): Promise<Distribution[]> {
+  const wanted = new Set(names.map((n) => n.toLowerCase().replace(/[-_.]+/g, '-')));
+  const found: Distribution[] = [];
+  for (const dir of dirs) {
+    const listed = await ctx.host.readDir(dir);
+    if (!listed.ok) continue;
+    for (const entry of listed.value) {
+      const match = /^(.+?)-([^-]+?)\.(dist-info|egg-info)$/.exec(entry.name);
+      if (!match) continue;
+      const name = match[1]!.toLowerCase().replace(/[-_.]+/g, '-');
+      if (wanted.has(name)) found.push({ name, version: match[2]!, path: `${dir}/${entry.name}` });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import check from '../../../checks/launch.env.js';
+import { a3Node, edited, filledIn, guideScript } from '../../helpers/launch.js';
+import { expectRemediation, runOn } from '../../helpers/run-check.js';
+
+const SINGLE_NODE = guideScript('qwen3.5-397b-w8a8-a3-single-node.sh');
+
+/*
+ * launch.env has no "error" outcome: a path it cannot stat is reported as missing, and the
+ * jemalloc search that suggests the fix only makes the fix less specific when it fails.
+ */
+describe('launch.env', () => {
+  it('skips without --launch', async () => {
+    const { outcome } = await runOn(check, a3Node());
+    expect(outcome.status).toBe('skip');
+  });
+
+  it('passes run_p.sh: HCCL_BUFFSIZE 1536 with expert parallelism', async () => {
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: filledIn('run_p.sh') });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toBe('run.sh: HCCL_BUFFSIZE 1536');
+  });
+
+  it("warns about the single-node script's LD_PRELOAD on an openEuler A3, and gives this host's jemalloc", async () => {
+    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib64/libjemalloc.so.2': 'ELF' } });
+    const { outcome } = await runOn(check, host, {}, { launch: SINGLE_NODE });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe('LD_PRELOAD entry /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 does not exist on this host: ld.so prints "cannot be preloaded" and runs without it');
+    expect(outcome.remediation).toBe('run.sh line 14: export LD_PRELOAD=/usr/lib64/libjemalloc.so.2:$LD_PRELOAD   # libjemalloc.so.2 on this aarch64 host');
+  });
+
+  it('passes the same script on an Ubuntu A3 where the path exists', async () => {
+    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2': 'ELF' } });
+    const { outcome } = await runOn(check, host, {}, { launch: SINGLE_NODE });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toBe('run.sh: LD_PRELOAD /usr/lib/aarch64-linux-gnu/libjemalloc.so.2, HCCL_BUFFSIZE 1024');
+  });
+
+  it('warns about an LD_PRELOAD for another architecture', async () => {
+    const { outcome } = await runOn(check, a3Node({ identity: { arch: 'x86_64' } }), {}, { launch: SINGLE_NODE });
+    expect(outcome.message).toBe('LD_PRELOAD entry /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 is for aarch64, this host is x86_64: ld.so skips it');
+  });
+
+  it('warns about an LD_PRELOAD written with $(uname -i): computed at run time', async () => {
+    const script = 'export LD_PRELOAD=/usr/lib/$(uname -i)-linux-gnu/libjemalloc.so.2:$LD_PRELOAD\nvllm serve /m\n';
+    const { outcome } = await runOn(check, a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib64/libjemalloc.so.2': 'ELF' } }), {}, { launch: script });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe('LD_PRELOAD entry /usr/lib/$(uname -i)-linux-gnu/libjemalloc.so.2 is computed at run time');
+    expect(outcome.remediation).toBe('run.sh line 1: export LD_PRELOAD=/usr/lib64/libjemalloc.so.2:$LD_PRELOAD   # written literally, so it can be checked');
+  });
+
+  it('warns about expert parallelism without HCCL_BUFFSIZE (reference 6.17)', async () => {
+    const script = edited(filledIn('run_p.sh'), [['export HCCL_BUFFSIZE=1536\n', '']]);
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toMatch(/^--enable-expert-parallel without HCCL_BUFFSIZE: HCCL uses 200 MB/);
+    expect(outcome.remediation).toBe('export HCCL_BUFFSIZE=1024   # before vllm serve in run.sh; the guides use 512-2048 with expert parallelism');
+  });
+
+  it('fails a HCCL_BUFFSIZE that is not a number', async () => {
+    const script = edited(filledIn('run_p.sh'), [['HCCL_BUFFSIZE=1536', 'HCCL_BUFFSIZE=1536MB']]);
+    const { outcome, result } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(result.status).toBe('fail');
+    expect(outcome.message).toBe('HCCL_BUFFSIZE (run.sh:22) is "1536MB": HCCL needs a whole number of MB, at least 1');
+  });
+
+  it('fails the Ray backend without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1 (reference 6.13)', async () => {
+    const script = edited(filledIn('run_p.sh'), [['--distributed-executor-backend mp', '--distributed-executor-backend ray']]);
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toMatch(/^--distributed-executor-backend ray without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1/);
+    const fixed = await runOn(check, a3Node(), {}, { launch: `export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1\n${script}` });
+    expect(fixed.outcome.status).toBe('pass');
+  });
+
+  it('warns about HCCL variables set but never exported, and a connect timeout out of range', async () => {
+    const script = 'HCCL_IF_IP=10.0.0.11\nexport HCCL_CONNECT_TIMEOUT=60\nvllm serve /m\n';
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe("HCCL_CONNECT_TIMEOUT (run.sh:2) is 60 s, outside HCCL's range [120, 7200] (and 1 more)");
+    expect(outcome.remediation).toBe(['run.sh line 2: export HCCL_CONNECT_TIMEOUT=120', 'run.sh line 1: export HCCL_IF_IP=...'].join('\n'));
+    expectRemediation(outcome);
+  });
+});

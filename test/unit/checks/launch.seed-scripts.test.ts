@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../../checks/index.js';
+import type { FakeHostSpec, FakeNode } from '../../helpers/fake-host.js';
+import { ascendFixture } from '../../helpers/fixtures.js';
+import { a3Node, filledIn, guideScript, NODE_INTERFACES, TCP_HEADER } from '../../helpers/launch.js';
+import { npuHost } from '../../helpers/npu-host.js';
+import { expectRemediation, runOn } from '../../helpers/run-check.js';
+
+/**
+ * The guides' scripts, as published or filled in as the guide asks, through every check that
+ * reads a launch script, on a simulated host of the family the guide is for: exactly the
+ * findings the scripts really have, and none they do not.
+ */
+
+const GiB = 1024 ** 3;
+const LAUNCH_CHECKS = catalogue.filter((c) => c.category === 'launch');
+
+/** config.json, the index and the shards of a model directory; with --quantization ascend's description file. */
+function weights(dir: string, shardGiB: number[], quantized: boolean): Record<string, FakeNode> {
+  const shards = shardGiB.map((_, i) => `model-${String(i + 1).padStart(5, '0')}-of-${String(shardGiB.length).padStart(5, '0')}.safetensors`);
+  const files: Record<string, FakeNode> = {
+    [`${dir}/config.json`]: '{"model_type": "qwen3_5"}',
+    [`${dir}/model.safetensors.index.json`]: JSON.stringify({ weight_map: Object.fromEntries(shards.map((s, i) => [`w${i}`, s])) }),
+  };
+  shards.forEach((shard, i) => (files[`${dir}/${shard}`] = { kind: 'file', content: 'x', size: shardGiB[i]! * GiB }));
+  if (quantized) files[`${dir}/quant_model_description.json`] = '{}';
+  return files;
+}
+
+const W8A8_MODELSCOPE = weights('/root/.cache/modelscope/hub/models/Eco-Tech/Qwen3___5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), true);
+const HF_ENTRY = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
+const W8A8_HF = { [`${HF_ENTRY}/refs/main`]: '0123abcd\n', ...weights(`${HF_ENTRY}/snapshots/0123abcd`, Array(94).fill(4.3), true) };
+
+async function statuses(spec: FakeHostSpec, script: string, profile: Record<string, unknown> = {}) {
+  const results: Record<string, { status: string; message: string }> = {};
+  for (const check of LAUNCH_CHECKS) {
+    const { outcome, result } = await runOn(check, spec, profile, { launch: script });
+    expectRemediation(outcome);
+    results[check.id] = { status: result.status, message: outcome.message };
+  }
+  return results;
+}
+
+function notPassing(results: Record<string, { status: string; message: string }>): Array<[string, string, string]> {
+  return Object.entries(results)
+    .filter(([, r]) => r.status !== 'pass')
+    .map(([id, r]) => [id, r.status, r.message]);
+}
+
+describe("the Qwen3.5-397B guide's single-node script on a simulated Atlas 800 A3", () => {
+  const SINGLE_NODE = guideScript('qwen3.5-397b-w8a8-a3-single-node.sh');
+
+  it('on an openEuler A3 (jemalloc in /usr/lib64): its three real findings, each at its line, and nothing else', async () => {
+    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib64/libjemalloc.so.2': 'ELF', ...W8A8_MODELSCOPE } });
+    expect(notPassing(await statuses(host, SINGLE_NODE))).toEqual([
+      ['launch.script', 'warn', 'run.sh: line 35 ends a command with a backslash before a blank line or the end of the file'],
+      ['launch.env', 'warn', 'LD_PRELOAD entry /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 does not exist on this host: ld.so prints "cannot be preloaded" and runs without it'],
+      ['launch.flags', 'warn', '--enable-prefix-caching on Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp (a hybrid Mamba-style model) without --mamba-cache-mode align'],
+      ['python.triton-ascend', 'skip', 'only a 310P must be without triton, and this is not one (npu-smi shows a3; profile npu.family any)'],
+    ]);
+  });
+
+  it('on an Ubuntu A3, where the LD_PRELOAD path exists: TP 16 x DP 1 fits the 16 dies, only the two script findings', async () => {
+    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2': 'ELF', ...W8A8_MODELSCOPE } });
+    const results = await statuses(host, SINGLE_NODE, { name: 'qwen3.5-397b-w8a8-a3', npu: { family: 'a3' } });
+    expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([
+      ['launch.script', 'warn'],
+      ['launch.flags', 'warn'],
+      ['python.triton-ascend', 'skip'],
+    ]);
+    expect(results['launch.devices']!.message).toBe('TP 16 x DP 1 = 16 NPUs fit all 16 NPUs this host sees');
+  });
+});
+
+describe("the 1P1D guide's scripts filled in, each on its simulated A3 node", () => {
+  const cases = [
+    ['run_p.sh', filledIn('run_p.sh', '10.0.0.11')],
+    ['run_d0.sh', filledIn('run_d0.sh', '10.0.0.11', '10.0.0.11')],
+    ['run_d1.sh', filledIn('run_d1.sh', '10.0.0.11', '10.0.0.12')],
+  ] as const;
+  for (const [name, script] of cases) {
+    it(`${name}: every launch check passes`, async () => {
+      const role = name === 'run_p.sh' ? 'prefill' : 'decode';
+      const results = await statuses(a3Node({ files: W8A8_HF }), script, { deployment: { role, nodes: 3 } });
+      expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([['python.triton-ascend', 'skip']]);
+    });
+  }
+});
+
+describe("the Qwen3.5 dense guide's scripts on a simulated Atlas 300I Duo", () => {
+  const PY = '/usr/local/python3.11.13';
+  const exe = (content: string): FakeNode => ({ kind: 'file', content, mode: 0o755 });
+  const duo = (files: Record<string, FakeNode>): FakeHostSpec => ({
+    ...npuHost({
+      info: ascendFixture('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt'),
+      env: { PATH: `${PY}/bin:/usr/bin:/bin`, HOME: '/root' },
+      files: {
+        [`${PY}/bin/vllm`]: exe(`#!${PY}/bin/python3.11\n`),
+        [`${PY}/bin/python3.11`]: exe('ELF'),
+        [`${PY}/lib/python3.11/site-packages/vllm-0.23.0.dist-info/METADATA`]: 'Name: vllm\n',
+        '/proc/net/tcp': TCP_HEADER,
+        '/proc/net/tcp6': TCP_HEADER,
+        ...files,
+      },
+    }),
+    interfaces: NODE_INTERFACES,
+  });
+  for (const [size, gib] of [['2b', 4.3], ['4b', 8.5], ['9b', 18]] as const) {
+    it(`qwen3.5-${size}-310p.sh: no finding (float16, npugraph_ex off, capture sizes multiples of 2)`, async () => {
+      const dir = `/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size.toUpperCase()}`;
+      const results = await statuses(duo(weights(dir, [gib], false)), guideScript(`qwen3.5-${size}-310p.sh`), { npu: { family: '310p' } });
+      expect(notPassing(results)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import check from '../../../checks/model.weights.js';
+import type { FakeNode } from '../../helpers/fake-host.js';
+import { ascendFixture } from '../../helpers/fixtures.js';
+import { a3Node, edited, filledIn, guideScript, NODE_INTERFACES } from '../../helpers/launch.js';
+import { npuHost } from '../../helpers/npu-host.js';
+import { expectRemediation, runOn } from '../../helpers/run-check.js';
+
+const GiB = 1024 ** 3;
+const MODEL = '/models/Qwen3.5-397B-A17B-w8a8';
+const SHARDS = ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors'];
+
+/** A model directory: config.json, the shard index, the shards (of `bytes` each) and the Ascend quantization description. */
+function modelDir(dir: string, options: { bytes?: number; shards?: string[]; index?: boolean; quant?: boolean; config?: string } = {}): Record<string, FakeNode> {
+  const files: Record<string, FakeNode> = { [`${dir}/config.json`]: options.config ?? '{"model_type": "qwen3_5_moe"}' };
+  if (options.index ?? true) {
+    files[`${dir}/model.safetensors.index.json`] = JSON.stringify({ weight_map: { 'a.weight': SHARDS[0], 'b.weight': SHARDS[1] } });
+  }
+  for (const shard of options.shards ?? SHARDS) files[`${dir}/${shard}`] = { kind: 'file', content: 'x', size: options.bytes ?? 200 * GiB };
+  if (options.quant ?? true) files[`${dir}/quant_model_description.json`] = '{}';
+  return files;
+}
+
+/** run_p.sh, filled in, serving a local directory instead of the hub id. */
+const RUN_P_LOCAL = edited(filledIn('run_p.sh'), [['vllm serve Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', `vllm serve ${MODEL}`]]);
+
+/*
+ * model.weights reports "error" only on a snapshot replay that did not record the weights: a
+ * directory it cannot read on a live host fails (the server could not read it either), and NPU
+ * memory it cannot read leaves the size out of the verdict.
+ */
+describe('model.weights', () => {
+  it('skips without --launch, and without a model', async () => {
+    expect((await runOn(check, a3Node())).outcome.status).toBe('skip');
+    expect((await runOn(check, a3Node(), {}, { launch: guideScript('proxy.sh') })).outcome.status).toBe('skip');
+  });
+
+  it('passes complete w8a8 weights for run_p.sh on an A3: 400 GiB with experts over TP 2 x DP 8', async () => {
+    const { outcome } = await runOn(check, a3Node({ files: modelDir(MODEL) }), {}, { launch: RUN_P_LOCAL });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toBe(
+      `${MODEL}: 2 safetensors shards (400.0 GiB), all 2 in model.safetensors.index.json, quant_model_description.json; ` +
+        '~25.0 GiB per NPU (400.0 GiB over 16 NPUs, experts over TP x DP) of 54.6 GiB HBM budget (0.9 x 64.0 GiB - 3.0 GiB used, device 2)',
+    );
+  });
+
+  it('fails a shard the index lists but the directory lacks (an interrupted download)', async () => {
+    const { outcome, result } = await runOn(check, a3Node({ files: modelDir(MODEL, { shards: [SHARDS[0]!] }) }), {}, { launch: RUN_P_LOCAL });
+    expect(result.status).toBe('fail');
+    expect(outcome.message).toBe(`${MODEL} lacks 1 shard its index lists: model-00002-of-00002.safetensors`);
+    expect(outcome.remediation).toBe(`copy the missing shards into ${MODEL}, or download the model again`);
+  });
+
+  it('fails --quantization ascend on weights that are not Ascend-quantized', async () => {
+    const { outcome } = await runOn(check, a3Node({ files: modelDir(MODEL, { quant: false }) }), {}, { launch: RUN_P_LOCAL });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe(`--quantization ascend, but ${MODEL} has no quant_model_description*.json: these are not Ascend-quantized weights`);
+    expect(outcome.remediation).toBe('use the quantized weights (e.g. the -w8a8 model), or drop --quantization ascend at run.sh:50');
+  });
+
+  it('fails a directory that does not exist, and one without config.json', async () => {
+    const missing = await runOn(check, a3Node(), {}, { launch: RUN_P_LOCAL });
+    expect(missing.outcome.status).toBe('fail');
+    expect(missing.outcome.message).toBe(`the model directory ${MODEL} (run.sh:32) does not exist`);
+    expectRemediation(missing.outcome);
+    const files = modelDir(MODEL);
+    delete files[`${MODEL}/config.json`];
+    const noConfig = await runOn(check, a3Node({ files }), {}, { launch: RUN_P_LOCAL });
+    expect(noConfig.outcome.message).toBe(`${MODEL}: no config.json`);
+  });
+
+  it('fails weights too large for the NPUs, and warns near the limit', async () => {
+    const dense = (gib: number) => modelDir('/models/q', { bytes: (gib / 2) * GiB, quant: false, config: '{"model_type": "qwen3_5"}' });
+    const script = edited(guideScript('qwen3.5-2b-310p.sh'), [['export MODEL_PATH=Qwen/Qwen3.5-2B', 'export MODEL_PATH=/models/q']]);
+    const duo = (files: Record<string, FakeNode>) => ({ ...npuHost({ info: ascendFixture('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt'), files }), interfaces: NODE_INTERFACES });
+    // a 300I Duo chip: 44278 MB of DDR, 1448 MB in use; 0.90 x 44278 - 1448 = 38402 MB
+    const over = await runOn(check, duo(dense(40)), {}, { launch: script });
+    expect(over.outcome.status).toBe('fail');
+    expect(over.outcome.message).toBe('the weights do not fit: ~40.0 GiB per NPU (40.0 GiB over 1 NPU) of 37.5 GiB DDR budget (0.9 x 43.2 GiB - 1.4 GiB used, device 0)');
+    expect(over.outcome.remediation).toMatch(/^use more NPUs: --tensor-parallel-size 2/);
+    const near = await runOn(check, duo(dense(34)), {}, { launch: script });
+    expect(near.outcome.status).toBe('warn');
+    expect(near.outcome.message).toMatch(/^the weights leave little room for the KV cache: ~34\.0 GiB per NPU/);
+    const fits = await runOn(check, duo(dense(18)), {}, { launch: script });
+    expect(fits.outcome.status).toBe('pass');
+  });
+
+  it("warns when the guide's hub id is not in the local cache, and fails when the hub is offline", async () => {
+    const published = await runOn(check, a3Node(), {}, { launch: guideScript('run_p.sh') });
+    expect(published.outcome.status).toBe('warn');
+    expect(published.outcome.message).toBe(
+      'Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp (run.sh:32) is a Hugging Face id that is not in the local cache (/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp): vllm downloads it at start, which takes long for large models and fails without internet',
+    );
+    expect(published.outcome.remediation).toContain('huggingface-cli download Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp');
+    const offline = await runOn(check, a3Node(), {}, { launch: `export HF_HUB_OFFLINE=1\n${guideScript('run_p.sh')}` });
+    expect(offline.outcome.status).toBe('fail');
+  });
+
+  it('finds a hub id in the Hugging Face cache through refs/main, shards as symlinks into blobs', async () => {
+    const entry = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
+    const snapshot = `${entry}/snapshots/0123abcd`;
+    const files: Record<string, FakeNode> = { ...modelDir(snapshot, { shards: [] }), [`${entry}/refs/main`]: '0123abcd\n' };
+    for (const [i, shard] of SHARDS.entries()) {
+      files[`${entry}/blobs/b${i}`] = { kind: 'file', content: 'x', size: 200 * GiB };
+      // the hub writes relative links (../../blobs/...); the fake host follows absolute ones
+      files[`${snapshot}/${shard}`] = { kind: 'symlink', target: `${entry}/blobs/b${i}` };
+    }
+    const { outcome } = await runOn(check, a3Node({ files }), {}, { launch: filledIn('run_p.sh') });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toMatch(/^Eco-Tech\/Qwen3\.5-397B-A17B-w8a8-mtp \(cached at .*\/snapshots\/0123abcd\): 2 safetensors shards \(400\.0 GiB\)/);
+  });
+
+  it("finds the 310P guide's ModelScope id in the ModelScope cache, where \".\" is written \"___\"", async () => {
+    const dir = '/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B';
+    const files = modelDir(dir, { bytes: 2 * GiB, quant: false });
+    const duo = { ...npuHost({ info: ascendFixture('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt'), files }), interfaces: NODE_INTERFACES };
+    const { outcome } = await runOn(check, duo, {}, { launch: guideScript('qwen3.5-2b-310p.sh') });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toMatch(/^Qwen\/Qwen3\.5-2B \(cached at \/root\/\.cache\/modelscope\/hub\/models\/Qwen\/Qwen3___5-2B\)/);
+  });
+
+  it('warns about a model computed at run time, and a relative path', async () => {
+    const dynamic = await runOn(check, a3Node(), {}, { launch: 'vllm serve $(ls -d /models/*)\n' });
+    expect(dynamic.outcome.status).toBe('warn');
+    const relative = await runOn(check, a3Node(), {}, { launch: 'vllm serve ./weights\n' });
+    expect(relative.outcome.status).toBe('warn');
+    expect(relative.outcome.remediation).toBe('run.sh line 1: vllm serve /absolute/path/to/weights');
+    // after cd to an absolute directory, the relative path is known
+    const afterCd = await runOn(check, a3Node({ files: modelDir(MODEL) }), {}, { launch: `cd /models && vllm serve ./Qwen3.5-397B-A17B-w8a8 --quantization ascend -tp 16\n` });
+    expect(afterCd.outcome.status).toBe('pass');
+    expect(afterCd.outcome.message).toMatch(/^\/models\/Qwen3\.5-397B-A17B-w8a8: 2 safetensors shards/);
+  });
+
+  it('is an error, not a missing model, when a snapshot replay did not record the cache', async () => {
+    const entry = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
+    const host = a3Node({ files: { [`${entry}/refs/main`]: { error: 'ENOTCAPTURED' }, [`${entry}/snapshots`]: { error: 'ENOTCAPTURED' } } });
+    const { outcome } = await runOn(check, host, {}, { launch: filledIn('run_p.sh') });
+    expect(outcome.status).toBe('error');
+    expect(outcome.message).toMatch(/^the cache entries of Eco-Tech\/Qwen3\.5-397B-A17B-w8a8-mtp were not captured in the snapshot/);
+    expect(outcome.remediation).toBe('record the snapshot with this script: qprep snapshot -o host.json --launch run.sh');
+  });
+
+  it('checks the files without the size when npu-smi cannot tell the memory', async () => {
+    const { outcome } = await runOn(check, { files: modelDir(MODEL), interfaces: NODE_INTERFACES }, {}, { launch: RUN_P_LOCAL });
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toMatch(/; NPU memory not compared \(npu-smi not found/);
+  });
+});
