@@ -24,7 +24,7 @@ export default defineCheck({
       const [container, set] = await Promise.all([ctx.container(), mountSetOf(ctx)]);
       const remediation = npuSmiRemediation(problem, container.inContainer, set);
       const evidence = { argv: inventory.argv, problem, inContainer: container.inContainer };
-      if (problem.kind === 'timeout' || problem.kind === 'not-run' || problem.kind === 'unparseable') {
+      if (problem.kind === 'timeout' || problem.kind === 'not-run' || problem.kind === 'killed' || problem.kind === 'unparseable') {
         return error(problem.message, { remediation, evidence });
       }
       return fail(problem.message, { expected: 'the npu-smi table', actual: problem.kind, remediation, evidence });

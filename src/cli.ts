@@ -231,10 +231,33 @@ function requestedFormat(argv: readonly string[]): string {
 async function flushAndExit(code: number): Promise<never> {
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
-  process.exit(code);
+  const { exitProcess } = await import('./host/exit.js');
+  return exitProcess(code);
+}
+
+/**
+ * Standard output carries the verdict's document: when it cannot be written (stdout redirected
+ * to a full disk, EIO), one line on stderr says so and the exit code is 2, never the crash of an
+ * unhandled stream error (exit 1 would read as "not ready"). A reader that went away (EPIPE, as
+ * with `| head`) is not an error: the exit code still gives the verdict.
+ */
+function guardStandardStreams(): void {
+  let broken = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (broken || error.code === 'EPIPE') {
+      broken = true;
+      return;
+    }
+    broken = true;
+    const reason = error.code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : error.message;
+    process.stderr.write(`qprep: error: cannot write the standard output: ${reason}\n`);
+    process.exit(2);
+  });
+  process.stderr.on('error', () => undefined);
 }
 
 export async function main(argv: readonly string[]): Promise<never> {
+  guardStandardStreams();
   const exit: Exit = { code: 0 };
   const program = buildProgram(exit);
   try {

@@ -1,10 +1,11 @@
 import { catalogue } from '../../checks/index.js';
-import { usageError } from '../core/errors.js';
+import { QprepError, usageError } from '../core/errors.js';
 import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORIES } from '../core/types.js';
 import { exitCodeFor } from '../core/verdict.js';
 import { killAllCommandGroups } from '../host/exec.js';
+import { exitProcess } from '../host/exit.js';
 import { writeOutputFile } from '../host/output.js';
 import { RecordingHost } from '../host/snapshot.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
@@ -13,6 +14,7 @@ import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
+import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
@@ -31,15 +33,19 @@ type CheckCliOptions = CommonCliOptions &
 // in its own module so that commands which need no check (aggregate) do not load the catalogue
 export { useColor };
 
-/** A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. */
+/**
+ * A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. The
+ * commands without a partial result to give (facts, tune, rollback) stop there, with exit
+ * code 2 (no verdict); check and snapshot use watchInterruption instead.
+ */
 export function installSignalHandlers(): void {
-  const onSignal = (signal: NodeJS.Signals, code: number) => () => {
+  const onSignal = (signal: NodeJS.Signals) => () => {
     killAllCommandGroups();
-    process.stderr.write(`\nqprep: interrupted by ${signal}; running probes were killed\n`);
-    process.exit(code);
+    process.stderr.write(`\nqprep: error: interrupted by ${signal}; running probes were killed\n`);
+    void exitProcess(2);
   };
-  process.once('SIGINT', onSignal('SIGINT', 130));
-  process.once('SIGTERM', onSignal('SIGTERM', 143));
+  process.once('SIGINT', onSignal('SIGINT'));
+  process.once('SIGTERM', onSignal('SIGTERM'));
 }
 
 async function emit(text: string, options: CommonCliOptions): Promise<void> {
@@ -72,9 +78,12 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
 }
 
 export async function runCheckCommand(options: CheckCliOptions): Promise<number> {
+  const interruption = watchInterruption();
   try {
-    return await checkAndEmit(options);
-  } catch (error) {
+    return await checkAndEmit(options, interruption);
+  } catch (caught) {
+    // a signal before the checks ran (while the profile or the cluster file was read) leaves nothing to report
+    const error = interruption.received ? new QprepError('interrupted', `interrupted by ${interruption.received} before the checks ran; no verdict`) : caught;
     await replaceOutputWithFailure(error, options);
     throw error;
   }
@@ -97,8 +106,7 @@ async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions
   }
 }
 
-async function checkAndEmit(options: CheckCliOptions): Promise<number> {
-  installSignalHandlers();
+async function checkAndEmit(options: CheckCliOptions, interruption: Interruption): Promise<number> {
   const checkOptions = toCheckOptions(options);
   const loaded = await loadProfile(checkOptions.profile);
   const handle = await openHost(checkOptions);
@@ -106,6 +114,7 @@ async function checkAndEmit(options: CheckCliOptions): Promise<number> {
   const run = await performCheck(handle, loaded, checkOptions, {
     onStart: (total) => progress.start(total),
     onCheckDone: (result, done, total) => progress.update(done, total, result.id),
+    interrupted: interruption.signal,
   });
   progress.stop();
   const { report } = run;
@@ -117,11 +126,15 @@ async function checkAndEmit(options: CheckCliOptions): Promise<number> {
     process.stderr.write(`qprep: note: node_exporter's textfile collector reads only files named *.prom\n`);
   }
   await emit(text, options);
+  if (report.error) {
+    process.stderr.write(`qprep: error: ${report.error.message}; the partial report says which checks finished\n`);
+    return 2;
+  }
   return exitCodeFor(report.ready);
 }
 
 export async function runSnapshotCommand(options: CheckCliOptions): Promise<number> {
-  installSignalHandlers();
+  const interruption = watchInterruption();
   const checkOptions = toCheckOptions(options);
   const loaded = await loadProfile(checkOptions.profile);
   const handle = await openHost(checkOptions);
@@ -130,9 +143,10 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   const run = await performCheck({ host: recorder, source: handle.source }, loaded, checkOptions, {
     onStart: (total) => progress.start(total),
     onCheckDone: (result, done, total) => progress.update(done, total, result.id),
+    interrupted: interruption.signal,
   });
   // Interfaces are always kept: replaying a snapshot with --cluster needs them.
-  await recorder.interfaces();
+  if (!run.report.interrupted) await recorder.interfaces();
   progress.stop();
   const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
   if (run.ctx.launch) snapshot.launch = { file: run.ctx.launch.file, text: redactScript(run.ctx.launch.text) };
@@ -143,6 +157,11 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
       `${Object.keys(snapshot.files).length} files, ${run.results.length} checks ` +
       `(${summary.pass} pass, ${summary.warn} warn, ${summary.fail} fail, ${summary.skip} skip, ${summary.error} error)\n`,
   );
+  if (run.report.error) {
+    // what was recorded up to the signal is kept: it shows support where the host hung
+    process.stderr.write(`qprep: error: ${run.report.error.message}; the snapshot holds what was recorded until then\n`);
+    return 2;
+  }
   return 0;
 }
 

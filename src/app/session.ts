@@ -18,7 +18,9 @@ import { launchView } from '../probes/launch.js';
 import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
+import { visibleLine } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
+import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -66,7 +68,7 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${(error as Error).message}`);
+    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine((error as Error).message)}`);
   }
   const parsed = snapshotSchema.safeParse(document);
   if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${describeZodError(parsed.error)}`);
@@ -132,6 +134,8 @@ export interface RunHooks {
   onCheckDone?: (result: CheckResult, done: number, total: number) => void;
   catalogue?: readonly Check[];
   now?: () => Date;
+  /** a signal: the run stops there and the report is partial, marked interrupted */
+  interrupted?: Promise<NodeJS.Signals>;
 }
 
 /** Selects, runs and judges the checks on an opened host; the report of DESIGN §3. */
@@ -153,20 +157,39 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const launch = options.launch !== undefined ? await loadLaunchScript(options.launch) : handle.launch;
   const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch);
   hooks.onStart?.(checks.length);
-  const [results, hostInfo] = await Promise.all([
-    runChecks(checks, ctx, {
-      concurrency: options.jobs ?? 8,
-      commandConcurrency: 8,
-      toolLimits,
-      timeoutMs,
-      ignore,
-      ...(hooks.now ? { now: hooks.now } : {}),
-      ...(hooks.onCheckDone ? { onCheckDone: hooks.onCheckDone } : {}),
-    }),
-    describeHost(ctx),
-  ]);
+  const finished = new Map<string, CheckResult>();
+  let describedHost: HostInfo | undefined;
+  const checked = await untilInterrupted(
+    Promise.all([
+      runChecks(checks, ctx, {
+        concurrency: options.jobs ?? 8,
+        commandConcurrency: 8,
+        toolLimits,
+        timeoutMs,
+        ignore,
+        ...(hooks.now ? { now: hooks.now } : {}),
+        onCheckDone: (result, done, total) => {
+          finished.set(result.id, result);
+          hooks.onCheckDone?.(result, done, total);
+        },
+      }),
+      describeHost(ctx).then((info) => (describedHost = info)),
+    ]),
+    hooks.interrupted,
+  );
+  let signal = 'signal' in checked ? checked.signal : undefined;
+  const elapsed = Math.round(performance.now() - startedMs);
+  // taken at the signal: a check the killed probes let finish afterwards stays unfinished
+  const unfinished = 'value' in checked ? [] : checks.filter((c) => !finished.has(c.id)).map((c) => c.id);
+  const results = 'value' in checked ? checked.value[0] : checks.map((c) => finished.get(c.id) ?? unfinishedResult(c, ctx, checked.signal, elapsed));
+  const hostInfo = 'value' in checked ? checked.value[1] : (describedHost ?? (await minimalHostInfo(ctx)));
   // The NPU and HCCN probes are memoized: embedding the facts costs no extra command then.
-  const facts = checks.some((c) => c.category === 'npu' || c.category === 'hccn') ? await buildFacts(ctx, factsContributorsFor(checks)) : undefined;
+  let facts: Report['facts'];
+  if (!signal && checks.some((c) => c.category === 'npu' || c.category === 'hccn')) {
+    const built = await untilInterrupted(buildFacts(ctx, factsContributorsFor(checks)), hooks.interrupted);
+    if ('value' in built) facts = built.value;
+    else signal = built.signal;
+  }
   const strict = options.strict ?? false;
   const blocking = blockingResults(results, strict);
   const report: Report = {
@@ -189,6 +212,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const launchReport = await launchInfo(ctx);
   if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
+  if (signal) return { report: markInterrupted(report, signal, unfinished), results, ctx };
   return { report, results, ctx };
 }
 

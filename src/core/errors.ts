@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'output'
   | 'refused'
   | 'locked'
+  | 'interrupted'
   | 'internal';
 
 /** A problem that leaves no verdict: bad usage or an unusable input file. Exit code 2. */

@@ -1,6 +1,7 @@
 import type { LoadedCluster } from '../cluster/load.js';
 import { detectContainer, type ContainerInfo } from '../host/container.js';
 import { DelegatingHost } from '../host/delegating.js';
+import { commandLine } from '../probes/commands.js';
 import type { CommandOptions, CommandResult, Host } from '../host/types.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
@@ -28,10 +29,17 @@ export const DEFAULT_TOOL_LIMITS: Readonly<Record<string, number>> = { hccn_tool
 /**
  * Limits commands globally and per tool, below the checks: a check that runs hccn_tool for 16
  * devices queues on the hccn_tool limit while the other checks go on with their own probes.
+ *
+ * A limited tool that hangs once (a call killed at its timeout: a wedged driver) is not called
+ * again in this run: the calls queued behind it, and later ones, return at once saying which
+ * call hung. Otherwise a hung hccn_tool would cost its timeout for every device and every
+ * query, one after the other (16 devices x 10 queries x 10 s), and the run would look hung.
  */
 export class LimitedHost extends DelegatingHost {
   private readonly global: Semaphore;
   private readonly perTool = new Map<string, Semaphore>();
+  /** per tool, the call that hung */
+  private readonly hung = new Map<string, string>();
 
   constructor(
     inner: Host,
@@ -52,8 +60,34 @@ export class LimitedHost extends DelegatingHost {
       semaphore = new Semaphore(limit);
       this.perTool.set(tool, semaphore);
     }
-    return semaphore.use(runIt);
+    return semaphore.use(() => {
+      const hung = this.hung.get(tool);
+      if (hung) return Promise.resolve(notRunAfterHang(argv, hung));
+      const running = runIt();
+      // noted beside the result, not in its chain: the caller gets it on the same tick as before
+      // (the order of commands in a snapshot stays the same), and before the next call starts
+      running.then((result) => {
+        if (!result.timedOut || this.hung.has(tool)) return;
+        const after = options?.timeoutMs === undefined ? 'its timeout' : `${options.timeoutMs} ms`;
+        this.hung.set(tool, `"${commandLine(argv)}" hung earlier in this run (killed after ${after})`);
+      }, () => undefined);
+      return running;
+    });
   }
+}
+
+function notRunAfterHang(argv: readonly string[], hung: string): CommandResult {
+  return {
+    argv: [...argv],
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    durationMs: 0,
+    timedOut: false,
+    notFound: false,
+    failure: `not run: ${hung}; qprep does not queue more calls behind a hung tool`,
+  };
 }
 
 export function createContext(

@@ -1,8 +1,13 @@
+import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import type { CommandResult } from './types.js';
 
-/** Output beyond this is a sign of a broken tool, not data worth keeping in memory. */
-const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/**
+ * Output beyond this, on stdout or on stderr, is a sign of a broken tool, not data worth keeping
+ * in memory: the command is killed with its process group when it reaches it, and what came
+ * before is kept.
+ */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 /** How long to wait for the pipes to close after the process group was killed. */
 const DRAIN_GRACE_MS = 1500;
 
@@ -12,10 +17,21 @@ const DRAIN_GRACE_MS = 1500;
  * command runs in its own process group the terminal's signal does not reach them.
  */
 const liveGroups = new Set<number>();
+/** Set once qprep is being interrupted: no command starts after that. */
+let stopped = false;
 
 export function killAllCommandGroups(signal: NodeJS.Signals = 'SIGKILL'): void {
   for (const pgid of liveGroups) killGroup(pgid, signal);
   liveGroups.clear();
+}
+
+/**
+ * Kills every running command group and refuses to start new ones: an interrupted run writes
+ * its partial report while checks that were still running may try one more command.
+ */
+export function stopAllCommands(): void {
+  stopped = true;
+  killAllCommandGroups();
 }
 
 function killGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -26,15 +42,45 @@ function killGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** "16 MiB" for the cap message; the cap is a whole number of MiB. */
+function mebibytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MiB`;
+}
+
 export interface ExecOptions {
   timeoutMs: number;
   env: Record<string, string>;
 }
 
+/** Collects one output stream up to the cap; `onOverflow` runs once when the cap is reached. */
+function collect(stream: Readable | null | undefined, onOverflow: () => void): { text(): string; overflowed(): boolean } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let overflowed = false;
+  stream?.on('data', (chunk: Buffer | string) => {
+    if (overflowed) return;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const room = MAX_OUTPUT_BYTES - size;
+    if (bytes.length > room) {
+      chunks.push(bytes.subarray(0, room));
+      size += room;
+      overflowed = true;
+      onOverflow();
+      return;
+    }
+    chunks.push(bytes);
+    size += bytes.length;
+  });
+  // Invalid UTF-8 (a latin1 locale, random bytes) becomes U+FFFD; a NUL stays a NUL: parsers see text either way.
+  return { text: () => Buffer.concat(chunks).toString('utf8'), overflowed: () => overflowed };
+}
+
 /**
  * Runs argv without a shell, in a new process group, with LC_ALL=C. At the timeout the whole
- * group is killed with SIGKILL, so a tool that forks a helper and hangs leaves nothing behind.
- * Never rejects: a missing binary, a non-zero exit and a timeout are all data.
+ * group is killed with SIGKILL, so a tool that forks a helper and hangs leaves nothing behind;
+ * so is a tool that prints more than MAX_OUTPUT_BYTES on either stream (the output is read
+ * here, not buffered whole by execa, so the cap is enforced as the bytes arrive).
+ * Never rejects: a missing binary, a non-zero exit, a timeout and an overflow are all data.
  */
 export async function runCommand(argv: readonly string[], options: ExecOptions): Promise<CommandResult> {
   const [file, ...args] = argv;
@@ -50,6 +96,7 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     notFound: false,
   };
   if (!file) return { ...base, failure: 'empty command' };
+  if (stopped) return { ...base, failure: 'not started: qprep was interrupted' };
 
   const subprocess = execa(file, args, {
     reject: false,
@@ -57,9 +104,8 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     stdin: 'ignore',
     env: { ...options.env, LC_ALL: 'C', LANG: 'C', LANGUAGE: 'C' },
     extendEnv: false,
-    stripFinalNewline: false,
-    maxBuffer: MAX_OUTPUT_BYTES,
-    encoding: 'utf8',
+    buffer: false,
+    encoding: 'buffer',
   });
   const pgid = subprocess.pid;
   if (pgid !== undefined) liveGroups.add(pgid);
@@ -70,44 +116,45 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   const abandoned = new Promise<'abandoned'>((resolve) => {
     giveUp = () => resolve('abandoned');
   });
-  const timer = setTimeout(() => {
-    timedOut = true;
+  const killTree = () => {
     if (pgid !== undefined) killGroup(pgid, 'SIGKILL');
     // A grandchild that escaped the group (setsid) may still hold the pipes open.
-    drainTimer = setTimeout(() => {
+    drainTimer ??= setTimeout(() => {
       subprocess.stdout?.destroy();
       subprocess.stderr?.destroy();
       giveUp?.();
     }, DRAIN_GRACE_MS);
+  };
+  const stdout = collect(subprocess.stdout, killTree);
+  const stderr = collect(subprocess.stderr, killTree);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree();
   }, options.timeoutMs);
 
   try {
     const outcome = await Promise.race([subprocess, abandoned]);
     const durationMs = Math.round(performance.now() - started);
-    if (outcome === 'abandoned') {
-      return { ...base, durationMs, timedOut: true };
+    const output = { stdout: stdout.text(), stderr: stderr.text() };
+    const overflow = stdout.overflowed() ? 'stdout' : stderr.overflowed() ? 'stderr' : undefined;
+    if (overflow) {
+      return { ...base, ...output, durationMs, failure: `printed more than ${mebibytes(MAX_OUTPUT_BYTES)} on ${overflow}: stopped there and killed with its child processes` };
     }
+    if (outcome === 'abandoned') return { ...base, ...output, durationMs, timedOut: true };
     const result = outcome;
-    const stdout = typeof result.stdout === 'string' ? result.stdout : '';
-    const stderr = typeof result.stderr === 'string' ? result.stderr : '';
     const code = (result as { code?: string }).code;
-    if (timedOut) {
-      return { ...base, stdout, stderr, durationMs, timedOut: true, signal: result.signal ?? 'SIGKILL' };
-    }
+    if (timedOut) return { ...base, ...output, durationMs, timedOut: true, signal: result.signal ?? 'SIGKILL' };
+    if (stopped && result.signal) return { ...base, ...output, durationMs, failure: 'interrupted: killed with its child processes when qprep was interrupted' };
     if (code === 'ENOENT') return { ...base, durationMs, notFound: true, failure: `${file}: command not found` };
     if (code === 'EACCES') return { ...base, durationMs, failure: `${file}: permission denied` };
-    if (result.isMaxBuffer) {
-      return { ...base, stdout, stderr, durationMs, failure: `output exceeded ${MAX_OUTPUT_BYTES} bytes` };
-    }
     if (result.exitCode === undefined && !result.signal && code) {
       return { ...base, durationMs, failure: `${file}: ${code}` };
     }
     return {
       ...base,
+      ...output,
       exitCode: result.exitCode ?? null,
       signal: result.signal ?? null,
-      stdout,
-      stderr,
       durationMs,
     };
   } finally {

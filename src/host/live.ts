@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateExecutable } from './commands.js';
 import { runCommand } from './exec.js';
+import { trackFileOperation } from './exit.js';
 import { readInterfaces } from './net-interfaces.js';
 import {
   probeFail,
@@ -286,7 +287,7 @@ export class LiveHost implements Host {
         return probeFail(errorCode(error), errorMessage(error));
       }
     };
-    return withTimeout(work(), this.timeoutMs, () =>
+    return withTimeout(trackFileOperation(work()), this.timeoutMs, () =>
       probeFail<T>('ETIMEDOUT', `no answer within ${this.timeoutMs} ms`),
     );
   }
@@ -371,16 +372,29 @@ async function writeAtomic(real: string, content: string, mode: number): Promise
   return probeOk(undefined);
 }
 
+/**
+ * The file appears with its whole content or not at all: written under a temporary name, then
+ * link(2)ed to its name, which fails with EEXIST like O_EXCL. Created empty and then written,
+ * a lock would be seen empty by a rival qprep in between, taken for the debris of a crash and
+ * broken, and both runs would tune at once.
+ */
 async function writeExclusive(real: string, content: string, mode: number): Promise<Probe<void>> {
-  const handle = await fsp.open(real, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, mode);
+  const dir = path.dirname(real);
+  const temporary = path.join(dir, `.${path.basename(real)}.qprep-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await fsp.open(temporary, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, mode);
   try {
-    await handle.writeFile(content, 'utf8');
-    await handle.chmod(mode);
-    await handle.sync();
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.chmod(mode);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.link(temporary, real);
   } finally {
-    await handle.close();
+    await fsp.rm(temporary, { force: true });
   }
-  await syncDirectory(path.dirname(real));
+  await syncDirectory(dir);
   return probeOk(undefined);
 }
 

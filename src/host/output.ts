@@ -21,7 +21,18 @@ export async function writeOutputFile(file: string, content: string, mode = 0o64
     await writeFileAtomic(file, content, { mode, fsync: true });
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code;
-    const reason = errno === 'EACCES' || errno === 'EPERM' ? `${dir} is not writable` : errno === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    const reason =
+      errno === 'EACCES' || errno === 'EPERM'
+        ? `${dir} is not writable`
+        : errno === 'EISDIR'
+          ? 'it is a directory'
+          : errno === 'ENOSPC'
+            ? `no space left on the device of ${dir} (ENOSPC); the old file, if any, is unchanged`
+            : errno === 'EDQUOT'
+              ? `disk quota exceeded on ${dir} (EDQUOT); the old file, if any, is unchanged`
+              : errno === 'EROFS'
+                ? `${dir} is on a read-only file system`
+                : (error as Error).message;
     throw new QprepError('output', `cannot write ${file}: ${reason}`);
   }
 }

@@ -1,3 +1,5 @@
+import { globMatches } from '../util/glob.js';
+
 /** One `key = value` line of a sysctl.d(5) file. */
 export interface SysctlAssignment {
   /** the key with dots as separators (vm.swappiness), as sysctl.d(5) normalizes it */
@@ -43,6 +45,5 @@ export function parseSysctlConf(text: string): SysctlAssignment[] {
 /** Does a (possibly globbed, systemd >= 238) sysctl.d key set `key`? */
 export function sysctlKeyMatches(pattern: string, key: string): boolean {
   if (!pattern.includes('*') && !pattern.includes('?')) return pattern === key;
-  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*').replace(/\?/g, '[^.]')}$`);
-  return regex.test(key);
+  return globMatches(pattern, key, { separator: '.', classes: false });
 }

@@ -1,3 +1,5 @@
+import { globMatches } from '../util/glob.js';
+
 /** One line of a tmpfiles.d(5) file. */
 export interface TmpfilesLine {
   /** the type with its modifiers, e.g. "w", "w+", "d" */
@@ -29,14 +31,6 @@ export function parseTmpfiles(text: string): TmpfilesLine[] {
 /** Does a tmpfiles.d path (shell glob allowed for "w" lines) name `path`? */
 export function tmpfilesPathMatches(pattern: string, path: string): boolean {
   if (!/[*?[]/.test(pattern)) return pattern === path;
-  const source = `^${pattern
-    .replace(/[.+^${}()|\\]/g, '\\$&')
-    .replace(/\*/g, '[^/]*')
-    .replace(/\?/g, '[^/]')}$`;
-  try {
-    return new RegExp(source).test(path);
-  } catch {
-    // an unbalanced "[" is no glob tmpfiles would expand either
-    return false;
-  }
+  // an unclosed "[" is no glob tmpfiles would expand either: it matches nothing
+  return globMatches(pattern, path, { separator: '/', classes: true });
 }

@@ -1,4 +1,5 @@
 import type { CommandResult } from '../host/types.js';
+import { preview } from '../parsers/lines.js';
 
 /** "npu-smi info" as a person would type it (for messages, never for execution). */
 export function commandLine(argv: readonly string[]): string {
@@ -17,7 +18,8 @@ export function commandProblem(result: CommandResult, timeoutMs: number): string
   if (result.signal) return `"${line}" was killed by ${result.signal}`;
   if (result.exitCode !== 0) {
     const detail = (result.stderr.trim() || result.stdout.trim()).split('\n').filter(Boolean).pop();
-    return `"${line}" exited with code ${result.exitCode}${detail ? `: ${detail.slice(0, 200)}` : ''}`;
+    // a tool's own words may hold terminal escapes or NULs: made visible, never passed raw to a terminal
+    return `"${line}" exited with code ${result.exitCode}${detail ? `: ${preview(detail, 200)}` : ''}`;
   }
   return undefined;
 }

@@ -42,9 +42,13 @@ export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set
     case 'timeout':
       return 'the driver may be wedged: look for stuck npu-smi processes (ps -ef | grep npu-smi) and davinci errors in dmesg; reset the NPU or reboot the node if it persists (or re-run with a larger --timeout)';
     case 'not-run':
-      return /not captured/.test(problem.message)
-        ? 'record the snapshot again with "qprep snapshot -o FILE" on the host'
-        : 'make npu-smi executable for this user, or run qprep as root';
+      if (/not captured/.test(problem.message)) return 'record the snapshot again with "qprep snapshot -o FILE" on the host';
+      if (/printed more than/.test(problem.message)) {
+        return 'npu-smi printed far more than its table: run "npu-smi info | head -50" by hand, and repair or reinstall the driver if that is garbage';
+      }
+      return 'make npu-smi executable for this user, or run qprep as root';
+    case 'killed':
+      return `npu-smi crashed (${problem.signal}): run "npu-smi info" by hand, look for davinci or dcmi errors in dmesg, and reinstall the driver if it keeps crashing`;
     case 'failed':
       return 'run the command by hand and read its output; reinstall the driver if npu-smi itself is broken';
     case 'dcmi':

@@ -2,6 +2,7 @@ import type { CheckContext } from '../core/types.js';
 import { dcmiError, type DcmiError } from '../data/dcmi-errors.js';
 import type { CommandLocation } from '../host/types.js';
 import { boardInfo, parseNpuSmiKeyValue, type NpuBoardInfo } from '../parsers/npu-smi-kv.js';
+import { preview } from '../parsers/lines.js';
 import { deviceIdOf, familyOf, parseNpuSmiInfo, type NpuFamily, type NpuSmiLayout, type NpuSmiTable } from '../parsers/npu-smi-info.js';
 import { commandLine, commandProblem } from './commands.js';
 
@@ -71,6 +72,8 @@ export type NpuProblem =
   | { kind: 'not-found'; message: string; searched: string[] }
   | { kind: 'timeout'; message: string }
   | { kind: 'not-run'; message: string }
+  /** killed by a signal it did not ask for (a crash: SIGSEGV, SIGABRT; the OOM killer's SIGKILL) */
+  | { kind: 'killed'; message: string; signal: string; output: string }
   | { kind: 'failed'; message: string; exitCode: number | null; output: string }
   | { kind: 'dcmi'; message: string; code: number; line: string; dcmi: DcmiError }
   | { kind: 'library-missing'; message: string; library: string; line: string }
@@ -99,14 +102,17 @@ export type NpuInventory =
     }
   | { ok: false; argv: string[] | null; problem: NpuProblem };
 
+/** The first lines of a tool's output for a message, with control characters made visible. */
 function firstLines(text: string, count = 3): string {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .slice(0, count)
-    .join(' / ')
-    .slice(0, 300);
+  return preview(
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(0, count)
+      .join(' / '),
+    300,
+  );
 }
 
 /** Turns the parsed table into devices with their ids and processes. */
@@ -160,7 +166,8 @@ export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
     if (result.notFound || result.failure) return { ok: false, argv, problem: { kind: 'not-run', message: commandProblem(result, ctx.timeoutMs)! } };
 
     const parsed = parseNpuSmiInfo(result.stdout);
-    if (parsed.kind === 'table') {
+    // A table printed by a process that then crashed may be cut short: never trust it.
+    if (parsed.kind === 'table' && result.signal === null) {
       const devices = devicesOf(parsed);
       return {
         ok: true,
@@ -199,6 +206,11 @@ export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
         return { ok: false, argv, problem: { kind: 'no-npu', line: combined.text, message: `${line} says: ${combined.text}` } };
       default:
         break;
+    }
+    if (result.signal !== null) {
+      const output = firstLines(`${result.stdout}\n${result.stderr}`);
+      const message = `${commandProblem(result, ctx.timeoutMs)!}${output ? `: ${output}` : ' and printed nothing'}`;
+      return { ok: false, argv, problem: { kind: 'killed', signal: result.signal, output, message } };
     }
     if (result.exitCode !== 0) {
       const output = firstLines(`${result.stdout}\n${result.stderr}`);

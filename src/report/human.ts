@@ -108,7 +108,9 @@ export function formatHuman(report: Report, options: HumanOptions): string {
       ].join(', ') +
       ` · ${seconds(report.durationMs)}`,
   );
-  if (report.ready) {
+  if (report.interrupted) {
+    out.push(`${chalk.red.bold('NO VERDICT')}: ${report.error?.message ?? `interrupted by ${report.interrupted.signal}`}`);
+  } else if (report.ready) {
     const note = s.warn > 0 ? ` (${plural(s.warn, 'warning')}; --strict would refuse them)` : '';
     out.push(chalk.green.bold('READY') + note);
   } else {

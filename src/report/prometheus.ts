@@ -64,6 +64,14 @@ function infoFamily(version: string, labels: Record<string, string>): Family {
   };
 }
 
+function runErrorFamily(code: string): Family {
+  return {
+    name: 'qprep_run_error',
+    help: '1 when the last run produced no verdict (exit code 2); the label says why (see qprep check --format json).',
+    samples: [{ labels: { code }, value: 1 }],
+  };
+}
+
 export function formatPrometheus(report: Report): string {
   const blocking = new Set(report.blocking);
   const finishedMs = Date.parse(report.startedAt) + report.durationMs;
@@ -97,6 +105,7 @@ export function formatPrometheus(report: Report): string {
         value: blocking.has(check.id) ? 1 : 0,
       })),
     },
+    ...(report.error ? [runErrorFamily(report.error.code)] : []),
     {
       name: 'qprep_run_duration_seconds',
       help: 'Wall time of the last qprep check run.',
@@ -119,11 +128,7 @@ export function formatPrometheusError(report: ErrorReport, now: Date): string {
   return render([
     infoFamily(report.tool.version, {}),
     { name: 'qprep_ready', help: READY_HELP, samples: [{ value: 0 }] },
-    {
-      name: 'qprep_run_error',
-      help: '1 when the last run produced no verdict (exit code 2); the label says why (see qprep check --format json).',
-      samples: [{ labels: { code: report.error.code }, value: 1 }],
-    },
+    runErrorFamily(report.error.code),
     { name: 'qprep_last_run_timestamp_seconds', help: LAST_RUN_HELP, samples: [{ value: seconds(now.getTime()) }] },
   ]);
 }

@@ -179,6 +179,14 @@ export const fullReportSchema = z.object({
   facts: factsSchema.optional().describe('the `qprep facts` document of this node, present when NPU or HCCN checks ran'),
   cluster: clusterInfoSchema.optional().describe('present with --cluster'),
   launch: launchInfoSchema.optional().describe('present with --launch SCRIPT (or a snapshot that recorded one): the script the launch checks read'),
+  interrupted: z
+    .object({
+      signal: z.string().describe('SIGINT or SIGTERM'),
+      unfinished: z.array(z.string()).describe('ids of the checks that had not finished; each is an error in checks'),
+    })
+    .optional()
+    .describe('set when a signal stopped the run: the report is partial, ready is false and the exit code is 2'),
+  error: errorInfoSchema.optional().describe('set with interrupted (code "interrupted"): why this report carries no verdict'),
 });
 
 export const errorReportSchema = z.object({

@@ -30,3 +30,13 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
+
+/**
+ * A message quoting input that may hold anything (V8's JSON.parse quotes the text it choked
+ * on, newlines, NULs and terminal escapes included), as one visible line: control characters
+ * shown as \xNN, cut to `max` characters.
+ */
+export function visibleLine(text: string, max = 200): string {
+  const visible = text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return visible.length > max ? `${visible.slice(0, max)}…` : visible;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Change } from '../change.js';
 import { describeProbeError, type Host } from '../../host/types.js';
+import { visibleLine } from '../../util/text.js';
 import { STATE_DIR } from './knobs.js';
 
 /**
@@ -80,7 +81,7 @@ export async function readJournal(host: Host): Promise<JournalRead> {
   try {
     document = JSON.parse(read.value);
   } catch (error) {
-    return { state: 'corrupt', reason: `${JOURNAL_PATH} is not JSON: ${(error as Error).message}` };
+    return { state: 'corrupt', reason: `${JOURNAL_PATH} is not JSON: ${visibleLine((error as Error).message)}` };
   }
   const parsed = journalSchema.safeParse(document);
   if (!parsed.success) {

@@ -1,0 +1,106 @@
+import { effectiveLevel } from '../core/runner.js';
+import type { Check, CheckContext, CheckResult } from '../core/types.js';
+import { stopAllCommands } from '../host/exec.js';
+import { exitProcess } from '../host/exit.js';
+import type { HostInfo, Report } from '../report/schema.js';
+import { plural } from '../util/text.js';
+
+/**
+ * SIGINT and SIGTERM during `qprep check` (Ctrl-C, Ansible's or systemd's timeout, docker stop):
+ * the running probes are killed with their process groups, no new command starts, and the run
+ * ends with a partial report marked interrupted and exit code 2. A second signal, or a report
+ * that cannot be written within REPORT_GRACE_MS, ends qprep at once, still with exit code 2.
+ */
+
+/** docker stop sends SIGKILL 10 s after SIGTERM; the partial report must be out well before. */
+export const REPORT_GRACE_MS = 3000;
+
+export interface Interruption {
+  /** resolves with the first SIGINT or SIGTERM; never resolves when none comes */
+  readonly signal: Promise<NodeJS.Signals>;
+  /** the signal, once it came */
+  readonly received: NodeJS.Signals | undefined;
+}
+
+export function watchInterruption(): Interruption {
+  let received: NodeJS.Signals | undefined;
+  let resolve: (signal: NodeJS.Signals) => void = () => undefined;
+  const signal = new Promise<NodeJS.Signals>((r) => {
+    resolve = r;
+  });
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (received) {
+      process.stderr.write(`\nqprep: error: ${sig} again: exiting without a report\n`);
+      void exitProcess(2);
+      return;
+    }
+    received = sig;
+    stopAllCommands();
+    process.stderr.write(`\nqprep: interrupted by ${sig}: running probes were killed; writing the partial report\n`);
+    setTimeout(() => {
+      process.stderr.write(`qprep: error: the partial report could not be written within ${REPORT_GRACE_MS} ms after ${sig}; exiting without it\n`);
+      void exitProcess(2);
+    }, REPORT_GRACE_MS).unref();
+    resolve(sig);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal,
+    get received() {
+      return received;
+    },
+  };
+}
+
+export type UntilInterrupted<T> = { value: T } | { signal: NodeJS.Signals };
+
+/**
+ * The value of `work`, or the signal when one comes first. The work goes on in the background
+ * until qprep exits; its late failure must not crash the exit path.
+ */
+export async function untilInterrupted<T>(work: Promise<T>, interrupted: Promise<NodeJS.Signals> | undefined): Promise<UntilInterrupted<T>> {
+  if (!interrupted) return { value: await work };
+  work.catch(() => undefined);
+  return Promise.race([work.then((value) => ({ value })), interrupted.then((signal) => ({ signal }))]);
+}
+
+/** The report line of a check that was still running (or waiting) when the signal came. */
+export function unfinishedResult(check: Check, ctx: CheckContext, signal: NodeJS.Signals, durationMs: number): CheckResult {
+  return {
+    id: check.id,
+    title: check.title,
+    category: check.category,
+    level: effectiveLevel(check, ctx.profile),
+    status: 'error',
+    message: `did not finish: qprep was interrupted by ${signal}`,
+    remediation: 'run qprep check again and let it finish (every probe is bounded by --timeout; give the caller\'s own timeout more than that)',
+    evidence: { interrupted: signal },
+    durationMs,
+  };
+}
+
+/** What the header says when the host could not be described before the signal. */
+export async function minimalHostInfo(ctx: CheckContext): Promise<HostInfo> {
+  const identity = await ctx.host.identity();
+  return { hostname: identity.hostname, arch: identity.arch, kernel: identity.kernel, os: 'unknown', inContainer: false, containerRuntime: null };
+}
+
+/**
+ * Marks a report as interrupted: never ready, the unfinished checks blocking (whatever their
+ * level: the node was not assessed), and the `error` that every exit-2 document carries.
+ */
+export function markInterrupted(report: Report, signal: NodeJS.Signals, unfinished: readonly string[]): Report {
+  const total = report.checks.length;
+  const message =
+    unfinished.length > 0
+      ? `interrupted by ${signal}: ${unfinished.length} of ${plural(total, 'check')} did not finish; no verdict`
+      : `interrupted by ${signal} after the checks, before the report was complete; no verdict`;
+  return {
+    ...report,
+    ready: false,
+    blocking: [...new Set([...report.blocking, ...unfinished])],
+    interrupted: { signal, unfinished: [...unfinished] },
+    error: { code: 'interrupted', message },
+  };
+}

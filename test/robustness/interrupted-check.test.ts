@@ -1,0 +1,125 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { qprep } from '../helpers/cli.js';
+import { expectAllGone, fakeBin, hangingWithChild, hostTree, parseReport, pidsFrom, startQprep, tmp } from './support.js';
+
+/*
+ * SIGTERM (Ansible's or systemd's timeout, docker stop) and SIGINT (Ctrl-C) during a check: the
+ * hung probes are killed with their process groups, and qprep still hands back what it found,
+ * as a partial report marked interrupted, with exit code 2 (no verdict). The checks that had not
+ * finished are errors that say so; an interrupted run is never ready. The signal is sent once
+ * the fake npu-smi has started and written its pids, so the run is mid-probe every time.
+ */
+
+async function interruptedRun(signal: 'SIGTERM' | 'SIGINT', args: string[]) {
+  const pidFile = join(tmp('pid'), 'pids');
+  const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
+  // a timeout far beyond the test: only the signal can end this run
+  const child = startQprep(bin, ['check', '--root', hostTree(), '--timeout', '600000', ...args]);
+  const pids = await pidsFrom(pidFile);
+  child.kill(signal);
+  const result = await child;
+  return { result, pids, bin };
+}
+
+describe('SIGTERM and SIGINT during qprep check', () => {
+  it('SIGTERM: exit 2, a partial JSON report valid against the schema, marked interrupted; finished checks kept, the others errors', async () => {
+    const { result, pids } = await interruptedRun('SIGTERM', ['--format', 'json']);
+    expect(result.exitCode).toBe(2);
+    const { report, byId } = await parseReport(String(result.stdout));
+    expect(report.ready).toBe(false);
+    const interrupted = report.interrupted as { signal: string; unfinished: string[] };
+    expect(interrupted.signal).toBe('SIGTERM');
+    expect(interrupted.unfinished).toContain('npu.smi');
+    expect(report.error).toEqual({ code: 'interrupted', message: `interrupted by SIGTERM: ${interrupted.unfinished.length} of ${report.checks.length} checks did not finish; no verdict` });
+    // every selected check is in the report, in catalogue order; the unfinished ones say why
+    const catalogue = JSON.parse((await qprep(['list', '--format', 'json'])).stdout).map((c: { id: string }) => c.id);
+    expect(report.checks.map((c) => c.id)).toEqual(catalogue);
+    for (const id of interrupted.unfinished) {
+      expect(byId[id]).toMatchObject({ status: 'error', message: 'did not finish: qprep was interrupted by SIGTERM', evidence: { interrupted: 'SIGTERM' } });
+      expect(report.blocking).toContain(id);
+    }
+    // what had finished is reported as it was found: npu-smi runs only once one of the first
+    // eight checks (tuning and host, none of which runs it) has finished and freed its slot
+    const finished = report.checks.filter((c) => !interrupted.unfinished.includes(c.id));
+    expect(finished.length).toBeGreaterThan(0);
+    for (const check of finished) expect(check.message, check.id).not.toContain('interrupted');
+    if (!interrupted.unfinished.includes('tune.journal')) {
+      expect(byId['tune.journal']).toMatchObject({ status: 'pass', message: 'qprep tune has no changes in effect here (no journal)' });
+    }
+    const summary = report.summary as Record<string, number>;
+    expect(Object.values(summary).reduce((a, b) => a + b, 0)).toBe(report.checks.length);
+    expect(String(result.stderr)).toContain('qprep: interrupted by SIGTERM: running probes were killed; writing the partial report');
+    expect(String(result.stderr)).toMatch(/qprep: error: interrupted by SIGTERM: \d+ of \d+ checks did not finish; no verdict; the partial report says which checks finished\n$/);
+    await expectAllGone(pids, [pids[0]!]);
+  });
+
+  it('SIGINT with --output FILE: the file holds the partial report (written atomically), stdout stays empty, exit 2', async () => {
+    const dir = tmp('out');
+    const file = join(dir, 'report.json');
+    writeFileSync(file, '{"earlier": "run"}\n');
+    const { result, pids } = await interruptedRun('SIGINT', ['--format', 'json', '--output', file]);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stdout)).toBe('');
+    const { report } = await parseReport(readFileSync(file, 'utf8'));
+    expect(report.interrupted).toMatchObject({ signal: 'SIGINT' });
+    expect(report.error).toMatchObject({ code: 'interrupted' });
+    expect(readdirSync(dir)).toEqual(['report.json']);
+    await expectAllGone(pids, [pids[0]!]);
+  });
+
+  it('the human report ends with NO VERDICT and lists the unfinished checks as errors', async () => {
+    const { result, pids } = await interruptedRun('SIGTERM', ['--no-color']);
+    expect(result.exitCode).toBe(2);
+    const out = String(result.stdout);
+    expect(out).toContain('? error  npu.smi');
+    expect(out).toContain('did not finish: qprep was interrupted by SIGTERM');
+    expect(out).toMatch(/\nNO VERDICT: interrupted by SIGTERM: \d+ of \d+ checks did not finish; no verdict\n$/);
+    await expectAllGone(pids, [pids[0]!]);
+  });
+
+  it('prometheus: qprep_ready 0 and qprep_run_error{code="interrupted"} 1, so a collector never keeps an old "ready"', async () => {
+    const { result, pids } = await interruptedRun('SIGTERM', ['--format', 'prometheus']);
+    expect(result.exitCode).toBe(2);
+    const out = String(result.stdout);
+    expect(out).toMatch(/^qprep_ready 0$/m);
+    expect(out).toMatch(/^qprep_run_error\{code="interrupted"\} 1$/m);
+    expect(out).toMatch(/^qprep_check_status\{id="npu\.smi",category="npu",level="required",status="error"\} 1$/m);
+    await expectAllGone(pids, [pids[0]!]);
+  });
+
+  it('junit: the verdict property says "no verdict" and the unfinished checks are errored testcases', async () => {
+    const { result, pids } = await interruptedRun('SIGINT', ['--format', 'junit']);
+    expect(result.exitCode).toBe(2);
+    const out = String(result.stdout);
+    expect(out).toContain('<property name="verdict" value="no verdict"/>');
+    expect(out).toContain('<property name="error.code" value="interrupted"/>');
+    expect(out).toMatch(/<testcase classname="npu" name="npu\.smi" time="[\d.]+">\n\s+<error message="did not finish: qprep was interrupted by SIGINT" type="error">/);
+    await expectAllGone(pids, [pids[0]!]);
+  });
+});
+
+describe('SIGTERM during qprep snapshot', () => {
+  it('exit 2; the snapshot holds what was recorded and its report is marked interrupted; it replays without a crash', async () => {
+    const pidFile = join(tmp('pid'), 'pids');
+    const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
+    const file = join(tmp('snap'), 'host.json');
+    const child = startQprep(bin, ['snapshot', '-o', file, '--root', hostTree(), '--timeout', '600000']);
+    const pids = await pidsFrom(pidFile);
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(/qprep: error: interrupted by SIGTERM: \d+ of \d+ checks did not finish; no verdict; the snapshot holds what was recorded until then\n$/);
+    expect(existsSync(file)).toBe(true);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    expect(snapshot.report.interrupted.signal).toBe('SIGTERM');
+    expect(Object.keys(snapshot.files).length).toBeGreaterThan(0);
+    await expectAllGone(pids, [pids[0]!]);
+    // the replay answers what was recorded; npu-smi, which never answered, is "not captured"
+    const replay = await qprep(['check', '--snapshot', file, '--only', 'npu.smi', '--format', 'json']);
+    const { byId } = await parseReport(replay.stdout);
+    expect(byId['npu.smi']!.status).toBe('error');
+    expect(replay.exitCode).toBe(1);
+  });
+});
