@@ -1,6 +1,6 @@
 import { error, fail, pass, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
-import { HCCN_CONF, hccnConf, hccnIp } from '../src/probes/hccn.js';
+import { HCCN_CONF, hccnConf, hccnIp, prefetchDeviceIps } from '../src/probes/hccn.js';
 import { askEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { mountTable, originOf } from '../src/probes/mounts.js';
 import { summarizeList } from '../src/util/text.js';
@@ -19,6 +19,7 @@ export default defineCheck({
     'Every device needs an address_N equal to what hccn_tool -i N -ip -g reports now.',
   reads: [HCCN_CONF, '/proc/self/mountinfo (in a container)', 'hccn_tool -i <device> -ip -g'],
   fix: 'On the host set each address with hccn_tool -i N -ip -s address <ip> netmask <mask> (it writes the file); in a container add -v /etc/hccn.conf:/etc/hccn.conf to docker run.',
+  prefetch: prefetchDeviceIps,
   async run(ctx) {
     const scope = await hccnScope(ctx, HCCN_CONF);
     if (!scope.ok) return scope.outcome;

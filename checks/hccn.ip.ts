@@ -1,6 +1,6 @@
 import { pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
-import { hccnIp, hccnVnic } from '../src/probes/hccn.js';
+import { hccnIp, hccnVnic, prefetchDeviceIps } from '../src/probes/hccn.js';
 import { askEvery, devName, hccnProblem, hccnScope, inReservedRange, spodProbe, unanswered, vnicReservedRange } from '../src/probes/hccn-scope.js';
 import { prefixOfNetmask } from '../src/util/ip.js';
 import { summarizeList } from '../src/util/text.js';
@@ -31,6 +31,7 @@ export default defineCheck({
     'ones: peers ping and connect to them.',
   reads: ['hccn_tool -i <device> -ip -g', 'hccn_tool -i <device> -vnic -g (A3)', 'npu-smi info -t spod-info (A3)', 'the cluster file'],
   fix: 'hccn_tool -i N -ip -s address <ip> netmask <mask> for each device (persisted in /etc/hccn.conf), or correct the cluster file.',
+  prefetch: prefetchDeviceIps,
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the device IPs');
     if (!scope.ok) return scope.outcome;

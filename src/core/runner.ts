@@ -212,6 +212,14 @@ export async function runChecks(checks: readonly Check[], ctx: CheckContext, opt
   const now = options.now?.() ?? ctx.now();
   const results: CheckResult[] = new Array(checks.length);
   const slots = new Semaphore(options.concurrency);
+  // Only a head start: the check asks for the same probes when it runs, so a prefetch that fails is ignored.
+  for (const check of checks) {
+    try {
+      Promise.resolve(check.prefetch?.(ctx)).catch(() => undefined);
+    } catch {
+      // a prefetch that throws at once is ignored too
+    }
+  }
   let done = 0;
   await Promise.all(
     checks.map((check, index) =>

@@ -77,6 +77,13 @@ export interface Check {
   /** the longest the check may take when that is more than the default watchdog */
   budgetMs?(ctx: CheckContext): number;
   /**
+   * Starts memoized probes the check will need as soon as the run starts, before the check
+   * waits for a free slot: for a tool that runs one call at a time, an idle moment is lost for
+   * good. Must return at once (a promise it returns is not awaited; its failure is ignored): the
+   * check still asks for its probes itself.
+   */
+  prefetch?(ctx: CheckContext): void | Promise<void>;
+  /**
    * The changes that would make this check pass, as data, for `qprep tune`. Called only after
    * `run` reported a problem, with what it reported; observes only, like `run`. An empty list
    * means tune cannot fix it (the check's remediation says what can).

@@ -18,7 +18,7 @@ import { parseHccnPing } from '../parsers/hccn-ping.js';
 import type { Parsed } from '../parsers/parsed.js';
 import { isIPv4 } from '../util/ip.js';
 import { commandLine, commandProblem } from './commands.js';
-import { locateHccnTool } from './npu.js';
+import { locateHccnTool, npuInventory, visibleDevices } from './npu.js';
 
 /**
  * Runs `hccn_tool -i <device> <args...>` for the checks. The tool refuses concurrent use with
@@ -143,6 +143,31 @@ export const hccnNetdetect = (ctx: CheckContext, device: number) => queryHccn(ct
 export const hccnGateway = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-gateway', '-g'], parseHccnGateway);
 export const hccnLldp = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-lldp', '-g'], parseHccnLldp);
 export const hccnTls = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-tls', '-g'], parseHccnTls);
+
+/**
+ * Starts the hccn_tool queue while `npu-smi info` is still listing the devices: hccn_tool runs
+ * one call at a time, so on a node with 16 devices its queue is the whole check's critical path,
+ * and the HCCN checks cannot start it before the inventory is in. Until then the devices
+ * /etc/hccn.conf lists are asked `-ip -g` (the first answer hccn.conf and hccn.ip need), one
+ * at a time; once the inventory is known it stops, so a device the node turns out not to have
+ * costs at most the one call under way. With ASCEND_RT_VISIBLE_DEVICES or npu.visibleDevices
+ * set, which devices count is known only from the inventory: nothing is asked early.
+ */
+export function prefetchDeviceIps(ctx: CheckContext): Promise<void> {
+  return ctx.shared('hccn_tool:prefetch-ip', async () => {
+    if (visibleDevices(ctx).source !== 'all') return;
+    let inventoryKnown = false;
+    void npuInventory(ctx).then(() => {
+      inventoryKnown = true;
+    });
+    const conf = await hccnConf(ctx);
+    if (!conf.ok) return;
+    for (const { device } of conf.value.devices) {
+      if (inventoryKnown) return;
+      await hccnIp(ctx, device);
+    }
+  });
+}
 
 /**
  * The hccn_tool arguments of one planned ping, or undefined when the address is not an IPv4
