@@ -1,5 +1,6 @@
 import { QprepError } from '../core/errors.js';
-import { parseJsonDocuments } from '../parsers/json-documents.js';
+import { parseJsonDocuments, visitJsonLines, type JsonDocument } from '../parsers/json-documents.js';
+import type { Parsed } from '../parsers/parsed.js';
 import { errorReportSchema, fullReportSchema, type ErrorReport } from '../report/schema.js';
 import { describeZodError } from '../util/zod-error.js';
 import { recordOf, type ReportRecord } from './node-record.js';
@@ -70,11 +71,53 @@ function classify(value: unknown, source: string, stem: string | null): NodeDocu
  * (and the document, when the input holds several).
  */
 export function readNodeDocuments(input: InputText): NodeDocument[] {
-  const label = input.source === '-' ? 'stdin' : input.source;
-  const parsed = parseJsonDocuments(input.text);
+  return nodeDocumentsOf(input.source, parseJsonDocuments(input.text));
+}
+
+/**
+ * readNodeDocuments of an input's bytes, with the same result. A stream of one report per line
+ * (1,000 reports piped in) is read line by line and each report reduced at once, so that it is
+ * never decoded into one string nor held parsed all at once. Errors come in the same order:
+ * an input that is not such a stream is read as text; then the first invalid document.
+ */
+export function readNodeDocumentBytes(source: string, bytes: Uint8Array): NodeDocument[] {
+  const label = source === '-' ? 'stdin' : source;
+  const documents: NodeDocument[] = [];
+  let lines = 0;
+  let count = 0;
+  // the first document is classified once a second one shows it is not alone (its label says #1)
+  let first: unknown;
+  let firstInvalid: { error: unknown } | undefined;
+  const take = (value: unknown): void => {
+    count++;
+    if (firstInvalid) return;
+    try {
+      if (count === 1) {
+        first = value;
+        return;
+      }
+      if (count === 2) documents.push(classify(first, `${label}#1`, null));
+      documents.push(classify(value, `${label}#${count}`, null));
+    } catch (error) {
+      firstInvalid = { error };
+    }
+  };
+  const wholeLines = visitJsonLines(bytes, (document) => {
+    lines++;
+    for (const value of Array.isArray(document.value) ? document.value : [document.value]) take(value);
+  });
+  if (!wholeLines || lines < 2) return readNodeDocuments({ source, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') });
+  if (firstInvalid) throw firstInvalid.error;
+  if (count === 0) throw invalid(label, 'an empty list: no report in it');
+  if (count === 1) return [classify(first, label, stemOf(source))];
+  return documents;
+}
+
+function nodeDocumentsOf(source: string, parsed: Parsed<JsonDocument[]>): NodeDocument[] {
+  const label = source === '-' ? 'stdin' : source;
   if (!parsed.ok) throw invalid(label, parsed.reason);
   const values = parsed.value.flatMap((document) => (Array.isArray(document.value) ? document.value : [document.value]));
   if (values.length === 0) throw invalid(label, 'an empty list: no report in it');
-  if (values.length === 1) return [classify(values[0], label, stemOf(input.source))];
+  if (values.length === 1) return [classify(values[0], label, stemOf(source))];
   return values.map((value, index) => classify(value, `${label}#${index + 1}`, null));
 }

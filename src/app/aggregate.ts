@@ -1,14 +1,13 @@
 import { aggregate, type AggregateOptions } from '../aggregate/analyze.js';
-import { readNodeDocuments, type InputText, type NodeDocument } from '../aggregate/documents.js';
+import { readNodeDocumentBytes, readNodeDocuments, type NodeDocument } from '../aggregate/documents.js';
 import { aggregateDocumentSchema, type AggregateDocument } from '../aggregate/schema.js';
 import { loadClusterFile } from '../cluster/load.js';
 import { QprepError, usageError } from '../core/errors.js';
-import { inputKind, listJsonFiles, readInputFile, readStandardInput } from '../host/inputs.js';
+import { inputKind, listJsonFiles, readInputFileSync, readStandardInputBytes } from '../host/inputs.js';
 import { writeOutputFile } from '../host/output.js';
 import { formatAggregateHuman } from '../report/aggregate.js';
 import { formatErrorReport } from '../report/formats.js';
 import { parseDuration } from '../util/duration.js';
-import { Semaphore } from '../util/semaphore.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
 
@@ -20,9 +19,6 @@ export interface AggregateCliOptions {
   maxAge?: string;
   strict?: boolean;
 }
-
-/** Files read at once: enough to keep the disk busy, few enough for any open-file limit. */
-const READ_CONCURRENCY = 32;
 
 /**
  * The documents of the operands: files, every *.json under directories, and "-" for standard
@@ -41,12 +37,12 @@ async function readOperands(operands: readonly string[]): Promise<NodeDocument[]
     if (found.length === 0) throw new QprepError('invalid-input', `cannot read reports from ${operand}: no *.json file in it`);
     sources.push(...found);
   }
-  const limit = new Semaphore(READ_CONCURRENCY);
-  const read = async (source: string): Promise<InputText> => ({
-    source,
-    text: source === '-' ? await readStandardInput('invalid-input') : await readInputFile(source, 'report', 'invalid-input'),
-  });
-  const perSource = await Promise.allSettled(sources.map((source) => limit.use(async () => readNodeDocuments(await read(source)))));
+  // Files are read synchronously, one after the other, each parsed before the next is read:
+  // nothing else runs meanwhile, and for 1,000 reports that is a good part of a second less
+  // than asynchronous reads.
+  const documentsOf = async (source: string): Promise<NodeDocument[]> =>
+    source === '-' ? readNodeDocumentBytes(source, await readStandardInputBytes('invalid-input')) : readNodeDocuments({ source, text: readInputFileSync(source, 'report', 'invalid-input') });
+  const perSource = await Promise.allSettled(sources.map(documentsOf));
   // of several unreadable inputs, the first one given is named, whichever failed first
   const failed = perSource.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;

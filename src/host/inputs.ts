@@ -1,3 +1,4 @@
+import { fstatSync, readFileSync, statSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { QprepError, type ErrorCode } from '../core/errors.js';
 
@@ -10,16 +11,37 @@ const MAX_INPUT_BYTES = 256 * 1024 * 1024;
  */
 export async function readInputFile(path: string, what: string, code: ErrorCode): Promise<string> {
   try {
-    const stat = await fsp.stat(path);
-    if (stat.isDirectory()) throw new QprepError(code, `cannot read ${what} ${path}: it is a directory`);
-    if (stat.size > MAX_INPUT_BYTES) throw new QprepError(code, `cannot read ${what} ${path}: larger than ${MAX_INPUT_BYTES} bytes`);
+    refuseUnreadable(await fsp.stat(path), path, what, code);
     return await fsp.readFile(path, 'utf8');
   } catch (error) {
-    if (error instanceof QprepError) throw error;
-    const errno = (error as NodeJS.ErrnoException).code;
-    const reason = errno === 'ENOENT' ? 'no such file' : errno === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new QprepError(code, `cannot read ${what} ${path}: ${reason}`);
+    throw inputError(error, path, what, code);
   }
+}
+
+/**
+ * readInputFile without the event loop, for a command that reads many inputs and does nothing
+ * else meanwhile: `qprep aggregate` of 1,000 reports spends far less in one synchronous read
+ * per file than in the five thread-pool round trips of an asynchronous one.
+ */
+export function readInputFileSync(path: string, what: string, code: ErrorCode): string {
+  try {
+    refuseUnreadable(statSync(path), path, what, code);
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw inputError(error, path, what, code);
+  }
+}
+
+function refuseUnreadable(stat: Stats, path: string, what: string, code: ErrorCode): void {
+  if (stat.isDirectory()) throw new QprepError(code, `cannot read ${what} ${path}: it is a directory`);
+  if (stat.size > MAX_INPUT_BYTES) throw new QprepError(code, `cannot read ${what} ${path}: larger than ${MAX_INPUT_BYTES} bytes`);
+}
+
+function inputError(error: unknown, path: string, what: string, code: ErrorCode): QprepError {
+  if (error instanceof QprepError) return error;
+  const errno = (error as NodeJS.ErrnoException).code;
+  const reason = errno === 'ENOENT' ? 'no such file' : errno === 'EACCES' ? 'permission denied' : (error as Error).message;
+  return new QprepError(code, `cannot read ${what} ${path}: ${reason}`);
 }
 
 export async function fileExists(path: string): Promise<boolean> {
@@ -68,15 +90,29 @@ export async function listJsonFiles(dir: string, code: ErrorCode): Promise<strin
   return found;
 }
 
-/** All of standard input as text (reports piped in). */
-export async function readStandardInput(code: ErrorCode): Promise<string> {
+/**
+ * All of standard input (reports piped in or redirected from a file). A regular file is read in
+ * one call; a pipe as it comes, up to the same limit.
+ */
+export async function readStandardInputBytes(code: ErrorCode): Promise<Buffer> {
+  const tooLarge = () => new QprepError(code, `cannot read standard input: larger than ${MAX_INPUT_BYTES} bytes`);
+  let stat: Stats | undefined;
+  try {
+    stat = fstatSync(0);
+  } catch {
+    // no standard input to examine: the stream below says what it can
+  }
+  if (stat?.isFile()) {
+    if (stat.size > MAX_INPUT_BYTES) throw tooLarge();
+    return readFileSync(0);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buffer.length;
-    if (size > MAX_INPUT_BYTES) throw new QprepError(code, `cannot read standard input: larger than ${MAX_INPUT_BYTES} bytes`);
+    if (size > MAX_INPUT_BYTES) throw tooLarge();
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -120,3 +120,33 @@ export function parseJsonDocuments(text: string): Parsed<JsonDocument[]> {
   if (documents.length === 0) return failure('no JSON document (the input is empty)');
   return { ok: true, value: documents };
 }
+
+/**
+ * A stream of one document per line (NDJSON) read from UTF-8 bytes: each line is decoded on its
+ * own and handed to `visit` as soon as it is parsed, with the line it is on, so that the caller
+ * can reduce a document before the next one is read. 1,000 reports piped in are never decoded
+ * into one string, nor held parsed all at once. Returns false, having stopped, at the first line
+ * that is not a whole document: the input is something else, for parseJsonDocuments to read.
+ * A byte order mark is skipped. `visit` must not throw.
+ */
+export function visitJsonLines(bytes: Uint8Array, visit: (document: JsonDocument) => void): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let start = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  let line = 0;
+  while (start < buffer.length) {
+    let end = buffer.indexOf(10, start);
+    if (end === -1) end = buffer.length;
+    line++;
+    const content = buffer.toString('utf8', start, end);
+    start = end + 1;
+    if (content.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(content);
+    } catch {
+      return false;
+    }
+    visit({ value, line });
+  }
+  return true;
+}
