@@ -1,6 +1,6 @@
 // What every measurement uses: timed child processes, peak memory, statistics, the machine.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, freemem, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,13 @@ const RSS_PROBE = fileURLToPath(new URL('./rss-probe.mjs', import.meta.url));
 
 /**
  * Runs argv (no shell) to completion and returns its wall time in milliseconds, its exit code,
- * its stdout, and with `rss: true` its peak RSS in KiB (node processes only: a preload reports it).
+ * its stdout, and with `rss: true` its peak RSS in KiB and the CPU time it used in milliseconds
+ * (node processes only: a preload reports them). On a machine shared with other work the wall
+ * time stretches with the load; the CPU time much less.
+ * `stdinFile` is opened as its standard input (`command < file`), so that feeding a large input
+ * costs this process nothing while the command runs; `input` writes a string through a pipe.
  */
-export async function timed(argv, { cwd = REPO, env = process.env, rss = false, input } = {}) {
+export async function timed(argv, { cwd = REPO, env = process.env, rss = false, input, stdinFile } = {}) {
   let rssDir;
   let args = argv.slice(1);
   const childEnv = { ...env };
@@ -21,8 +25,10 @@ export async function timed(argv, { cwd = REPO, env = process.env, rss = false, 
     childEnv.QPREP_BENCH_RSS_FILE = join(rssDir, 'rss');
     args = ['--import', RSS_PROBE, ...args];
   }
+  const stdinFd = stdinFile === undefined ? undefined : openSync(stdinFile, 'r');
   const started = process.hrtime.bigint();
-  const child = spawn(argv[0], args, { cwd, env: childEnv, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(argv[0], args, { cwd, env: childEnv, stdio: [stdinFd ?? (input === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'] });
+  if (stdinFd !== undefined) closeSync(stdinFd);
   const stdout = [];
   const stderr = [];
   child.stdout.on('data', (chunk) => stdout.push(chunk));
@@ -34,14 +40,17 @@ export async function timed(argv, { cwd = REPO, env = process.env, rss = false, 
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   let maxRssKiB;
+  let cpuMs;
   if (rssDir) {
     try {
-      maxRssKiB = Number(readFileSync(join(rssDir, 'rss'), 'utf8'));
+      const [rssKiB, userUs, systemUs] = readFileSync(join(rssDir, 'rss'), 'utf8').split(' ').map(Number);
+      maxRssKiB = rssKiB;
+      cpuMs = (userUs + systemUs) / 1000;
     } finally {
       rmSync(rssDir, { recursive: true, force: true });
     }
   }
-  return { ms, exitCode, maxRssKiB, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
+  return { ms, exitCode, maxRssKiB, cpuMs, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
 }
 
 /** Nearest-rank percentile of a sample (p in 0..100). */
@@ -61,13 +70,14 @@ export function stats(values) {
  * rounds, so that a slow moment of a shared machine hits every command alike.
  */
 export async function interleaved(commands, { runs, warmup = 2, rss = false }) {
-  const samples = commands.map(() => ({ ms: [], rss: [], exitCodes: new Set(), last: undefined }));
+  const samples = commands.map(() => ({ ms: [], rss: [], cpu: [], exitCodes: new Set(), last: undefined }));
   for (let round = 0; round < warmup + runs; round++) {
     for (const [i, command] of commands.entries()) {
       const result = await timed(command.argv, { ...command.options, rss });
       if (round < warmup) continue;
       samples[i].ms.push(result.ms);
       if (result.maxRssKiB !== undefined) samples[i].rss.push(result.maxRssKiB);
+      if (result.cpuMs !== undefined) samples[i].cpu.push(result.cpuMs);
       samples[i].exitCodes.add(result.exitCode);
       samples[i].last = result;
     }

@@ -4,8 +4,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export function makeHostTree() {
-  const root = mkdtempSync(join(tmpdir(), 'qprep-bench-tree-'));
+/** Builds the tree under `root` (a new temporary directory by default) and returns its path. */
+export function makeHostTree(root = mkdtempSync(join(tmpdir(), 'qprep-bench-tree-'))) {
+  mkdirSync(root, { recursive: true });
   const cpus = 192;
   const files = {
     'proc/sys/vm/swappiness': '60\n',

@@ -7,7 +7,7 @@ import { interleaved, REPO, stats, timed } from '../lib/harness.mjs';
 export default {
   name: 'check',
   title: '`qprep check --format json`: wall time and peak memory',
-  target: 'no fixed target; the 16-NPU hccn_tool schedule (DESIGN §7) is measured separately',
+  target: 'no fixed target; a 16-NPU node against DESIGN §7 is node-check',
   defaultRuns: 15,
   async run({ runs }) {
     const bin = [process.execPath, join(REPO, 'bin', 'qprep.js')];
@@ -36,6 +36,7 @@ export default {
           ...stats(sample.ms),
           checks: report.checks.length,
           engineMs: report.durationMs,
+          cpuMs: stats(sample.cpu).median,
           maxRssMiB: { median: stats(sample.rss).median / 1024, max: stats(sample.rss).max / 1024 },
         });
       }

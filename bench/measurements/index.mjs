@@ -5,7 +5,7 @@
 // its module here.
 import aggregate from './aggregate.mjs';
 import check from './check.mjs';
-import hccnSchedule from './hccn-schedule.mjs';
+import nodeCheck from './node-check.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, check, hccnSchedule, aggregate];
+export const measurements = [startup, nodeCheck, check, aggregate];
