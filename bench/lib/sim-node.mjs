@@ -8,12 +8,13 @@
 // capture (`for i in {0..7}; do hccn_tool -i $i ... ; done`), as test/helpers/hccn-host.ts takes
 // it; devices 8..15 of an A3 node, which no capture covers, and the peers' addresses reuse the
 // capture of device (id mod 8) with the device id or the address substituted. Nothing else is
-// changed: the local node's devices 0..7 answer the capture bytes exactly (test/e2e/sim-node.test.ts
-// proves it).
+// changed: the local node's devices 0..7 answer the 8-device loop captures byte for byte
+// (test/e2e/sim-node.test.ts proves it).
 //
-// The fakes are bash scripts that use builtins only on the answering path (no cat, no sleep
-// process), so that their own cost is close to the configured latency and the same for qprep and
-// for the shell loops of the manual procedure. Each call is logged (start, end, outcome, argv).
+// The fakes are bash scripts that use builtins on the answering path (no cat, no sleep process;
+// hccn_tool's lock is one flock), so that their own cost is close to the configured latency and
+// the same for qprep and for the shell loops of the manual procedure. Each call is logged (start,
+// end, outcome, argv).
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -52,7 +53,7 @@ function afterFirstLine(text) {
   return text.slice(text.indexOf('\n') + 1);
 }
 
-/** Node k (0-based) of a simulated cluster: RoCE address of device d, vNIC address, host address. */
+/** Node k (0-based) of a simulated cluster: the RoCE address of its device d, its vNIC address, its name. */
 export function deviceIp(k, family, d) {
   return `11.12.165.${80 + k * FAMILIES[family].devices + d}`;
 }
