@@ -1,4 +1,5 @@
 import type { LoadedCluster } from '../cluster/load.js';
+import { commandNotRun } from '../host/command-result.js';
 import { detectContainer, type ContainerInfo } from '../host/container.js';
 import { DelegatingHost } from '../host/delegating.js';
 import { commandLine } from '../probes/commands.js';
@@ -62,7 +63,7 @@ export class LimitedHost extends DelegatingHost {
     }
     return semaphore.use(() => {
       const hung = this.hung.get(tool);
-      if (hung) return Promise.resolve(notRunAfterHang(argv, hung));
+      if (hung) return Promise.resolve(commandNotRun(argv, `not run: ${hung}; qprep does not queue more calls behind a hung tool`));
       const running = runIt();
       // noted beside the result, not in its chain: the caller gets it on the same tick as before
       // (the order of commands in a snapshot stays the same), and before the next call starts
@@ -74,20 +75,6 @@ export class LimitedHost extends DelegatingHost {
       return running;
     });
   }
-}
-
-function notRunAfterHang(argv: readonly string[], hung: string): CommandResult {
-  return {
-    argv: [...argv],
-    exitCode: null,
-    signal: null,
-    stdout: '',
-    stderr: '',
-    durationMs: 0,
-    timedOut: false,
-    notFound: false,
-    failure: `not run: ${hung}; qprep does not queue more calls behind a hung tool`,
-  };
 }
 
 export function createContext(

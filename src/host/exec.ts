@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
+import { commandNotRun, emptyCommandResult } from './command-result.js';
 import type { CommandResult } from './types.js';
 
 /**
@@ -85,18 +86,9 @@ function collect(stream: Readable | null | undefined, onOverflow: () => void): {
 export async function runCommand(argv: readonly string[], options: ExecOptions): Promise<CommandResult> {
   const [file, ...args] = argv;
   const started = performance.now();
-  const base: CommandResult = {
-    argv: [...argv],
-    exitCode: null,
-    signal: null,
-    stdout: '',
-    stderr: '',
-    durationMs: 0,
-    timedOut: false,
-    notFound: false,
-  };
-  if (!file) return { ...base, failure: 'empty command' };
-  if (stopped) return { ...base, failure: 'not started: qprep was interrupted' };
+  const base = emptyCommandResult(argv);
+  if (!file) return commandNotRun(argv, 'empty command');
+  if (stopped) return commandNotRun(argv, 'not started: qprep was interrupted');
 
   const subprocess = execa(file, args, {
     reject: false,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { redactEnv } from '../util/redact.js';
+import { commandNotRun } from './command-result.js';
 import {
   probeFail,
   refuseWrite,
@@ -282,17 +283,7 @@ export class ReplayHost implements Host {
   async run(argv: readonly string[]): Promise<CommandResult> {
     const queue = this.commandQueues.get(argvKey(argv));
     if (!queue || queue.length === 0) {
-      return {
-        argv: [...argv],
-        exitCode: null,
-        signal: null,
-        stdout: '',
-        stderr: '',
-        durationMs: 0,
-        timedOut: false,
-        notFound: false,
-        failure: 'not captured in the snapshot',
-      };
+      return commandNotRun(argv, 'not captured in the snapshot');
     }
     // Repeated runs (retries) replay in recorded order; the last answer repeats.
     const next = queue.length > 1 ? queue.shift()! : queue[0]!;
