@@ -90,6 +90,11 @@ export async function listJsonFiles(dir: string, code: ErrorCode): Promise<strin
   return found;
 }
 
+/** All of standard input as text (a launch script piped in). */
+export async function readStandardInput(code: ErrorCode): Promise<string> {
+  return (await readStandardInputBytes(code)).toString('utf8');
+}
+
 /**
  * All of standard input (reports piped in or redirected from a file). A regular file is read in
  * one call; a pipe as it comes, up to the same limit.
