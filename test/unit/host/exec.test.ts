@@ -37,7 +37,9 @@ describe('runCommand', () => {
     const result = await runCommand([script], { timeoutMs: 300, env });
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
-    expect(Date.now() - started).toBeLessThan(5000);
+    // killed at the timeout, not after the tool's 300 s sleep; the bound is loose so that a
+    // loaded CI machine cannot fail it, and still far below what waiting for the tool would take
+    expect(Date.now() - started).toBeLessThan(30_000);
     const [parent, child] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     expect(parent).toBeGreaterThan(1);
     expect(child).toBeGreaterThan(1);
