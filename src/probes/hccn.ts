@@ -157,9 +157,11 @@ export function prefetchDeviceIps(ctx: CheckContext): Promise<void> {
   return ctx.shared('hccn_tool:prefetch-ip', async () => {
     if (visibleDevices(ctx).source !== 'all') return;
     let inventoryKnown = false;
-    void npuInventory(ctx).then(() => {
+    const inventoryIn = () => {
       inventoryKnown = true;
-    });
+    };
+    // a failed inventory ends the head start too: the checks report it when they run
+    void npuInventory(ctx).then(inventoryIn, inventoryIn);
     const conf = await hccnConf(ctx);
     if (!conf.ok) return;
     for (const { device } of conf.value.devices) {
