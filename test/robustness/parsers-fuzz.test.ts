@@ -81,6 +81,16 @@ const DRIVERS: Record<string, Driver> = {
   'hccn#isHccnBusy': (fn, _m, input) => call(fn, input),
   'hccn#parseHccnSetAnswer': (fn, _m, input) => call(fn, input),
   'json-documents#parseJsonDocuments': (fn, _m, input) => call(fn, input),
+  // raw bytes and the text's own bytes; the documents it visits must be what JSON.parse gives
+  'json-documents#visitJsonLines': (fn, _m, input, { bytes, flag }) => {
+    const visited: unknown[] = [];
+    const whole = call(fn, flag ? bytes : Buffer.from(input, 'utf8'), (document: { value: unknown; line: number }) => {
+      expect(Number.isInteger(document.line) && document.line >= 1).toBe(true);
+      visited.push(document.value);
+    });
+    expect(typeof whole).toBe('boolean');
+    return { whole, visited };
+  },
   'ldconfig#parseLdconfigCache': (fn, _m, input) => call(fn, input),
   'ldconfig#ldFlagsMatchArch': (fn, _m, input, { other }) => call(fn, input, other),
   'launch-script#readLaunchScript': (fn, _m, input, { other }) => call(fn, input, { HOME: other, PATH: '/usr/bin' }),
