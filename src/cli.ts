@@ -228,9 +228,17 @@ function requestedFormat(argv: readonly string[]): string {
   return 'human';
 }
 
+/**
+ * Set when a command's action starts: only then can a host file operation be pending at exit.
+ * Without one (--version, --help, a usage error) exit.js is not imported: in the single-file
+ * build it lives in the implementation part, whose load would cost --version some 300 ms.
+ */
+let actionStarted = false;
+
 async function flushAndExit(code: number): Promise<never> {
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
+  if (!actionStarted) process.exit(code);
   const { exitProcess } = await import('./host/exit.js');
   return exitProcess(code);
 }
@@ -260,6 +268,9 @@ export async function main(argv: readonly string[]): Promise<never> {
   guardStandardStreams();
   const exit: Exit = { code: 0 };
   const program = buildProgram(exit);
+  program.hook('preAction', () => {
+    actionStarted = true;
+  });
   try {
     await program.parseAsync([...argv]);
   } catch (error) {

@@ -60,6 +60,37 @@ describe('the single-file bundle (npm run bundle)', () => {
     expect(viaLink.stdout).toBe(pkg.version);
   });
 
+  it('--version and --help leave the implementation part unloaded; a command loads it', async () => {
+    // A module resolve hook logs every import: the implementation part is the data: module.
+    const hooks = tmp('bundle-import-log');
+    writeFileSync(
+      join(hooks, 'hooks.mjs'),
+      "import { appendFileSync } from 'node:fs';\nlet log;\nexport function initialize(data) { log = data.log; }\n" +
+        "export async function resolve(specifier, context, next) { appendFileSync(log, `${specifier.slice(0, 40)}\\n`); return next(specifier, context); }\n",
+    );
+    writeFileSync(
+      join(hooks, 'register.mjs'),
+      "import { register } from 'node:module';\nregister(new URL('./hooks.mjs', import.meta.url), { data: { log: process.env.IMPORT_LOG } });\n",
+    );
+    const importsOf = async (args: string[]) => {
+      const log = join(hooks, `${args.join('-')}.log`);
+      writeFileSync(log, '');
+      const result = await execa(process.execPath, ['--import', join(hooks, 'register.mjs'), join(dir, 'qprep.mjs'), ...args], {
+        cwd: dir,
+        reject: false,
+        extendEnv: false,
+        env: { ...cleanEnv(), IMPORT_LOG: log },
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+      return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    };
+    const implementation = (specifier: string) => specifier.startsWith('data:');
+    expect((await importsOf(['--version'])).filter(implementation)).toEqual([]);
+    expect((await importsOf(['--help'])).filter(implementation)).toEqual([]);
+    // the hook does see the implementation when a command needs it: the two above can fail
+    expect((await importsOf(['list'])).filter(implementation)).not.toEqual([]);
+  });
+
   it('check --format json: a report valid against the published schema, exit code following the verdict', async () => {
     const result = await run(['check', '--format', 'json']);
     const report = JSON.parse(result.stdout);
