@@ -13,7 +13,7 @@ import { reportSchema } from '../report/schema.js';
 import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { useColor } from './color.js';
-import { describeFailure, errorDocument } from './failure.js';
+import { describeFailure, errorDocument, reportFailure } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
@@ -36,12 +36,14 @@ export { useColor };
 /**
  * A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. The
  * commands without a partial result to give (facts, tune, rollback) stop there, with exit
- * code 2 (no verdict); check and snapshot use watchInterruption instead.
+ * code 2 (no verdict) and what they print when they cannot run: one line on stderr and, in a
+ * machine format, their error document. check and snapshot use watchInterruption instead.
  */
-export function installSignalHandlers(): void {
+export function installSignalHandlers(reportInterruption: (error: QprepError) => void): void {
   const onSignal = (signal: NodeJS.Signals) => () => {
     killAllCommandGroups();
-    process.stderr.write(`\nqprep: error: interrupted by ${signal}; running probes were killed\n`);
+    process.stderr.write('\n');
+    reportInterruption(new QprepError('interrupted', `interrupted by ${signal}; running probes were killed`));
     void exitProcess(2);
   };
   process.once('SIGINT', onSignal('SIGINT'));
@@ -248,7 +250,7 @@ export async function runSchemaCommand(name: string): Promise<number> {
 }
 
 export async function runFactsCommand(options: CommonCliOptions & { profile?: string; root?: string; snapshot?: string; timeout?: number }): Promise<number> {
-  installSignalHandlers();
+  installSignalHandlers((error) => reportFailure(error.code, error.message, options.format ?? 'json'));
   const { gatherFacts } = await import('./facts.js');
   const hostOptions: Parameters<typeof gatherFacts>[0] = {};
   if (options.profile !== undefined) hostOptions.profile = options.profile;

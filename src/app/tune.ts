@@ -121,7 +121,10 @@ function failure(command: 'tune' | 'rollback', error: unknown, format: string | 
   if (code === 'internal' && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.stderr.write(`qprep: error: ${message}\n`);
   if (format === 'json') {
-    const document = { schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command, changed: false, error: { code, message } };
+    // an interrupted run may have written something before the signal: whether it did is the
+    // journal's to say, so `changed` is left out rather than claimed false
+    const changed = code === 'interrupted' ? {} : { changed: false };
+    const document = { schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command, ...changed, error: { code, message } };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   }
   return 2;
@@ -147,7 +150,11 @@ async function openWritableHost(options: TuneCliOptions, what: string): Promise<
 }
 
 export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
-  installSignalHandlers();
+  installSignalHandlers((error) => {
+    // the journal holds every old value before the first write; tune refuses an unfinished one
+    if (!options.dryRun) error.message += '; what was written is journaled: run qprep rollback, then tune again';
+    failure('tune', error, options.format);
+  });
   const startedAt = new Date();
   const startedMs = performance.now();
   try {
@@ -188,7 +195,10 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
 }
 
 export async function runRollbackCommand(options: RollbackCliOptions): Promise<number> {
-  installSignalHandlers();
+  installSignalHandlers((error) => {
+    if (!options.dryRun) error.message += '; the journal keeps what was not restored yet: run qprep rollback again';
+    failure('rollback', error, options.format);
+  });
   const startedAt = new Date();
   const startedMs = performance.now();
   try {

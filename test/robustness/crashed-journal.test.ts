@@ -38,7 +38,7 @@ describe('a tune killed half-way', () => {
       // cpu1's governor is a FIFO: the tune blocks writing it, after cpu0, and is killed there
       unlinkSync(join(root, CPU1));
       execaSync('mkfifo', [join(root, CPU1)]);
-      const tune = startQprep(null, ['tune', '--root', root, '--timeout', '600000']);
+      const tune = startQprep(null, ['tune', '--root', root, '--timeout', '600000', '--format', 'json']);
       await waitFor('the tune to write cpu0', () => existsSync(join(root, STATE, 'journal.json')) && readFileSync(join(root, CPU0), 'utf8') === 'performance\n');
       tune.kill(signal);
       const killed = await tune;
@@ -46,17 +46,25 @@ describe('a tune killed half-way', () => {
       // kernel (nobody reads the FIFO) and Node cannot exit past a stuck thread, so qprep ends
       // itself with SIGKILL, saying why, instead of waiting for it forever
       expect(killed.signal).toBe('SIGKILL');
+      const interrupted = 'interrupted by SIGTERM; running probes were killed; what was written is journaled: run qprep rollback, then tune again';
       if (signal === 'SIGTERM') {
         expect(String(killed.stderr)).toBe(
-          '\nqprep: error: interrupted by SIGTERM; running probes were killed\n' +
+          `\nqprep: error: ${interrupted}\n` +
             'qprep: error: a file operation is stuck in the kernel (a wedged driver, or a FIFO where a file should be); Node cannot exit past it: ending with SIGKILL\n',
         );
+        // the document Ansible reads says the same, in the shape of tune's error document
+        const document = JSON.parse(String(killed.stdout));
+        expect(document).toMatchObject({ command: 'tune', error: { code: 'interrupted', message: interrupted } });
+        expect(document.changed).toBeUndefined();
+        expect((await validateAgainstSchema('tune', document)).valid).toBe(true);
+      } else {
+        expect(String(killed.stdout)).toBe('');
       }
       expect(JSON.parse(readFileSync(join(root, STATE, 'journal.json'), 'utf8')).runs[0].state).toBe('applying');
 
       const { run, check } = await journalCheck(root);
       expect(check.status).toBe('warn');
-      expect(check.message).toMatch(/^"qprep tune --root .* --timeout 600000" started .* did not finish \(it was interrupted, or is running right now\): 5 changes may be half applied$/);
+      expect(check.message).toMatch(/^"qprep tune --root .* --timeout 600000 --format json" started .* did not finish \(it was interrupted, or is running right now\): 5 changes may be half applied$/);
       expect(check.remediation).toBe(`sudo qprep rollback --root ${root}   (restores the old values from ${JOURNAL})`);
       expect(run.exitCode).toBe(0);
 
