@@ -218,14 +218,18 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   return program;
 }
 
-/** The --format the user asked for, known even when parsing failed. */
+/**
+ * The --format the user asked for, known even when parsing failed. facts prints JSON only, so
+ * its failures print the error document without being asked, as its interruptions do.
+ */
 function requestedFormat(argv: readonly string[]): string {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--format') return argv[i + 1] ?? 'human';
     if (arg.startsWith('--format=')) return arg.slice('--format='.length);
   }
-  return 'human';
+  const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return command === 'facts' ? 'json' : 'human';
 }
 
 /**

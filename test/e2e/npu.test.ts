@@ -319,4 +319,15 @@ describe('qprep facts', () => {
     expect(JSON.parse(readFileSync(join(dir, 'node.json'), 'utf8')).schemaVersion).toBe(1);
     expect((await qprep(['facts', '--format', 'human'])).exitCode).toBe(2);
   });
+
+  it('a failure is exit 2 with one line on stderr and, facts being JSON, the error document on stdout', async () => {
+    const missing = join(tmp('facts-profile'), 'none.yaml');
+    const run = await qprep(['facts', '--profile', missing]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^qprep: error: .*${missing}.*\\n?$`));
+    const document = JSON.parse(run.stdout);
+    expect(document).toMatchObject({ ready: false, error: { code: expect.any(String) } });
+    expect(document.error.message).toContain(missing);
+    expect((await validateAgainstSchema('report', document)).valid).toBe(true);
+  });
 });
