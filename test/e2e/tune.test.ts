@@ -4,26 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, qprep, validateAgainstSchema } from '../helpers/cli.js';
+import { writeUntunedTree } from '../helpers/untuned-tree.js';
 
-/** A host tree as a fresh install leaves it: powersave, swappiness 60, NUMA balancing on, debugfs migration cost 500 us. */
+/** The fresh-install host of test/helpers/untuned-tree.ts, with a local sysctl.d file and an empty tmpfiles.d. */
 function untunedTree(extra: Record<string, string> = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'qprep-tune-'));
-  const files: Record<string, string> = {
-    'proc/sys/vm/swappiness': '60\n',
-    'proc/sys/kernel/numa_balancing': '1\n',
-    'sys/kernel/debug/sched/migration_cost_ns': '500000\n',
-    'sys/devices/system/cpu/online': '0-1\n',
-    'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor': 'powersave\n',
-    'sys/devices/system/cpu/cpu1/cpufreq/scaling_governor': 'powersave\n',
-    'sys/devices/system/cpu/cpu0/cpufreq/scaling_available_governors': 'performance powersave\n',
-    'etc/os-release': 'ID=openEuler\nPRETTY_NAME="openEuler 22.03 (LTS-SP3)"\n',
-    'etc/sysctl.d/99-local.conf': 'vm.swappiness = 10\n',
-    ...extra,
-  };
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
+  writeUntunedTree(root, { 'etc/sysctl.d/99-local.conf': 'vm.swappiness = 10\n', ...extra });
   mkdirSync(join(root, 'etc/tmpfiles.d'), { recursive: true });
   return root;
 }

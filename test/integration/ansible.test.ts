@@ -1,11 +1,12 @@
 import { execa } from 'execa';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ansiblePlaybook, type PlayRun } from '../helpers/ansible.js';
 import { REPO, validateAgainstSchema } from '../helpers/cli.js';
 import { ANSIBLE_PLAYBOOK, hasTool } from '../helpers/tools.js';
+import { writeUntunedTree } from '../helpers/untuned-tree.js';
 
 const PLAYBOOKS = join(REPO, 'examples', 'ansible');
 const PROFILE = 'qwen3.5-397b-w8a8-a2';
@@ -49,22 +50,9 @@ function treeState(root: string): Record<string, string> {
   return state;
 }
 
-/** A host as a fresh install leaves it: powersave, swappiness 60, NUMA balancing on, debugfs migration cost. */
+/** The fresh-install host of test/helpers/untuned-tree.ts, as openEuler 22.03 LTS-SP4. */
 function untunedTree(root: string): void {
-  const files: Record<string, string> = {
-    'proc/sys/vm/swappiness': '60\n',
-    'proc/sys/kernel/numa_balancing': '1\n',
-    'sys/kernel/debug/sched/migration_cost_ns': '500000\n',
-    'sys/devices/system/cpu/online': '0-1\n',
-    'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor': 'powersave\n',
-    'sys/devices/system/cpu/cpu1/cpufreq/scaling_governor': 'powersave\n',
-    'sys/devices/system/cpu/cpu0/cpufreq/scaling_available_governors': 'performance powersave\n',
-    'etc/os-release': 'ID=openEuler\nPRETTY_NAME="openEuler 22.03 (LTS-SP4)"\n',
-  };
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
+  writeUntunedTree(root, { 'etc/os-release': 'ID=openEuler\nPRETTY_NAME="openEuler 22.03 (LTS-SP4)"\n' });
 }
 
 describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible with the real ansible-playbook, three hosts on the local connection', () => {

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { BIN, REPO, validateAgainstSchema } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/fixtures.js';
+import { writeUntunedTree } from '../helpers/untuned-tree.js';
 
 /*
  * What the robustness tests share: a host tree for --root, fake npu-smi / hccn_tool programs
@@ -82,9 +83,9 @@ export interface CliRun {
 
 export const BASE_PATH = '/usr/bin:/bin';
 
-/** The built CLI with the fake tools first on PATH. */
-export async function qprepWith(bin: string | null, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const run = await execa(process.execPath, [BIN, ...args], {
+/** How the built CLI runs here: the fake tools first on PATH, nothing else inherited. */
+function cliOptions(bin: string | null, env: Record<string, string>) {
+  return {
     reject: false,
     extendEnv: false,
     env: { PATH: bin ? `${bin}:${BASE_PATH}` : BASE_PATH, HOME: process.env.HOME ?? '/root', ...env },
@@ -92,21 +93,18 @@ export async function qprepWith(bin: string | null, args: string[], env: Record<
     timeout: 180_000,
     stripFinalNewline: false,
     encoding: 'utf8',
-  });
+  } as const;
+}
+
+/** The built CLI with the fake tools first on PATH. */
+export async function qprepWith(bin: string | null, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const run = await execa(process.execPath, [BIN, ...args], cliOptions(bin, env));
   return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr) };
 }
 
 /** The built CLI started in the background, to be signalled. */
 export function startQprep(bin: string | null, args: string[], env: Record<string, string> = {}): ResultPromise<{ reject: false; stripFinalNewline: false; encoding: 'utf8' }> {
-  return execa(process.execPath, [BIN, ...args], {
-    reject: false,
-    extendEnv: false,
-    env: { PATH: bin ? `${bin}:${BASE_PATH}` : BASE_PATH, HOME: process.env.HOME ?? '/root', ...env },
-    cwd: REPO,
-    timeout: 180_000,
-    stripFinalNewline: false,
-    encoding: 'utf8',
-  });
+  return execa(process.execPath, [BIN, ...args], cliOptions(bin, env));
 }
 
 export interface CheckLine {
@@ -209,23 +207,10 @@ export function mountNamespaceProblem(): string | undefined {
   return undefined;
 }
 
-/** A host tree as a fresh install leaves it for tune: powersave, swappiness 60, NUMA balancing on, migration cost 500 us. */
+/** A host tree as a fresh install leaves it for tune (test/helpers/untuned-tree.ts). */
 export function untunedTree(): string {
   const root = tmp('tune');
-  const files: Record<string, string> = {
-    'proc/sys/vm/swappiness': '60\n',
-    'proc/sys/kernel/numa_balancing': '1\n',
-    'sys/kernel/debug/sched/migration_cost_ns': '500000\n',
-    'sys/devices/system/cpu/online': '0-1\n',
-    'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor': 'powersave\n',
-    'sys/devices/system/cpu/cpu1/cpufreq/scaling_governor': 'powersave\n',
-    'sys/devices/system/cpu/cpu0/cpufreq/scaling_available_governors': 'performance powersave\n',
-    'etc/os-release': 'ID=openEuler\nPRETTY_NAME="openEuler 22.03 (LTS-SP3)"\n',
-  };
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
+  writeUntunedTree(root);
   return root;
 }
 
