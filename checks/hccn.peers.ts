@@ -72,7 +72,7 @@ export default defineCheck({
     const planEvidence = { plan: plan.plan, ringK: plan.ringK, pairs: plan.pairs, family: plan.family, peers: plan.peers, ...peerOwnedEvidence(plan) };
     if (plan.pings.length === 0 && plan.unplanned.length === 0 && plan.peerOwned.length > 0) {
       // pairs: once between few devices: the peers may own every pair of this node
-      return pass(`${self.name} owns none of its ${plural(plan.peerOwned.length, 'pair')}: ${summarizeList(plan.peers, 4)} ping them (${plan.plan}, pairs once)`, {
+      return pass(`${self.name} owns none of its ${plural(plan.peerOwned.length, 'pair')}: ${summarizeList(plan.peers, 4)} ${plan.peers.length === 1 ? 'pings' : 'ping'} them (${plan.plan}, pairs once)`, {
         evidence: { ...planEvidence, total: 0, ok: 0, failed: 0, errors: 0, skipped: 0, results: [], unplanned: [] },
       });
     }
