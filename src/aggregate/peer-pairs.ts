@@ -75,29 +75,47 @@ export interface PeerPairsRecord {
 
 const resultKey = (peerNode: string, localDevice: number, peerDevice: number) => `${peerNode}\t${localDevice}\t${peerDevice}`;
 
+const OK: Judged = { state: 'ok', detail: 'ok' };
+
 function judge(outcome: { status: string }): Judged {
+  if (outcome.status === 'ok') return OK;
   const detail = describeOutcome(outcome as PingOutcome);
-  if (outcome.status === 'ok') return { state: 'ok', detail };
   if (outcome.status === 'loss' || outcome.status === 'unreachable') return { state: 'failed', detail };
   return { state: 'not-verified', detail };
 }
 
-/** Reads hccn.peers of a report run with --cluster; null without a cluster. */
+const isDevice = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 63;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const OUTCOMES = new Set(['ok', 'loss', 'unreachable', 'error', 'skipped']);
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * Reads hccn.peers of a report run with --cluster; null without a cluster. By hand, not with
+ * peersEvidenceSchema: 1,000 reports of 48 results took zod half a second, the reader 30 ms.
+ * An entry of another shape is left out, so its pair is not verified.
+ */
 export function readPeerPairs(report: Report): PeerPairsRecord | null {
   const node = report.cluster?.self;
   if (!node) return null;
   const check = report.checks.find((c) => c.id === 'hccn.peers');
   const record: PeerPairsRecord = { node, checkStatus: check?.status ?? null, pairs: 'both', plan: null, results: new Map(), unplanned: new Map(), peerOwned: [] };
-  if (!check) return record;
-  const parsed = peersEvidenceSchema.safeParse(check.evidence);
-  if (!parsed.success) return record;
-  const evidence = parsed.data;
-  record.pairs = evidence.pairs ?? 'both';
+  const evidence = check?.evidence;
+  if (!evidence || typeof evidence.plan !== 'string') return record;
+  record.pairs = evidence.pairs === 'once' ? 'once' : 'both';
   record.plan = evidence.plan;
-  for (const r of evidence.results) record.results.set(resultKey(r.peerNode, r.localDevice, r.peerDevice), judge(r.outcome));
-  for (const u of evidence.unplanned) if (u.peerDevice !== null) record.unplanned.set(resultKey(u.peerNode, u.localDevice, u.peerDevice), u.reason);
-  for (const owner of evidence.peerOwned ?? []) {
-    for (const [localDevice, peerDevice] of owner.pairs) record.peerOwned.push({ peerNode: owner.peerNode, localDevice, peerDevice });
+  for (const r of listOf(evidence.results)) {
+    if (!isObject(r) || !isDevice(r.localDevice) || !isDevice(r.peerDevice) || typeof r.peerNode !== 'string') continue;
+    if (!isObject(r.outcome) || typeof r.outcome.status !== 'string' || !OUTCOMES.has(r.outcome.status)) continue;
+    record.results.set(resultKey(r.peerNode, r.localDevice, r.peerDevice), judge(r.outcome as { status: string }));
+  }
+  for (const u of listOf(evidence.unplanned)) {
+    if (isObject(u) && isDevice(u.localDevice) && isDevice(u.peerDevice) && typeof u.peerNode === 'string') record.unplanned.set(resultKey(u.peerNode, u.localDevice, u.peerDevice), String(u.reason));
+  }
+  for (const owner of listOf(evidence.peerOwned)) {
+    if (!isObject(owner) || typeof owner.peerNode !== 'string') continue;
+    for (const pair of listOf(owner.pairs)) {
+      if (Array.isArray(pair) && pair.length === 2 && isDevice(pair[0]) && isDevice(pair[1])) record.peerOwned.push({ peerNode: owner.peerNode, localDevice: pair[0], peerDevice: pair[1] });
+    }
   }
   return record;
 }
