@@ -6,6 +6,7 @@ import { peersEvidenceSchema } from '../../../src/aggregate/peer-pairs.js';
 import { aggregateDocumentSchema, type AggregateDocument } from '../../../src/aggregate/schema.js';
 import { parseClusterText } from '../../../src/cluster/load.js';
 import { planPings, type PlannedPing } from '../../../src/cluster/plan.js';
+import { formatAggregateHuman } from '../../../src/report/aggregate.js';
 import type { Report } from '../../../src/report/schema.js';
 import { syntheticFixture } from '../../helpers/fixtures.js';
 import { captureLines, hccnHost, runHccn } from '../../helpers/hccn-host.js';
@@ -113,6 +114,10 @@ describe('pairs: once, joined by aggregate', () => {
     const finding = document.findings.find((f) => f.kind === 'pair-not-verified')!;
     expect(finding.message).toMatch(/^8 NPU pairs owned by node3 are not verified: node3 has no report: node3 dev\d -> node\d dev\d, /);
     expect(finding.nodes.sort()).toEqual(NODES);
+    const text = formatAggregateHuman(document, { color: false });
+    expect(text).toContain('\nNPU pairs (pairs: once)\n  24 pairs joined from 2 reports: 16 ok, 0 failed, 8 not verified\n');
+    expect(text).toContain('  ✗ fail  8 NPU pairs owned by node3 are not verified: node3 has no report: ');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('CLUSTER NOT READY: 8 NPU pairs not verified');
     // with pairs: both the two remaining nodes pinged node3 themselves: ready, as before
     const both = await clusterRun('both');
     expect(aggregated(both.filter((r) => r.cluster!.self !== 'node3')).ready).toBe(true);
