@@ -65,7 +65,7 @@ export interface PlanOptions {
 /**
  * The nodes a node pings: every other node, or on a ring only the next k after it. With
  * pairs: once a ring node shares pairs with the k nodes before it too (they are its ring
- * neighbours as much as the k after it), and which side pings a pair is up to pairOwner.
+ * neighbours as much as the k after it), and which side pings a pair is up to pairOwnership.
  */
 export function peersOf(cluster: Cluster, selfName: string, plan: PlanKind, ringK: number, pairs: PairsMode = 'both'): ClusterNode[] {
   const index = cluster.nodes.findIndex((n) => n.name === selfName);
