@@ -169,7 +169,7 @@ export interface Cluster {
   family: 'a2' | 'a3' | null;
   plan: PlanKind;
   ringK: number;
-  /** whether both nodes of a device pair ping it, or only its owner (see pairOwner) */
+  /** whether both nodes of a device pair ping it, or only its owner (see pairOwnership in plan.ts) */
   pairs: PairsMode;
   /** name of the master node */
   master: string;
