@@ -37,6 +37,14 @@ function peerOwnedEvidence(plan: PingPlan): { peerOwned?: Array<{ peerNode: stri
   return { peerOwned: [...byPeer.entries()].map(([peerNode, pairs]) => ({ peerNode, pairs })) };
 }
 
+/** `pinged by the peers (pairs: once; qprep aggregate joins them): node2 8, node3 8` */
+function peerOwnedLine(plan: PingPlan): string[] {
+  if (plan.pairs !== 'once' || plan.peerOwned.length === 0) return [];
+  const counts = new Map<string, number>();
+  for (const pair of plan.peerOwned) counts.set(pair.peerNode, (counts.get(pair.peerNode) ?? 0) + 1);
+  return [`pinged by the peers (pairs: once; qprep aggregate joins them): ${summarizeList([...counts].map(([node, count]) => `${node} ${count}`), 8)}`];
+}
+
 export default defineCheck({
   id: 'hccn.peers',
   title: 'NPU-to-NPU reachability across nodes',
@@ -74,6 +82,7 @@ export default defineCheck({
       // pairs: once between few devices: the peers may own every pair of this node
       return pass(`${self.name} owns none of its ${plural(plan.peerOwned.length, 'pair')}: ${summarizeList(plan.peers, 4)} ${plan.peers.length === 1 ? 'pings' : 'ping'} them (${plan.plan}, pairs once)`, {
         evidence: { ...planEvidence, total: 0, ok: 0, failed: 0, errors: 0, skipped: 0, results: [], unplanned: [] },
+        details: peerOwnedLine(plan),
       });
     }
     if (plan.pings.length === 0) {
@@ -103,7 +112,7 @@ export default defineCheck({
     const summary = summarizePings(runs, plan.unplanned);
     const notRun = runs.filter((r) => r.outcome.status === 'skipped');
     const judged = runs.length - notRun.length;
-    const details = [...formatPingSummary(summary), ...summary.skippedLines];
+    const details = [...formatPingSummary(summary), ...summary.skippedLines, ...peerOwnedLine(plan)];
     const evidence = {
       ...planEvidence,
       total: runs.length,
@@ -156,6 +165,6 @@ export default defineCheck({
     }
     const methods = [...new Set(plan.pings.map((p) => (p.method === 'hccs' ? 'HCCS' : 'RoCE')))].join(' and ');
     const once = plan.pairs === 'once' ? `, pairs once: ${plan.peerOwned.length} more pinged by the peers` : '';
-    return pass(`all ${runs.length} pings to ${summarizeList(plan.peers, 4)} ok (${plan.plan}, ${methods}${once})`, { evidence, details: summary.byPeer.map((p) => p.line) });
+    return pass(`all ${runs.length} pings to ${summarizeList(plan.peers, 4)} ok (${plan.plan}, ${methods}${once})`, { evidence, details: [...summary.byPeer.map((p) => p.line), ...peerOwnedLine(plan)] });
   },
 });

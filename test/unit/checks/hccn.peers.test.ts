@@ -71,6 +71,7 @@ describe('hccn.peers', () => {
     const { outcome, host } = await runHccn(check, hccnHost({ pings: pings(ok, [0, 2, 4, 6]) }), { cluster, node: 'node1' });
     expect(outcome).toMatchObject({ status: 'pass', message: 'all 4 pings to node2 ok (same-index, RoCE, pairs once: 4 more pinged by the peers)' });
     expect(host.calls.filter((c) => c.includes('-ping')).map((c) => c[2])).toEqual(['0', '2', '4', '6']);
+    expect(outcome.details).toEqual(['node2: 4 of 4 ok', 'pinged by the peers (pairs: once; qprep aggregate joins them): node2 4']);
     expect(outcome.evidence).toMatchObject({ pairs: 'once', peerOwned: [{ peerNode: 'node2', pairs: [[1, 1], [3, 3], [5, 5], [7, 7]] }] });
   });
 
