@@ -2,10 +2,11 @@
 // `npm run bench`: measures qprep on this machine and prints the figures with the machine and
 // the Node version. Not a test: nothing here fails the build; targets are reported PASS/FAIL.
 // Usage: node bench/run.mjs [--only NAME[,NAME]] [--runs N] [--json FILE]
-//          [--npu-smi-ms MS] [--hccn-ms MS] [--ping-ms MS]
+//          [--npu-smi-ms MS] [--hccn-ms MS] [--ping-ms MS] [--ping-cost-ms MS]
 // The latencies of the simulated tools (node-check) default to npu-smi 400 ms, hccn_tool 80 ms and
 // a -ping/-hccs_ping 300 ms a call; QPREP_BENCH_NPU_SMI_MS, QPREP_BENCH_HCCN_MS and
-// QPREP_BENCH_PING_MS set them too.
+// QPREP_BENCH_PING_MS set them too. --ping-cost-ms (default 2000, a real 3-packet ping) is the
+// ping cost the cluster-scaling table turns pings per node into time per node with.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { machine } from './lib/harness.mjs';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     'npu-smi-ms': { type: 'string' },
     'hccn-ms': { type: 'string' },
     'ping-ms': { type: 'string' },
+    'ping-cost-ms': { type: 'string' },
   },
 });
 
@@ -37,6 +39,7 @@ const latency = {
   hccnToolMs: milliseconds('hccn-ms', 'QPREP_BENCH_HCCN_MS', DEFAULT_LATENCY.hccnToolMs),
   pingMs: milliseconds('ping-ms', 'QPREP_BENCH_PING_MS', DEFAULT_LATENCY.pingMs),
 };
+const pingCostMs = milliseconds('ping-cost-ms', 'QPREP_BENCH_PING_COST_MS', 2000);
 const only = values.only ? new Set(values.only.split(',')) : undefined;
 const unknown = only ? [...only].filter((name) => !measurements.some((m) => m.name === name)) : [];
 if (unknown.length > 0) {
@@ -76,19 +79,21 @@ for (const measurement of measurements) {
   console.log(`\n${measurement.name}: ${measurement.title}`);
   console.log(`  target: ${measurement.target}`);
   const started = Date.now();
-  const { rows, verdicts } = await measurement.run({ runs, version: host.qprep, latency });
-  printRows(rows);
+  const { rows, verdicts, lines = [] } = await measurement.run({ runs, version: host.qprep, latency, pingCostMs });
+  if (rows.length > 0) printRows(rows);
+  // a table of its own (cluster-scaling): printed as the measurement formatted it
+  for (const line of lines) console.log(line);
   for (const verdict of verdicts) {
     // info lines state a figure that has no target (peak memory)
     if (!verdict.info && !verdict.ok) failed++;
     console.log(`  ${verdict.info ? 'INFO' : verdict.ok ? 'PASS' : 'FAIL'}  ${verdict.what}: ${verdict.detail}`);
   }
   console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  results.push({ name: measurement.name, target: measurement.target, runs, rows, verdicts });
+  results.push({ name: measurement.name, target: measurement.target, runs, rows, verdicts, ...(lines.length > 0 ? { lines } : {}) });
 }
 
 if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify({ machine: host, date: new Date().toISOString(), latency, results }, null, 2)}\n`);
+  writeFileSync(values.json, `${JSON.stringify({ machine: host, date: new Date().toISOString(), latency, pingCostMs, results }, null, 2)}\n`);
   console.log(`\nwrote ${values.json}`);
 }
 console.log(`\n${failed === 0 ? 'all targets met' : `${failed} target(s) missed`}`);

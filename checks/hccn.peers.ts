@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext } from '../src/core/types.js';
 import { describePing, formatPingSummary, summarizePings } from '../src/cluster/ping-summary.js';
-import { planPings, type PlannedPing } from '../src/cluster/plan.js';
+import { planPings, type PingPlan, type PlannedPing } from '../src/cluster/plan.js';
 import { hccnLink, hccnVnic, runPings } from '../src/probes/hccn.js';
 import { devName, hccnScope } from '../src/probes/hccn-scope.js';
 import { plural, summarizeList } from '../src/util/text.js';
@@ -19,6 +19,30 @@ function plannedUpperBound(ctx: CheckContext): number {
   const local = devicesOf(self.devices.length);
   const remote = devicesOf(Math.max(0, ...cluster.nodes.map((n) => n.devices.length)));
   return peers * (cluster.plan === 'full-mesh' ? local * remote : local);
+}
+
+/**
+ * pairs: once: the pairs of this node its peers ping, by owner, as [local device, peer device].
+ * With the pairs this node pings (results, unplanned) they are every pair of this node the plan
+ * covers; qprep aggregate joins them with the owners' results (peer-pairs.ts reads them back).
+ */
+function peerOwnedEvidence(plan: PingPlan): { peerOwned?: Array<{ peerNode: string; pairs: Array<[number, number]> }> } {
+  if (plan.pairs !== 'once') return {};
+  const byPeer = new Map<string, Array<[number, number]>>();
+  for (const pair of plan.peerOwned) {
+    const list = byPeer.get(pair.peerNode) ?? [];
+    list.push([pair.localDevice, pair.peerDevice]);
+    byPeer.set(pair.peerNode, list);
+  }
+  return { peerOwned: [...byPeer.entries()].map(([peerNode, pairs]) => ({ peerNode, pairs })) };
+}
+
+/** `pinged by the peers (pairs: once; qprep aggregate joins them): node2 8, node3 8` */
+function peerOwnedLine(plan: PingPlan): string[] {
+  if (plan.pairs !== 'once' || plan.peerOwned.length === 0) return [];
+  const counts = new Map<string, number>();
+  for (const pair of plan.peerOwned) counts.set(pair.peerNode, (counts.get(pair.peerNode) ?? 0) + 1);
+  return [`pinged by the peers (pairs: once; qprep aggregate joins them): ${summarizeList([...counts].map(([node, count]) => `${node} ${count}`), 8)}`];
 }
 
 export default defineCheck({
@@ -53,7 +77,14 @@ export default defineCheck({
     if (!scope.ok) return scope.outcome;
     const family = scope.family === 'a2' || scope.family === 'a3' ? scope.family : cluster.family;
     const plan = planPings(cluster, self.name, { family, localDevices: scope.devices.map((d) => d.device) });
-    const planEvidence = { plan: plan.plan, ringK: plan.ringK, family: plan.family, peers: plan.peers };
+    const planEvidence = { plan: plan.plan, ringK: plan.ringK, pairs: plan.pairs, family: plan.family, peers: plan.peers, ...peerOwnedEvidence(plan) };
+    if (plan.pings.length === 0 && plan.unplanned.length === 0 && plan.peerOwned.length > 0) {
+      // pairs: once between few devices: the peers may own every pair of this node
+      return pass(`${self.name} owns none of its ${plural(plan.peerOwned.length, 'pair')}: ${summarizeList(plan.peers, 4)} ${plan.peers.length === 1 ? 'pings' : 'ping'} them (${plan.plan}, pairs once)`, {
+        evidence: { ...planEvidence, total: 0, ok: 0, failed: 0, errors: 0, skipped: 0, results: [], unplanned: [] },
+        details: peerOwnedLine(plan),
+      });
+    }
     if (plan.pings.length === 0) {
       const why = plan.unplanned[0]?.reason ?? 'the peers list no device';
       return warn(`no ping could be planned from ${self.name}: ${why}`, {
@@ -81,7 +112,7 @@ export default defineCheck({
     const summary = summarizePings(runs, plan.unplanned);
     const notRun = runs.filter((r) => r.outcome.status === 'skipped');
     const judged = runs.length - notRun.length;
-    const details = [...formatPingSummary(summary), ...summary.skippedLines];
+    const details = [...formatPingSummary(summary), ...summary.skippedLines, ...peerOwnedLine(plan)];
     const evidence = {
       ...planEvidence,
       total: runs.length,
@@ -133,6 +164,7 @@ export default defineCheck({
       });
     }
     const methods = [...new Set(plan.pings.map((p) => (p.method === 'hccs' ? 'HCCS' : 'RoCE')))].join(' and ');
-    return pass(`all ${runs.length} pings to ${summarizeList(plan.peers, 4)} ok (${plan.plan}, ${methods})`, { evidence, details: summary.byPeer.map((p) => p.line) });
+    const once = plan.pairs === 'once' ? `, pairs once: ${plan.peerOwned.length} more pinged by the peers` : '';
+    return pass(`all ${runs.length} pings to ${summarizeList(plan.peers, 4)} ok (${plan.plan}, ${methods}${once})`, { evidence, details: [...summary.byPeer.map((p) => p.line), ...peerOwnedLine(plan)] });
   },
 });

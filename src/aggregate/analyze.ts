@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import type { ErrorDocument, NodeDocument } from './documents.js';
 import { judgeLaunch, type LaunchNode } from './launch.js';
 import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
+import { joinPeerPairs } from './peer-pairs.js';
 import type { AggregateDocument, AggregateNode, Collision, Drift, Finding, Severity } from './schema.js';
 
 export interface AggregateOptions {
@@ -319,6 +320,9 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
   const withLayout = reports.filter((entry) => entry.record.launch !== null);
   const launch = withLayout.length > 0 ? judgeLaunch(withLayout.map(launchNode), reports.filter((entry) => entry.record.launch === null).map((entry) => entry.name)) : undefined;
   if (launch) findings.push(...launch.findings);
+  // pairs: once: each report holds half of the ping matrix; the join proves the whole of it or names the gaps
+  const joined = joinPeerPairs(reports.flatMap((entry) => (entry.record.peerPairs ? [entry.record.peerPairs] : [])));
+  if (joined) findings.push(...joined.findings);
   for (const name of unexpected) findings.push({ severity: 'warn', kind: 'unexpected-node', message: `${name} reported, but ${clusterFile} does not list it`, nodes: [name] });
   for (const d of duplicates) {
     const others = d.dropped.map((x) => `${x.source} (${x.startedAt})`);
@@ -356,6 +360,7 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     duplicates,
     findings,
     ...(launch ? { launch: launch.launch } : {}),
+    ...(joined ? { peerPairs: joined.peerPairs } : {}),
   };
 }
 

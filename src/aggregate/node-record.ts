@@ -1,4 +1,5 @@
 import type { LaunchLayout, Report } from '../report/schema.js';
+import { readPeerPairs, type PeerPairsRecord } from './peer-pairs.js';
 import type { AggregateNode, Severity } from './schema.js';
 
 /**
@@ -24,6 +25,8 @@ export interface ReportRecord {
   devices: Array<{ device: number; ip: string | null; vnicIp: string | null }>;
   /** the launch script's file name and its server's layout (qprep check --launch); null without one */
   launch: { script: string; layout: LaunchLayout } | null;
+  /** hccn.peers of a report run with --cluster: what pairs: once joins across nodes */
+  peerPairs: PeerPairsRecord | null;
 }
 
 export interface FieldSpec {
@@ -154,5 +157,6 @@ export function recordOf(report: Report, raw: Record<string, unknown>, source: s
     values,
     devices: rawDevices(raw).map((d) => ({ device: d.device as number, ip: stringOrNull(d.ip), vnicIp: stringOrNull(d.vnicIp) })),
     launch: report.launch?.serve?.layout ? { script: report.launch.file === '-' ? 'stdin' : report.launch.file.replace(/^.*\//, ''), layout: report.launch.serve.layout } : null,
+    peerPairs: readPeerPairs(report),
   };
 }

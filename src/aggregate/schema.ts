@@ -59,7 +59,7 @@ export const duplicateSchema = z.object({
 
 export const findingSchema = z.object({
   severity: severitySchema,
-  kind: z.enum(['not-ready', 'no-verdict', 'missing', 'stale', 'drift', 'ip-collision', 'unexpected-node', 'duplicate', 'launch']),
+  kind: z.enum(['not-ready', 'no-verdict', 'missing', 'stale', 'drift', 'ip-collision', 'unexpected-node', 'duplicate', 'launch', 'pair-failed', 'pair-not-verified']),
   message: z.string().describe('one line that stands alone in a log'),
   nodes: z.array(z.string()).describe('the nodes concerned'),
   remediation: z.string().optional().describe('the change to make, at the script and line (launch findings)'),
@@ -89,6 +89,26 @@ export const aggregateLaunchSchema = z
     without: z.array(z.string()).describe('nodes whose report has no launch layout (checked without --launch, or no server command)'),
   })
   .describe('the cross-node launch rules: ranks, master addresses, the P/D sizes of the KV connector');
+
+const matrixPairSchema = z.object({
+  owner: z.string().describe('the node that pings the pair'),
+  ownerDevice: z.number().int(),
+  peer: z.string(),
+  peerDevice: z.number().int(),
+  detail: z.string().describe('"100% loss", "skipped: ...", "not verified: node3 has no report"'),
+});
+
+export const peerPairsSchema = z
+  .object({
+    nodes: z.array(z.string()).describe('the nodes whose hccn.peers ran with pairs: once'),
+    total: z.number().int().nonnegative().describe('unordered NPU pairs those reports cover, each counted once'),
+    ok: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative().describe('loss or unreachable in the owner\'s result'),
+    notVerified: z.number().int().nonnegative().describe('no result from the owner: its report is missing, it did not run hccn.peers, or did not ping the pair'),
+    failing: z.array(matrixPairSchema),
+    unverified: z.array(matrixPairSchema),
+  })
+  .describe('pairs: once: the NPU pair matrix joined from every report; a pair is proven only by its owner\'s result');
 
 export const aggregateDocumentSchema = z.object({
   schemaVersion: z.literal(1),
@@ -120,6 +140,7 @@ export const aggregateDocumentSchema = z.object({
   duplicates: z.array(duplicateSchema),
   findings: z.array(findingSchema).describe('every reason for the verdict, failures first'),
   launch: aggregateLaunchSchema.optional().describe('present when at least one report carries a launch layout (qprep check --launch)'),
+  peerPairs: peerPairsSchema.optional().describe('present when at least one report ran hccn.peers with pairs: once'),
 });
 
 export const aggregateSchema = z.union([aggregateDocumentSchema, errorReportSchema]);
@@ -130,5 +151,6 @@ export type Drift = z.infer<typeof driftSchema>;
 export type Collision = z.infer<typeof collisionSchema>;
 export type Finding = z.infer<typeof findingSchema>;
 export type Severity = z.infer<typeof severitySchema>;
+export type PeerPairs = z.infer<typeof peerPairsSchema>;
 export type LaunchInstance = z.infer<typeof launchInstanceSchema>;
 export type AggregateLaunch = z.infer<typeof aggregateLaunchSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { peersEvidenceSchema } from '../aggregate/peer-pairs.js';
 import { aggregateSchema } from '../aggregate/schema.js';
 import { clusterFileSchema } from '../cluster/schema.js';
 import { profileSchema } from '../core/profile.js';
@@ -25,6 +26,7 @@ const schemas: Record<string, SchemaEntry> = {
   rollback: { schema: rollbackSchema, io: 'output', title: 'qprep rollback result (schemaVersion 1)' },
   env: { schema: envSchema, io: 'output', title: 'qprep env launch environment (schemaVersion 1)' },
   aggregate: { schema: aggregateSchema, io: 'output', title: 'qprep aggregate cluster verdict (schemaVersion 1)' },
+  'peers-evidence': { schema: peersEvidenceSchema, io: 'output', title: 'the evidence of check hccn.peers in a qprep report: the pairs it pinged and, with pairs: once, the pairs its peers own' },
 };
 
 export function schemaNames(): string[] {

@@ -226,6 +226,7 @@ export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
     evidence: loaded.evidence,
     nodes: loaded.cluster.nodes.map((n) => n.name),
     plan: loaded.cluster.plan,
+    pairs: loaded.cluster.pairs,
   };
   if (loaded.note) info.note = loaded.note;
   return info;

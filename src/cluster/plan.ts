@@ -1,5 +1,5 @@
 import { isIPv4 } from '../util/ip.js';
-import type { Cluster, ClusterDevice, ClusterNode, PlanKind } from './schema.js';
+import type { Cluster, ClusterDevice, ClusterNode, PairsMode, PlanKind } from './schema.js';
 
 /**
  * Which device-to-device pings one node runs (reference §7). Only pairs across nodes are planned:
@@ -29,34 +29,81 @@ export interface UnplannedPing {
   reason: string;
 }
 
+/** pairs: once: a pair of this node's device and a peer's device that the peer pings, not this node. */
+export interface PeerOwnedPair {
+  /** the owner, which pings from peerDevice to localDevice */
+  peerNode: string;
+  peerDevice: number;
+  localDevice: number;
+}
+
 export interface PingPlan {
   plan: PlanKind;
   ringK: number;
+  pairs: PairsMode;
   family: 'a2' | 'a3' | null;
   /** the peers, in cluster order */
   peers: string[];
   pings: PlannedPing[];
   unplanned: UnplannedPing[];
+  /** pairs: once: the pairs of this node that its peers own; empty with pairs: both */
+  peerOwned: PeerOwnedPair[];
 }
 
 export interface PlanOptions {
   /** defaults to the cluster's plan */
   plan?: PlanKind;
   ringK?: number;
+  /** defaults to the cluster's pairs */
+  pairs?: PairsMode;
   /** the local NPU family; a3 enables HCCS pings inside a super pod. Defaults to the cluster's. */
   family?: 'a2' | 'a3' | null;
   /** the local devices from the NPU inventory; defaults to the devices the cluster lists for this node */
   localDevices?: readonly number[];
 }
 
-/** The nodes a node pings: every other node, or on a ring only the next k after it. */
-export function peersOf(cluster: Cluster, selfName: string, plan: PlanKind, ringK: number): ClusterNode[] {
+/**
+ * The nodes a node pings: every other node, or on a ring only the next k after it. With
+ * pairs: once a ring node shares pairs with the k nodes before it too (they are its ring
+ * neighbours as much as the k after it), and which side pings a pair is up to pairOwnership.
+ */
+export function peersOf(cluster: Cluster, selfName: string, plan: PlanKind, ringK: number, pairs: PairsMode = 'both'): ClusterNode[] {
   const index = cluster.nodes.findIndex((n) => n.name === selfName);
   if (index < 0) return [];
-  const others = cluster.nodes.length - 1;
+  const size = cluster.nodes.length;
+  const others = size - 1;
   if (plan !== 'ring') return cluster.nodes.filter((_, i) => i !== index);
   const k = Math.min(Math.max(1, ringK), others);
-  return Array.from({ length: k }, (_, step) => cluster.nodes[(index + step + 1) % cluster.nodes.length]!);
+  const after = Array.from({ length: k }, (_, step) => cluster.nodes[(index + step + 1) % size]!);
+  if (pairs === 'both') return after;
+  const before = Array.from({ length: k }, (_, step) => cluster.nodes[(index - step - 1 + size) % size]!);
+  return [...new Set([...after, ...before])];
+}
+
+/**
+ * Who pings an unordered device pair under pairs: once, from the cluster file alone, so all
+ * nodes agree without talking. Between two nodes the "leader" is decided as in a round-robin
+ * tournament on the file's node order: the node that comes first going forward around the
+ * list, at most half-way (on a ring: the node before the other, as pairs: both pings). Every node
+ * leads about half of its peers (exactly (N-1)/2 with N odd; N/2 or N/2-1 with N even). The leader
+ * owns the pairs of its even device ids, the other node those of the leader's odd ones: between
+ * two nodes of 16 devices each pings 8 of the 16 same-index pairs and 128 of the 256 full-mesh
+ * pairs; with an odd device count the extra pair goes to the leader, which evens out over peers.
+ */
+export function pairOwnership(cluster: Cluster): (a: { node: string; device: number }, b: { node: string; device: number }) => string {
+  const position = new Map(cluster.nodes.map((node, index) => [node.name, index]));
+  const size = cluster.nodes.length;
+  return (a, b) => {
+    const i = position.get(a.node);
+    const j = position.get(b.node);
+    if (i === undefined || j === undefined) throw new Error(`pairOwnership: ${i === undefined ? a.node : b.node} is not a node of the cluster`);
+    const forward = (j - i + size) % size;
+    const low = Math.min(i, j);
+    // forward half-way exactly (N even): the pair {p, p + N/2} is led by p when p is even
+    const aLeads = forward * 2 < size || (forward * 2 === size && (i === low) === (low % 2 === 0));
+    const [leader, other] = aLeads ? [a, b] : [b, a];
+    return leader.device % 2 === 0 ? leader.node : other.node;
+  };
 }
 
 /** A3 nodes that declare the same super pod reach each other over HCCS; everything else over RoCE. */
@@ -76,17 +123,20 @@ function target(peer: ClusterNode, device: ClusterDevice, method: PingMethod): {
 /**
  * The pings `selfName` runs. same-index: local device i to device i of every peer (what TP/DP
  * collectives use); full-mesh: every local device to every peer device (cross-node expert
- * parallel, PD KV transfer); ring: same-index, to the next ringK nodes only.
+ * parallel, PD KV transfer); ring: same-index, to the next ringK nodes only. With pairs: once
+ * only the pairs this node owns are pinged; the others are listed in peerOwned.
  */
 export function planPings(cluster: Cluster, selfName: string, options: PlanOptions = {}): PingPlan {
   const plan = options.plan ?? cluster.plan;
   const ringK = options.ringK ?? cluster.ringK;
+  const pairs = options.pairs ?? cluster.pairs;
   const family = options.family === undefined ? cluster.family : options.family;
   const self = cluster.nodes.find((n) => n.name === selfName);
-  const result: PingPlan = { plan, ringK, family, peers: [], pings: [], unplanned: [] };
+  const result: PingPlan = { plan, ringK, pairs, family, peers: [], pings: [], unplanned: [], peerOwned: [] };
   if (!self) return result;
   const localDevices = [...new Set(options.localDevices ?? self.devices.map((d) => d.device))].sort((a, b) => a - b);
-  const peers = peersOf(cluster, selfName, plan, ringK).filter((peer) => peer.name !== self.name);
+  const peers = peersOf(cluster, selfName, plan, ringK, pairs).filter((peer) => peer.name !== self.name);
+  const ownerOf = pairOwnership(cluster);
   result.peers = peers.map((p) => p.name);
   for (const peer of peers) {
     const method = methodFor(self, peer, family);
@@ -104,6 +154,10 @@ export function planPings(cluster: Cluster, selfName: string, options: PlanOptio
         continue;
       }
       for (const device of wanted) {
+        if (pairs === 'once' && ownerOf({ node: self.name, device: localDevice }, { node: peer.name, device: device.device }) !== self.name) {
+          result.peerOwned.push({ peerNode: peer.name, peerDevice: device.device, localDevice });
+          continue;
+        }
         const found = target(peer, device, method);
         if ('reason' in found) {
           result.unplanned.push({ localNode: self.name, localDevice, peerNode: peer.name, peerDevice: device.device, reason: found.reason });

@@ -66,6 +66,8 @@ export const clusterPortSchema = z.union([
 
 export const planKindSchema = z.enum(['same-index', 'full-mesh', 'ring']);
 
+export const pairsModeSchema = z.enum(['both', 'once']);
+
 export const clusterNodesDocumentSchema = z
   .object({
     schemaVersion: z.literal(1).optional(),
@@ -75,6 +77,12 @@ export const clusterNodesDocumentSchema = z
       .default('same-index')
       .describe('same-index: device i to device i of every peer; full-mesh: every local device to every peer device; ring: only the next ringK nodes'),
     ringK: z.number().int().min(1).max(64).default(1).describe('ring plan: how many following nodes each node pings'),
+    pairs: pairsModeSchema
+      .default('both')
+      .describe(
+        'both: every node pings its whole plan; once: each device pair is pinged by one of its two nodes, chosen from the two node names, ' +
+          'so the cluster pings half as much and qprep aggregate joins the reports into the full matrix',
+      ),
     master: nodeName.optional().describe('the node that hosts the DP master / Ray head (default: the first node)'),
     ports: z.array(clusterPortSchema).default([]).describe('TCP ports peers must reach: the DP RPC port, the master port, ...'),
     tls: z
@@ -120,6 +128,7 @@ export const clusterFactsSchema = z
 export const clusterFileSchema = z.union([clusterNodesDocumentSchema, z.array(clusterFactsSchema).min(1)]);
 
 export type PlanKind = z.infer<typeof planKindSchema>;
+export type PairsMode = z.infer<typeof pairsModeSchema>;
 export type ClusterNodesDocument = z.output<typeof clusterNodesDocumentSchema>;
 export type ClusterFacts = z.output<typeof clusterFactsSchema>;
 
@@ -160,6 +169,8 @@ export interface Cluster {
   family: 'a2' | 'a3' | null;
   plan: PlanKind;
   ringK: number;
+  /** whether both nodes of a device pair ping it, or only its owner (see pairOwnership in plan.ts) */
+  pairs: PairsMode;
   /** name of the master node */
   master: string;
   /** the TLS switch the file declares for every device (nodes form only) */
@@ -187,6 +198,7 @@ export function normalizeNodesDocument(doc: ClusterNodesDocument): Cluster {
     family: doc.family ?? null,
     plan: doc.plan,
     ringK: doc.ringK,
+    pairs: doc.pairs,
     master: doc.master ?? doc.nodes[0]!.name,
     tls: doc.tls ?? null,
     ports: doc.ports.map((p) => (typeof p === 'number' ? { port: p, name: null, on: 'master' as const } : { port: p.port, name: p.name ?? null, on: p.on })),
@@ -231,6 +243,7 @@ export function normalizeFacts(list: readonly ClusterFacts[]): Cluster {
     family: families.size === 1 ? ([...families][0] ?? null) : null,
     plan: 'same-index',
     ringK: 1,
+    pairs: 'both',
     master: nodes[0]!.name,
     tls: null,
     ports: [],

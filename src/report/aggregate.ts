@@ -137,6 +137,12 @@ export function formatAggregateHuman(document: AggregateDocument, options: Human
     }
   }
 
+  const matrix = document.peerPairs;
+  if (matrix) {
+    out.push('', chalk.bold.underline('NPU pairs (pairs: once)'));
+    out.push(`  ${matrix.total} pairs joined from ${plural(matrix.nodes.length, 'report')}: ${matrix.ok} ok, ${matrix.failed} failed, ${matrix.notVerified} not verified`);
+  }
+
   const others = document.findings.filter((f) => f.kind !== 'not-ready');
   if (others.length > 0) {
     out.push('', chalk.bold.underline('Across the cluster'));
@@ -175,5 +181,7 @@ function verdictLine(document: AggregateDocument, chalk: ChalkInstance): string 
   if (launch > 0) parts.push(plural(launch, 'launch script problem'));
   const unexpected = document.findings.filter((f) => f.kind === 'unexpected-node' && blocking(f)).length;
   if (unexpected > 0) parts.push(`${unexpected} not in the cluster file`);
+  if (document.peerPairs && document.peerPairs.failed > 0) parts.push(plural(document.peerPairs.failed, 'NPU pair') + ' failed');
+  if (document.peerPairs && document.peerPairs.notVerified > 0) parts.push(plural(document.peerPairs.notVerified, 'NPU pair') + ' not verified');
   return `${chalk.red.bold('CLUSTER NOT READY')}: ${parts.join('; ')}`;
 }

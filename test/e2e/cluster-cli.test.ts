@@ -41,6 +41,7 @@ describe('qprep check --cluster', () => {
       evidence: '--node node2',
       nodes: ['node1', 'node2'],
       plan: 'same-index',
+      pairs: 'both',
     });
     const { valid, errors } = await validateAgainstSchema('report', report);
     expect(valid, errors).toBe(true);

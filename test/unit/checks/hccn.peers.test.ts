@@ -65,6 +65,25 @@ describe('hccn.peers', () => {
     expect(outcome).toMatchObject({ status: 'pass', message: 'all 4 pings to node2 ok (full-mesh, RoCE)' });
   });
 
+  it('pairs: once: pings only the pairs this node owns, says how many the peer pings, and lists them in the evidence', async () => {
+    const cluster = twoNodeCluster('pairs: once');
+    // node1 leads node2 (the first of two nodes): it owns the pairs of its even devices
+    const { outcome, host } = await runHccn(check, hccnHost({ pings: pings(ok, [0, 2, 4, 6]) }), { cluster, node: 'node1' });
+    expect(outcome).toMatchObject({ status: 'pass', message: 'all 4 pings to node2 ok (same-index, RoCE, pairs once: 4 more pinged by the peers)' });
+    expect(host.calls.filter((c) => c.includes('-ping')).map((c) => c[2])).toEqual(['0', '2', '4', '6']);
+    expect(outcome.details).toEqual(['node2: 4 of 4 ok', 'pinged by the peers (pairs: once; qprep aggregate joins them): node2 4']);
+    expect(outcome.evidence).toMatchObject({ pairs: 'once', peerOwned: [{ peerNode: 'node2', pairs: [[1, 1], [3, 3], [5, 5], [7, 7]] }] });
+  });
+
+  it('pairs: once: a node that owns none of its pairs passes without pinging, naming who does', async () => {
+    const cluster = twoNodeCluster('pairs: once', peerIp, [0]);
+    const spec = hccnHost({ env: { ASCEND_RT_VISIBLE_DEVICES: '0' } });
+    const { outcome, host } = await runHccn(check, spec, { cluster, node: 'node2' });
+    expect(outcome).toMatchObject({ status: 'pass', message: 'node2 owns none of its 1 pair: node1 pings them (same-index, pairs once)' });
+    expect(outcome.evidence).toMatchObject({ pairs: 'once', results: [], peerOwned: [{ peerNode: 'node1', pairs: [[0, 0]] }] });
+    expect(host.calls.some((c) => c.includes('-ping'))).toBe(false);
+  });
+
   it('an answer that cannot be judged (no summary line) is an error, not a pass', async () => {
     const answer = (d: number, a: string) => (d === 6 ? syntheticFixture('hccn-ping-truncated.txt') : ok(d, a));
     const { outcome } = await runHccn(check, hccnHost({ pings: pings(answer) }), { cluster: twoNodeCluster(), node: 'node1' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClusterText } from '../../../src/cluster/load.js';
 import { describeResult, formatLoss, formatPingSummary, summarizePings, type PingOutcome, type PingResult } from '../../../src/cluster/ping-summary.js';
-import { peersOf, planPings, type PlannedPing } from '../../../src/cluster/plan.js';
+import { pairOwnership, peersOf, planPings, type PlannedPing } from '../../../src/cluster/plan.js';
 import type { Cluster } from '../../../src/cluster/schema.js';
 
 /** n nodes of d devices; node k device i has 198.18.k.(10+i), vNIC 198.19.(128+k).(10+i). */
@@ -112,6 +112,87 @@ function results(plan: PlannedPing[], outcomeFor: (p: PlannedPing) => PingOutcom
 
 const ok: PingOutcome = { status: 'ok', received: 3, transmitted: 3 };
 const lost: PingOutcome = { status: 'loss', lossPercent: 100, received: 0, transmitted: 3 };
+
+/** An unordered device pair: `a:0|b:0`, the node whose name sorts first on the left. */
+const unordered = (a: string, ad: number, b: string, bd: number) => (a < b ? `${a}:${ad}|${b}:${bd}` : `${b}:${bd}|${a}:${ad}`);
+
+describe('pairs: once', () => {
+  const kinds = [
+    { plan: 'same-index', ringK: 1 },
+    { plan: 'full-mesh', ringK: 1 },
+    { plan: 'ring', ringK: 1 },
+    { plan: 'ring', ringK: 2 },
+  ] as const;
+
+  it('the cluster file says pairs: once; without it every node pings its whole plan (pairs: both)', () => {
+    expect(cluster(2, 1).pairs).toBe('both');
+    expect(cluster(2, 1, 'pairs: once').pairs).toBe('once');
+    expect(() => cluster(2, 1, 'pairs: half')).toThrow(/invalid cluster c\.yaml: pairs: .*"both"\|"once"/);
+    expect(planPings(cluster(2, 1), 'node1').peerOwned).toEqual([]);
+  });
+
+  for (const { plan, ringK } of kinds) {
+    for (const [nodes, devices] of [[2, 16], [5, 3], [6, 2], [9, 1]] as const) {
+      it(`${plan}${plan === 'ring' ? ` k=${ringK}` : ''}, ${nodes} nodes x ${devices} devices: every pair of pairs: both is pinged exactly once, by the node the others say owns it`, () => {
+        const c = cluster(nodes, devices);
+        const both = new Set(c.nodes.flatMap((n) => planPings(c, n.name, { plan, ringK }).pings.map((p) => unordered(p.localNode, p.localDevice, p.peerNode, p.peerDevice))));
+        const onceByNode = c.nodes.map((n) => planPings(c, n.name, { plan, ringK, pairs: 'once' }));
+        const pinged = onceByNode.flatMap((p) => p.pings.map((q) => unordered(q.localNode, q.localDevice, q.peerNode, q.peerDevice)));
+        expect(new Set(pinged).size, 'no pair pinged twice').toBe(pinged.length);
+        expect([...pinged].sort()).toEqual([...both].sort());
+        // what a node says its peers own is exactly what those peers ping towards it
+        for (const node of c.nodes) {
+          const mine = planPings(c, node.name, { plan, ringK, pairs: 'once' });
+          const claimed = mine.peerOwned.map((p) => `${p.peerNode}:${p.peerDevice}->${node.name}:${p.localDevice}`).sort();
+          const actual = onceByNode.flatMap((p) => p.pings).filter((p) => p.peerNode === node.name).map((p) => `${p.localNode}:${p.localDevice}->${node.name}:${p.peerDevice}`).sort();
+          expect(claimed).toEqual(actual);
+          const ownerOf = pairOwnership(c);
+          for (const ping of mine.pings) expect(ownerOf({ node: ping.localNode, device: ping.localDevice }, { node: ping.peerNode, device: ping.peerDevice })).toBe(node.name);
+        }
+      });
+    }
+  }
+
+  it('halves same-index and full mesh per node, exactly, with 16 devices: 8 of 16 and 128 of 256 pairs of each peer', () => {
+    const c = cluster(5, 16);
+    for (const node of c.nodes) {
+      const sameIndex = planPings(c, node.name, { pairs: 'once' });
+      expect(sameIndex.pings).toHaveLength(4 * 8);
+      expect(sameIndex.peerOwned).toHaveLength(4 * 8);
+      const mesh = planPings(c, node.name, { plan: 'full-mesh', pairs: 'once' });
+      for (const peer of mesh.peers) expect(mesh.pings.filter((p) => p.peerNode === peer)).toHaveLength(128);
+    }
+  });
+
+  it('ring: a node shares pairs with the k nodes before it as well as the k after it; small rings are not pinged twice', () => {
+    const ring = cluster(6, 2, 'plan: ring\nringK: 2\npairs: once');
+    expect(peersOf(ring, 'node1', 'ring', 2, 'once').map((n) => n.name)).toEqual(['node2', 'node3', 'node6', 'node5']);
+    expect(planPings(ring, 'node1').pings).toHaveLength(4);
+    // 3 nodes, k = 2: with pairs: both every pair is pinged from both ends (12 pings), once: 6
+    const small = cluster(3, 2, 'plan: ring\nringK: 2');
+    const count = (pairs: 'both' | 'once') => small.nodes.reduce((sum, n) => sum + planPings(small, n.name, { pairs }).pings.length, 0);
+    expect([count('both'), count('once')]).toEqual([12, 6]);
+  });
+
+  it('both ends compute the same owner; on a ring with pairs: once each node still pings k x devices pairs', () => {
+    const c = cluster(4, 4);
+    const ownerOf = pairOwnership(c);
+    for (const [a, b] of [['node1', 'node2'], ['node1', 'node3'], ['node4', 'node1']]) {
+      for (const d of [0, 1]) expect(ownerOf({ node: a!, device: d }, { node: b!, device: d })).toBe(ownerOf({ node: b!, device: d }, { node: a!, device: d }));
+    }
+    const ring = cluster(9, 3, 'plan: ring\nringK: 2\npairs: once');
+    for (const node of ring.nodes) expect(planPings(ring, node.name).pings).toHaveLength(2 * 3);
+  });
+
+  for (const nodes of [2, 3, 8, 16, 63, 64]) {
+    it(`one device per node, ${nodes} nodes: each node owns half of its pairs, within one`, () => {
+      const c = cluster(nodes, 1);
+      const owned = c.nodes.map((n) => planPings(c, n.name, { pairs: 'once' }).pings.length);
+      expect(owned.reduce((a, b) => a + b, 0)).toBe((nodes * (nodes - 1)) / 2);
+      for (const count of owned) expect(Math.abs(count - (nodes - 1) / 2)).toBeLessThanOrEqual(0.5);
+    });
+  }
+});
 
 describe('ping report lines', () => {
   it('names the failing pair with its address and loss', () => {
