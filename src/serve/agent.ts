@@ -96,11 +96,6 @@ export class Agent implements AgentView {
     this.timer = undefined;
   }
 
-  /** Resolves when no run is going on. */
-  async idle(): Promise<void> {
-    while (this.current) await this.current;
-  }
-
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
