@@ -25,7 +25,7 @@ export function parseListenAddress(text: string): ListenAddress {
   if (host === 'localhost') return { host: '127.0.0.1', port, loopback: true };
   const family = isIP(host);
   if (family === 0 || (match[1] !== undefined && family !== 6) || (match[2] !== undefined && family !== 4)) {
-    throw new QprepError('usage', `--listen: "${host}" is not an IPv4 address or a bracketed IPv6 address (write [${host}]:${port} for IPv6)`);
+    throw new QprepError('usage', `--listen: "${host}" is not an IPv4 address or a bracketed IPv6 address ([::1]:9105); hostnames are not resolved`);
   }
   return { host, port, loopback: isLoopback(host) };
 }
