@@ -13,7 +13,7 @@ import { parseSchedule } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
 import { describeFailure } from './failure.js';
-import { loadProfile, openHost, performCheck, type CheckOptions, type HostHandle } from './session.js';
+import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
 
 export interface ServeCliOptions {
   listen?: string;
@@ -57,7 +57,10 @@ function toCheckOptions(options: ServeCliOptions): CheckOptions {
  * One run of the checks on a host of its own that never writes, cut at the budget: then its
  * probes are killed with their process groups and the report says which checks did not finish.
  */
-async function runWithinBudget(handle: HostHandle, profile: LoadedProfile, options: CheckOptions, budgetMs: number): Promise<AnyReport> {
+async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number): Promise<AnyReport> {
+  // a host of its own for every run: a snapshot replays from its start (its recorded retries
+  // included), and nothing a live host learnt in one run carries into the next
+  const handle = await openHost(options);
   const host = new RunScopedHost(handle.host);
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<NodeJS.Signals>((resolve) => {
@@ -104,12 +107,13 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   const checkOptions = toCheckOptions(options);
   const logger: Logger = streamLogger(process.stderr);
   let profile = await loadProfile(checkOptions.profile);
+  // opened once before listening, so that a missing or invalid snapshot stops serve at once
   const handle = await openHost(checkOptions);
 
   const agent = new Agent({
     intervalMs: schedule.intervalMs,
     logger,
-    execute: () => runWithinBudget(handle, profile, checkOptions, schedule.budgetMs),
+    execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs),
   });
   const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false }));
   // a client that opens a connection and sends nothing must not hold a socket for ever

@@ -1,5 +1,5 @@
 import { execaSync } from 'execa';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,14 @@ import { UNTUNED_HOST_FILES, writeUntunedTree } from '../helpers/untuned-tree.js
  * The built CLI as `qprep serve` on loopback, read with real HTTP requests: a demo snapshot
  * replayed by every run, and a live --root tree.
  */
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('not within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const started: ServeProcess[] = [];
 async function serve(args: string[], env?: Record<string, string>): Promise<ServeProcess> {
@@ -84,6 +92,27 @@ describe('qprep serve --snapshot a2-healthy.json --interval 2s', () => {
     expect(agent.otherStderr).toEqual([]);
     const first = agent.logs.find((l) => l.event === 'run')!;
     expect(first).toMatchObject({ level: 'info', trigger: 'start', verdict: 'ready', blocking: [] });
+  });
+});
+
+describe('every run replays the snapshot from its start', () => {
+  it('a snapshot whose later recorded answers differ gives every run the verdict of the first', async () => {
+    const snapshot = JSON.parse(readFileSync(HEALTHY, 'utf8'));
+    const info = snapshot.commands.filter((c: { argv: string[] }) => c.argv.join(' ') === '/usr/local/bin/npu-smi info');
+    expect(info.length).toBeGreaterThan(1);
+    // the last recorded `npu-smi info` shows a process on NPU 0: a replay that went on from the
+    // previous run's position would reach it
+    info.at(-1).stdout = readFileSync(fixturePath('ascend', 'npu-smi-info-910b3-26.1.0-wide-proc-container-col-testfixture.txt'), 'utf8');
+    const file = join(mkdtempSync(join(tmpdir(), 'qprep-serve-snap-')), 'recorded.json');
+    writeFileSync(file, JSON.stringify(snapshot));
+    const agent = await serve(['--snapshot', file, '--interval', '1m', '--allow-trigger']);
+    await agent.waitForLog((l) => l.event === 'run');
+    for (let run = 2; run <= 4; run++) {
+      expect((await httpGet(`${agent.base}/run`, { method: 'POST' })).status).toBe(202);
+      await until(() => agent.logs.filter((l) => l.event === 'run').length >= run);
+    }
+    expect(agent.logs.filter((l) => l.event === 'run').map((l) => l.verdict)).toEqual(['ready', 'ready', 'ready', 'ready']);
+    await agent.stop();
   });
 });
 
