@@ -6,6 +6,7 @@
 import aggregate from './aggregate.mjs';
 import check from './check.mjs';
 import nodeCheck from './node-check.mjs';
+import serve from './serve.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, check, aggregate];
+export const measurements = [startup, nodeCheck, check, aggregate, serve];
