@@ -16,6 +16,11 @@ function rssKiB(pid) {
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 }
 
+async function heapUsedBytes(base) {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1]);
+}
+
 function startServe() {
   const child = spawn(process.execPath, [join(REPO, 'bin', 'qprep.js'), 'serve', '--snapshot', join(REPO, 'examples', 'snapshots', 'a2-healthy.json'), '--interval', '1h', '--allow-trigger', '--listen', '127.0.0.1:0'], {
     cwd: REPO,
@@ -55,6 +60,7 @@ export default {
       const runsLogged = () => logs.filter((l) => l.event === 'run').length;
       await until('the first run', () => (runsLogged() >= 1 ? true : undefined));
       const afterFirstRun = rssKiB(child.pid);
+      const heapAfterFirstRun = await heapUsedBytes(base);
       const latencies = [];
       const runMs = [];
       let requests = 0;
@@ -76,6 +82,7 @@ export default {
         runMs.push(performance.now() - started);
       }
       const atEnd = rssKiB(child.pid);
+      const heapAtEnd = await heapUsedBytes(base);
       const growth = (atEnd - afterFirstRun) / afterFirstRun;
       const mib = (kib) => (kib / 1024).toFixed(1);
       return {
@@ -88,6 +95,11 @@ export default {
             ok: Math.abs(growth) <= RSS_TOLERANCE,
             what: 'resident memory',
             detail: `${mib(afterFirstRun)} MiB after the first run, ${mib(atEnd)} MiB after ${RUNS} runs and ${requests} requests (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %)`,
+          },
+          {
+            info: true,
+            what: 'JavaScript heap in use (nodejs_heap_size_used_bytes, between garbage collections)',
+            detail: `${mib(heapAfterFirstRun / 1024)} MiB after the first run, ${mib(heapAtEnd / 1024)} MiB at the end`,
           },
         ],
       };

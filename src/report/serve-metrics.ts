@@ -19,6 +19,8 @@ export interface ServeMetrics {
   running: boolean;
   /** the last SIGHUP could not load the profile: the previous one is still used */
   reloadFailed: boolean;
+  /** the agent process itself, under the names every Prometheus client library uses */
+  process?: { residentBytes: number; heapUsedBytes: number; cpuSeconds: number; startTimeSeconds: number };
 }
 
 export function formatServeMetrics(metrics: ServeMetrics): string {
@@ -42,6 +44,15 @@ export function formatServeMetrics(metrics: ServeMetrics): string {
       samples: [{ value: metrics.reloadFailed ? 1 : 0 }],
     },
   );
+  if (metrics.process) {
+    const { residentBytes, heapUsedBytes, cpuSeconds, startTimeSeconds } = metrics.process;
+    families.push(
+      { name: 'process_resident_memory_bytes', help: 'Resident memory size in bytes.', samples: [{ value: residentBytes }] },
+      { name: 'process_cpu_seconds_total', help: 'Total user and system CPU time spent in seconds.', type: 'counter', samples: [{ value: cpuSeconds }] },
+      { name: 'process_start_time_seconds', help: 'Start time of the process since unix epoch in seconds.', samples: [{ value: startTimeSeconds }] },
+      { name: 'nodejs_heap_size_used_bytes', help: 'Process heap size used from Node.js in bytes.', samples: [{ value: heapUsedBytes }] },
+    );
+  }
   return render(families);
 }
 

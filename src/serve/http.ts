@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import type { AnyReport } from '../report/schema.js';
-import { formatServeMetrics } from '../report/serve-metrics.js';
+import { formatServeMetrics, type ServeMetrics } from '../report/serve-metrics.js';
 import type { AgentView, FinishedRun } from './agent.js';
 import { readiness } from './readiness.js';
 
@@ -86,7 +86,16 @@ function metricsText(agent: AgentView): string {
     runs: agent.runs,
     running: agent.running,
     reloadFailed: agent.reloadError !== undefined,
+    process: processFigures(),
   });
+}
+
+const START_TIME_SECONDS = Math.round(Date.now() / 1000 - process.uptime());
+
+function processFigures(): NonNullable<ServeMetrics['process']> {
+  const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return { residentBytes: memory.rss, heapUsedBytes: memory.heapUsed, cpuSeconds: Math.round((cpu.user + cpu.system) / 1000) / 1000, startTimeSeconds: START_TIME_SECONDS };
 }
 
 function serveReport(agent: AgentView, url: URL, req: IncomingMessage, res: ServerResponse): void {

@@ -52,10 +52,17 @@ describe('/metrics of qprep serve', () => {
     expect(text).toContain('\nqprep_ready 0\n');
   });
 
+  it("the agent's own process under the standard names", () => {
+    const text = formatServeMetrics(metrics({ process: { residentBytes: 84_000_000, heapUsedBytes: 14_500_000, cpuSeconds: 12.345, startTimeSeconds: 1796205000 } }));
+    expect(familyNames(text).slice(-4)).toEqual(['process_resident_memory_bytes gauge', 'process_cpu_seconds_total counter', 'process_start_time_seconds gauge', 'nodejs_heap_size_used_bytes gauge']);
+    expect(text).toContain('\nprocess_resident_memory_bytes 84000000\n');
+    expect(text).toContain('\nprocess_cpu_seconds_total 12.345\n');
+  });
+
   describe.skipIf(!hasTool(PROMTOOL, 'prometheus'))('read by promtool check metrics', () => {
     it('parses and lints without a remark in every state', () => {
       const { last: _last, ...none } = metrics();
-      for (const input of [metrics(), metrics({ last: { report: errorDocument('interrupted', 'x'), durationMs: 1, finishedAtMs: FINISHED } }), none]) {
+      for (const input of [metrics({ process: { residentBytes: 1, heapUsedBytes: 1, cpuSeconds: 0.5, startTimeSeconds: 2 } }), metrics({ last: { report: errorDocument('interrupted', 'x'), durationMs: 1, finishedAtMs: FINISHED } }), none]) {
         const run = execaSync('promtool', ['check', 'metrics'], { input: formatServeMetrics(input), reject: false });
         expect(`${String(run.stdout)}${String(run.stderr)}`).toBe('');
         expect(run.exitCode).toBe(0);
