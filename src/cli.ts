@@ -75,9 +75,9 @@ Examples:
   qprep snapshot -o host.json                  record everything qprep reads, for support
   qprep check --snapshot host.json             replay it anywhere
   qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
-  qprep serve --interval 5m                    stay on the node: /readyz, /report and /metrics on 127.0.0.1:9105
   qprep check --launch run_p.sh                the launch script against this host: placeholders, NIC, NPUs, ports, weights
   qprep aggregate reports/ --cluster c.json    the cluster verdict from every node's report
+  qprep serve --interval 5m                    stay on the node: /readyz, /report and /metrics on 127.0.0.1:9105
   qprep explain cpu.governor                   what a check looks at and how to fix it
   qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
   qprep tune --dry-run                         what tune would change, with the old values

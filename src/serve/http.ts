@@ -53,7 +53,13 @@ function line(res: ServerResponse, status: number, text: string, headers: Record
 export function createServeHandler(agent: AgentView, options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const now = options.now ?? Date.now;
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://qprep.invalid');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://qprep.invalid');
+    } catch {
+      // a request target no URL parser accepts ("http://[") must not end the agent
+      return line(res, 400, 'bad request: the request target is not a URL path');
+    }
     const methods = ROUTES[url.pathname];
     if (!methods) return line(res, 404, `not found: ${url.pathname} (see GET /)`);
     const method = req.method ?? 'GET';

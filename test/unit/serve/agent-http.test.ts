@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorDocument } from '../../../src/app/failure.js';
 import { QprepError } from '../../../src/core/errors.js';
@@ -186,5 +186,22 @@ describe('the HTTP endpoints', () => {
     });
     expect(head).toEqual({ status: 200, body: '', length: '3' });
     expect((await get(`${base}/`)).body).toContain('POST /run');
+  });
+
+  it('a request target that is no URL gets 400, and the server goes on', async () => {
+    const { agent } = scriptedAgent([READY]);
+    agents.push(agent);
+    const base = await serve(agent);
+    const { port } = new URL(base);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toContain('bad request: the request target is not a URL path');
+    expect((await get(`${base}/healthz`)).status).toBe(200);
   });
 });
