@@ -95,6 +95,41 @@ describe('qprep serve --snapshot a2-healthy.json --interval 2s', () => {
   });
 });
 
+describe.skipIf(!hasTool(['curl', '--version'], 'curl'))('read with curl, as a load balancer or an operator would', () => {
+  function curl(args: string[]): { status: number; headers: string; body: string } {
+    const run = execaSync('curl', ['--silent', '--show-error', '--include', '--max-time', '10', ...args], { reject: false, stripFinalNewline: false });
+    expect(run.stderr).toBe('');
+    const text = String(run.stdout);
+    const split = text.indexOf('\r\n\r\n');
+    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), headers: text.slice(0, split), body: text.slice(split + 4) };
+  }
+
+  it('every endpoint and status: 200, 503, 304, 400, 403, 404, 405 and HEAD', async () => {
+    const healthy = await serve(['--snapshot', HEALTHY, '--interval', '1m']);
+    const broken = await serve(['--snapshot', BROKEN, '--interval', '1m', '--allow-trigger']);
+    await healthy.waitForLog((l) => l.event === 'run');
+    await broken.waitForLog((l) => l.event === 'run');
+    expect(curl([`${healthy.base}/healthz`])).toMatchObject({ status: 200, body: 'ok\n' });
+    expect(curl([`${healthy.base}/readyz`]).status).toBe(200);
+    expect(curl([`${broken.base}/readyz`]).body).toMatch(/^not ready: 3 blocking checks/);
+    expect(curl([`${broken.base}/readyz`]).status).toBe(503);
+    const report = curl([`${healthy.base}/report`]);
+    expect(report.status).toBe(200);
+    const etag = /^ETag: (.+)$/im.exec(report.headers)![1]!.trim();
+    expect(curl(['--header', `If-None-Match: ${etag}`, `${healthy.base}/report`])).toMatchObject({ status: 304, body: '' });
+    expect(curl([`${healthy.base}/report?format=csv`]).status).toBe(400);
+    expect(curl([`${healthy.base}/metrics`]).body).toContain('qprep_runs_total{verdict="ready"} 1');
+    expect(curl(['--request', 'POST', `${healthy.base}/run`]).status).toBe(403);
+    expect(curl(['--request', 'POST', `${broken.base}/run`]).status).toBe(202);
+    expect(curl([`${healthy.base}/nothing`]).status).toBe(404);
+    const wrong = curl(['--request', 'PUT', `${healthy.base}/readyz`]);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers).toMatch(/^Allow: GET, HEAD$/im);
+    const head = curl(['--head', `${broken.base}/readyz`]);
+    expect(head).toMatchObject({ status: 503, body: '' });
+  });
+});
+
 describe('every run replays the snapshot from its start', () => {
   it('a snapshot whose later recorded answers differ gives every run the verdict of the first', async () => {
     const snapshot = JSON.parse(readFileSync(HEALTHY, 'utf8'));
