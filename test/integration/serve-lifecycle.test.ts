@@ -163,6 +163,33 @@ describe('SIGHUP', () => {
   });
 });
 
+describe('SIGHUP and the cluster file', () => {
+  it('the run it starts reads the cluster file again: a broken one gives no verdict, the fixed one a verdict again', async () => {
+    const cluster = join(tmp('cluster'), 'cluster.yaml');
+    copyFileSync('examples/cluster/a2-pair.yaml', cluster);
+    const agent = await serve(['--snapshot', 'examples/snapshots/a2-healthy.json', '--cluster', cluster, '--interval', '1m']);
+    const first = await agent.waitForLog((l) => l.event === 'run');
+    expect(first.verdict).not.toBe('no-verdict');
+    expect(JSON.parse((await httpGet(`${agent.base}/report`)).body).cluster.self).toBe('a2-node1');
+
+    writeFileSync(cluster, 'nodes: [\n');
+    let seen = agent.logs.length;
+    process.kill(agent.pid, 'SIGHUP');
+    const broken = await agent.waitForLog((l) => l.event === 'run' && l.trigger === 'reload', { after: seen });
+    expect(broken).toMatchObject({ level: 'error', verdict: 'no-verdict', error: { code: 'invalid-cluster' } });
+    const ready = await httpGet(`${agent.base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatch(/^no verdict: invalid cluster .*cluster\.yaml: not valid YAML or JSON/);
+    expect(JSON.parse((await httpGet(`${agent.base}/report`)).body).error.code).toBe('invalid-cluster');
+
+    copyFileSync('examples/cluster/a2-pair.yaml', cluster);
+    seen = agent.logs.length;
+    process.kill(agent.pid, 'SIGHUP');
+    expect((await agent.waitForLog((l) => l.event === 'run' && l.trigger === 'reload', { after: seen })).verdict).toBe(first.verdict);
+    await agent.stop();
+  });
+});
+
 describe('a thousand requests', () => {
   it('every one answered, memory bounded, while runs go on', async () => {
     const agent = await serve(['--snapshot', 'examples/snapshots/a2-healthy.json', '--interval', '1s']);
