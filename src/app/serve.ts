@@ -147,11 +147,13 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     // the cluster file and the launch script are read by every run: this one sees their new text
     agent.requestRun('reload');
   };
-  const onHangup = () => void reload();
-  process.on('SIGHUP', onHangup);
+  let stopping = false;
+  // kept until the end: a SIGHUP without a listener would end the process by the signal
+  process.on('SIGHUP', () => {
+    if (!stopping) void reload();
+  });
 
   return new Promise<number>((resolve) => {
-    let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
@@ -159,7 +161,6 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
       // a hung npu-smi or hccn_tool goes with its whole process group
       stopAllCommands();
       logger.log('info', 'stop', { signal, running: agent.running });
-      process.off('SIGHUP', onHangup);
       setTimeout(() => {
         logger.log('error', 'stop-timeout', { deadlineMs: STOP_DEADLINE_MS });
         resolve(0);
