@@ -195,6 +195,23 @@ describe('qprep serve on a live --root tree', () => {
   });
 });
 
+describe('the log carries no secrets', () => {
+  it('a token in the launch script and a password in the proxy variable stay out of every log line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-serve-secret-'));
+    const script = join(dir, 'run.sh');
+    writeFileSync(script, '#!/bin/bash\nexport HF_TOKEN=hf_TOKENs3cretTOKEN\nvllm serve /models/Qwen3-8B --port 8000\n');
+    const root = mkdtempSync(join(tmpdir(), 'qprep-serve-root-'));
+    writeUntunedTree(root);
+    const agent = await serve(['--root', root, '--launch', script, '--only', 'net.proxy,launch', '--interval', '1m'], { https_proxy: 'http://alice:pr0xyPASS@proxy.example:3128' });
+    await agent.waitForLog((l) => l.event === 'run');
+    await agent.stop();
+    const log = JSON.stringify(agent.logs);
+    expect(agent.logs.filter((l) => l.event === 'run')).toHaveLength(1);
+    expect(log).not.toContain('s3cret');
+    expect(log).not.toContain('pr0xyPASS');
+  });
+});
+
 describe('bad usage: exit 2 with one line, before listening', () => {
   it.each([
     [['--interval', '300'], 'qprep: error: --interval expects a duration such as 30s, 5m or 1h, got "300"\n'],
