@@ -77,6 +77,7 @@ Examples:
   qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
   qprep check --launch run_p.sh                the launch script against this host: placeholders, NIC, NPUs, ports, weights
   qprep aggregate reports/ --cluster c.json    the cluster verdict from every node's report
+  qprep serve --interval 5m                    stay on the node: /readyz, /report and /metrics on 127.0.0.1:9105
   qprep explain cpu.governor                   what a check looks at and how to fix it
   qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
   qprep tune --dry-run                         what tune would change, with the old values
@@ -101,6 +102,24 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   check.action(async (options, command: Command) => {
     const { runCheckCommand } = await import('./app/commands.js');
     exit.code = await runCheckCommand({ ...options, ...command.optsWithGlobals() });
+  });
+
+  const serve = program
+    .command('serve')
+    .description('stay on the node: run the checks at start and every --interval, serve /healthz, /readyz, /report and /metrics over HTTP; read-only, never tunes')
+    .option('--listen <address:port>', 'where to listen (a non-loopback address only when given)', '127.0.0.1:9105')
+    .option('--interval <duration>', 'time between runs, e.g. 30s, 5m, 1h (each run is jittered by ±10 %)', '5m')
+    .option('--budget <duration>', 'longest a run may take before its probes are killed and it ends without a verdict (default 80 % of --interval)')
+    .option('--allow-trigger', 'allow POST /run to start a run at once', false)
+    .option('--ignore <ids>', 'report these failing checks as warnings (recorded in the report); "all" for every check', collect, [])
+    .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false);
+  addHostOptions(serve);
+  addSelectionOptions(serve);
+  addClusterOptions(serve);
+  addLaunchOption(serve);
+  serve.action(async (options, command: Command) => {
+    const { runServeCommand } = await import('./app/serve.js');
+    exit.code = await runServeCommand({ ...options, ...command.optsWithGlobals() });
   });
 
   const snapshot = program

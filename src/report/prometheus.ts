@@ -13,9 +13,11 @@ import type { ErrorReport, Report } from './schema.js';
  * is a value change and not a series that vanishes.
  */
 
-interface Family {
+export interface Family {
   name: string;
   help: string;
+  /** gauge unless told: every series of a report is one */
+  type?: 'gauge' | 'counter';
   samples: Array<{ labels?: Record<string, string>; value: number }>;
 }
 
@@ -36,10 +38,10 @@ function sampleValue(value: number): string {
   return String(value);
 }
 
-function render(families: readonly Family[]): string {
+export function render(families: readonly Family[]): string {
   const lines: string[] = [];
   for (const family of families) {
-    lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} gauge`);
+    lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type ?? 'gauge'}`);
     for (const { labels, value } of family.samples) {
       const labelText = labels && Object.keys(labels).length > 0 ? `{${Object.entries(labels).map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',')}}` : '';
       lines.push(`${family.name}${labelText} ${sampleValue(value)}`);
@@ -49,14 +51,18 @@ function render(families: readonly Family[]): string {
 }
 
 /** Seconds with millisecond precision, without float noise (0.1 + 0.2). */
-function seconds(ms: number): number {
+export function seconds(ms: number): number {
   return Math.round(ms) / 1000;
 }
 
 const READY_HELP = '1 when the node is ready to serve (qprep check exited 0), 0 when it is not or could not be judged.';
 const LAST_RUN_HELP = 'Unix time at which the last qprep check run finished.';
 
-function infoFamily(version: string, labels: Record<string, string>): Family {
+export function readyFamily(ready: boolean): Family {
+  return { name: 'qprep_ready', help: READY_HELP, samples: [{ value: ready ? 1 : 0 }] };
+}
+
+export function infoFamily(version: string, labels: Record<string, string>): Family {
   return {
     name: 'qprep_info',
     help: 'Constant 1; the labels say which qprep wrote this file and with which profile.',
@@ -72,16 +78,12 @@ function runErrorFamily(code: string): Family {
   };
 }
 
-export function formatPrometheus(report: Report): string {
+/** What a report says, without the two families of the run itself (its duration and when it finished). */
+export function reportFamilies(report: Report): Family[] {
   const blocking = new Set(report.blocking);
-  const finishedMs = Date.parse(report.startedAt) + report.durationMs;
-  const families: Family[] = [
+  return [
     infoFamily(report.tool.version, { profile: report.profile.name, source: report.source.kind, strict: String(report.strict) }),
-    {
-      name: 'qprep_ready',
-      help: READY_HELP,
-      samples: [{ value: report.ready ? 1 : 0 }],
-    },
+    readyFamily(report.ready),
     {
       name: 'qprep_checks',
       help: 'Number of checks of the last run per status.',
@@ -106,18 +108,25 @@ export function formatPrometheus(report: Report): string {
       })),
     },
     ...(report.error ? [runErrorFamily(report.error.code)] : []),
-    {
-      name: 'qprep_run_duration_seconds',
-      help: 'Wall time of the last qprep check run.',
-      samples: [{ value: seconds(report.durationMs) }],
-    },
-    {
-      name: 'qprep_last_run_timestamp_seconds',
-      help: LAST_RUN_HELP,
-      samples: [{ value: seconds(finishedMs) }],
-    },
   ];
-  return render(families);
+}
+
+export function runDurationFamily(durationMs: number): Family {
+  return { name: 'qprep_run_duration_seconds', help: 'Wall time of the last qprep check run.', samples: [{ value: seconds(durationMs) }] };
+}
+
+export function lastRunFamily(finishedMs: number): Family {
+  return { name: 'qprep_last_run_timestamp_seconds', help: LAST_RUN_HELP, samples: [{ value: seconds(finishedMs) }] };
+}
+
+export function formatPrometheus(report: Report): string {
+  const finishedMs = Date.parse(report.startedAt) + report.durationMs;
+  return render([...reportFamilies(report), runDurationFamily(report.durationMs), lastRunFamily(finishedMs)]);
+}
+
+/** What an error document says: not ready, and why (the families of exit code 2). */
+export function errorFamilies(report: ErrorReport): Family[] {
+  return [infoFamily(report.tool.version, {}), readyFamily(false), runErrorFamily(report.error.code)];
 }
 
 /**
@@ -125,10 +134,5 @@ export function formatPrometheus(report: Report): string {
  * keep saying "ready" from an earlier run when this run could not judge.
  */
 export function formatPrometheusError(report: ErrorReport, now: Date): string {
-  return render([
-    infoFamily(report.tool.version, {}),
-    { name: 'qprep_ready', help: READY_HELP, samples: [{ value: 0 }] },
-    runErrorFamily(report.error.code),
-    { name: 'qprep_last_run_timestamp_seconds', help: LAST_RUN_HELP, samples: [{ value: seconds(now.getTime()) }] },
-  ]);
+  return render([...errorFamilies(report), lastRunFamily(now.getTime())]);
 }

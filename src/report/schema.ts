@@ -187,7 +187,7 @@ export const fullReportSchema = z.object({
     })
     .optional()
     .describe('set when a signal stopped the run: the report is partial, ready is false and the exit code is 2'),
-  error: errorInfoSchema.optional().describe('set with interrupted (code "interrupted"): why this report carries no verdict'),
+  error: errorInfoSchema.optional().describe('set with interrupted, or when qprep serve cut the run at its --budget (code "interrupted"): why this report carries no verdict'),
 });
 
 export const errorReportSchema = z.object({

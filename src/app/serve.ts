@@ -1,0 +1,174 @@
+import { createServer, type Server } from 'node:http';
+import { QprepError } from '../core/errors.js';
+import type { LoadedProfile } from '../core/profile.js';
+import { stopAllCommands } from '../host/exec.js';
+import { RunScopedHost } from '../host/run-scoped.js';
+import { reportSchema, type AnyReport } from '../report/schema.js';
+import { Agent } from '../serve/agent.js';
+import { BUDGET_MARKER, formatBudget, overBudgetReport } from '../serve/budget.js';
+import { createServeHandler } from '../serve/http.js';
+import { DEFAULT_LISTEN, formatListenAddress, parseListenAddress } from '../serve/listen.js';
+import { streamLogger, type Logger } from '../serve/log.js';
+import { parseSchedule } from '../serve/policy.js';
+import { formatDuration } from '../util/duration.js';
+import { VERSION } from '../version.js';
+import { describeFailure } from './failure.js';
+import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+
+export interface ServeCliOptions {
+  listen?: string;
+  interval?: string;
+  budget?: string;
+  allowTrigger?: boolean;
+  profile?: string;
+  root?: string;
+  snapshot?: string;
+  timeout?: number;
+  only?: string[];
+  skip?: string[];
+  ignore?: string[];
+  strict?: boolean;
+  jobs?: number;
+  cluster?: string;
+  node?: string;
+  hccnConcurrency?: number;
+  launch?: string;
+}
+
+/** SIGTERM must end serve within 3 s (systemd's and the kubelet's grace periods are longer). */
+export const STOP_DEADLINE_MS = 3000;
+
+function toCheckOptions(options: ServeCliOptions): CheckOptions {
+  const split = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  const result: CheckOptions = { only: split(options.only), skip: split(options.skip), ignore: split(options.ignore), strict: options.strict ?? false };
+  if (options.profile !== undefined) result.profile = options.profile;
+  if (options.root !== undefined) result.root = options.root;
+  if (options.snapshot !== undefined) result.snapshot = options.snapshot;
+  if (options.timeout !== undefined) result.timeoutMs = options.timeout;
+  if (options.jobs !== undefined) result.jobs = options.jobs;
+  if (options.cluster !== undefined) result.cluster = options.cluster;
+  if (options.node !== undefined) result.node = options.node;
+  if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
+  if (options.launch !== undefined) result.launch = options.launch;
+  return result;
+}
+
+/**
+ * One run of the checks on a host of its own that never writes, cut at the budget: then its
+ * probes are killed with their process groups and the report says which checks did not finish.
+ */
+async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number): Promise<AnyReport> {
+  // a host of its own for every run: a snapshot replays from its start (its recorded retries
+  // included), and nothing a live host learnt in one run carries into the next
+  const handle = await openHost(options);
+  const host = new RunScopedHost(handle.host);
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<NodeJS.Signals>((resolve) => {
+    timer = setTimeout(() => {
+      host.end(`the run exceeded its budget of ${formatBudget(budgetMs)}`);
+      resolve(BUDGET_MARKER);
+    }, budgetMs);
+  });
+  try {
+    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget });
+    const report = run.report.interrupted?.signal === BUDGET_MARKER ? overBudgetReport(run.report, budgetMs) : run.report;
+    const valid = reportSchema.safeParse(report);
+    if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
+    return report;
+  } finally {
+    clearTimeout(timer);
+    // what a check still has going in the background must not run into the next run
+    host.end('the run is over');
+  }
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'the address is already in use' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EADDRNOTAVAIL' ? 'no interface of this host has that address' : error.message;
+      reject(new QprepError('usage', `cannot listen on ${formatListenAddress(host, port)}: ${why}`));
+    });
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/**
+ * `qprep serve`: the check at start and every interval, the last report over HTTP. Resolves
+ * with the exit code when SIGTERM or SIGINT stops it.
+ */
+export async function runServeCommand(options: ServeCliOptions): Promise<number> {
+  const address = parseListenAddress(options.listen ?? DEFAULT_LISTEN);
+  const schedule = parseSchedule(options.interval, options.budget);
+  if (options.launch === '-') throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
+  if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
+  const checkOptions = toCheckOptions(options);
+  const logger: Logger = streamLogger(process.stderr);
+  let profile = await loadProfile(checkOptions.profile);
+  // opened once before listening, so that a missing or invalid snapshot stops serve at once
+  const handle = await openHost(checkOptions);
+
+  const agent = new Agent({
+    intervalMs: schedule.intervalMs,
+    logger,
+    execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs),
+  });
+  const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false }));
+  // a client that opens a connection and sends nothing must not hold a socket for ever
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 10_000;
+  const port = await listen(server, address.host, address.port);
+  logger.log('info', 'listening', {
+    version: VERSION,
+    address: formatListenAddress(address.host, port),
+    port,
+    interval: formatDuration(schedule.intervalMs),
+    budget: formatBudget(schedule.budgetMs),
+    profile: profile.profile.name,
+    source: handle.source.kind,
+    root: handle.source.root,
+    allowTrigger: options.allowTrigger ?? false,
+    note: address.loopback ? undefined : 'listening beyond loopback: whoever reaches this port reads the report (host name, NPUs, addresses, versions)',
+  });
+  agent.start();
+
+  const reload = async () => {
+    try {
+      profile = await loadProfile(checkOptions.profile);
+      agent.reloadError = undefined;
+      logger.log('info', 'reload', { profile: profile.profile.name, profileSource: profile.source });
+    } catch (error) {
+      const { message } = describeFailure(error);
+      agent.reloadError = message;
+      logger.log('error', 'reload-failed', { error: message, kept: profile.profile.name });
+    }
+    // the cluster file and the launch script are read by every run: this one sees their new text
+    agent.requestRun('reload');
+  };
+  let stopping = false;
+  // kept until the end: a SIGHUP without a listener would end the process by the signal
+  process.on('SIGHUP', () => {
+    if (!stopping) void reload();
+  });
+
+  return new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      agent.stop();
+      // a hung npu-smi or hccn_tool goes with its whole process group
+      stopAllCommands();
+      logger.log('info', 'stop', { signal, running: agent.running });
+      setTimeout(() => {
+        logger.log('error', 'stop-timeout', { deadlineMs: STOP_DEADLINE_MS });
+        resolve(0);
+      }, STOP_DEADLINE_MS - 1000).unref();
+      server.close(() => resolve(0));
+      server.closeAllConnections();
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}

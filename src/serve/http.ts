@@ -1,0 +1,147 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formatErrorReport, formatReport } from '../report/formats.js';
+import type { AnyReport } from '../report/schema.js';
+import { formatServeMetrics, type ServeMetrics } from '../report/serve-metrics.js';
+import type { AgentView, FinishedRun } from './agent.js';
+import { readiness } from './readiness.js';
+
+/**
+ * The HTTP side of `qprep serve`: answers from the agent's last report, never runs a check
+ * itself (only POST /run asks the agent for a run, when allowed). Every answer is computed from
+ * memory, so a probe or a scraper polling every second costs no host access.
+ */
+
+export interface HandlerOptions {
+  intervalMs: number;
+  allowTrigger: boolean;
+  now?: () => number;
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+/** The content type Prometheus asks for and expects back (text exposition format 0.0.4). */
+const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
+const REPORT_TYPES: Record<string, string> = { json: 'application/json', junit: 'application/xml; charset=utf-8', prometheus: PROMETHEUS };
+
+const ROUTES: Record<string, readonly string[]> = {
+  '/': ['GET', 'HEAD'],
+  '/healthz': ['GET', 'HEAD'],
+  '/readyz': ['GET', 'HEAD'],
+  '/report': ['GET', 'HEAD'],
+  '/metrics': ['GET', 'HEAD'],
+  '/run': ['POST'],
+};
+
+const INDEX = [
+  'qprep serve',
+  '  GET  /healthz   200 while the agent runs',
+  '  GET  /readyz    200 when the last report is ready and recent, 503 otherwise; one line saying why',
+  '  GET  /report    the last report as JSON; ?format=junit or ?format=prometheus',
+  '  GET  /metrics   Prometheus metrics: the last report and the agent\'s runs',
+  '  POST /run       start a run now (202, or 409 while one runs); needs --allow-trigger',
+  '',
+].join('\n');
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', ...headers });
+  res.end(body);
+}
+
+function line(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  send(res, status, TEXT, `${text}\n`, headers);
+}
+
+export function createServeHandler(agent: AgentView, options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const now = options.now ?? Date.now;
+  return (req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://qprep.invalid');
+    } catch {
+      // a request target no URL parser accepts ("http://[") must not end the agent
+      return line(res, 400, 'bad request: the request target is not a URL path');
+    }
+    const methods = ROUTES[url.pathname];
+    if (!methods) return line(res, 404, `not found: ${url.pathname} (see GET /)`);
+    const method = req.method ?? 'GET';
+    if (!methods.includes(method)) return line(res, 405, `method ${method} not allowed on ${url.pathname}; use ${methods.join(' or ')}`, { Allow: methods.join(', ') });
+    switch (url.pathname) {
+      case '/':
+        return send(res, 200, TEXT, INDEX);
+      case '/healthz':
+        return line(res, 200, 'ok');
+      case '/readyz': {
+        const verdict = readiness(agent.last, now(), options.intervalMs, agent.reloadError);
+        return line(res, verdict.ready ? 200 : 503, verdict.line);
+      }
+      case '/metrics':
+        return send(res, 200, PROMETHEUS, metricsText(agent));
+      case '/report':
+        return serveReport(agent, url, req, res);
+      case '/run':
+        if (!options.allowTrigger) return line(res, 403, 'POST /run is off: start qprep serve with --allow-trigger to allow it');
+        if (!agent.trigger('http')) return line(res, 409, 'a run is already going on; GET /report when it has finished');
+        return line(res, 202, 'run started; GET /report when it has finished');
+    }
+  };
+}
+
+function metricsText(agent: AgentView): string {
+  const { last } = agent;
+  return formatServeMetrics({
+    ...(last ? { last: { report: last.report, durationMs: last.durationMs, finishedAtMs: last.finishedAtMs } } : {}),
+    runs: agent.runs,
+    running: agent.running,
+    reloadFailed: agent.reloadError !== undefined,
+    process: processFigures(),
+  });
+}
+
+const START_TIME_SECONDS = Math.round(Date.now() / 1000 - process.uptime());
+
+function processFigures(): NonNullable<ServeMetrics['process']> {
+  const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return { residentBytes: memory.rss, heapUsedBytes: memory.heapUsed, cpuSeconds: Math.round((cpu.user + cpu.system) / 1000) / 1000, startTimeSeconds: START_TIME_SECONDS };
+}
+
+function serveReport(agent: AgentView, url: URL, req: IncomingMessage, res: ServerResponse): void {
+  const format = url.searchParams.get('format') ?? 'json';
+  const type = REPORT_TYPES[format];
+  if (!type) return line(res, 400, `unknown format "${format}"; formats: ${Object.keys(REPORT_TYPES).join(', ')}`);
+  const { last } = agent;
+  if (!last) return line(res, 503, 'no report yet: the first run has not finished', { 'Retry-After': '5' });
+  const etag = `"${last.key}-${format}"`;
+  const lastModified = new Date(last.finishedAtMs).toUTCString();
+  const headers = { ETag: etag, 'Last-Modified': lastModified, 'Cache-Control': 'no-cache' };
+  if (notModified(req, etag, last.finishedAtMs)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  send(res, 200, type, reportBody(last, format), headers);
+}
+
+/** If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2). */
+function notModified(req: IncomingMessage, etag: string, finishedAtMs: number): boolean {
+  const match = req.headers['if-none-match'];
+  if (match !== undefined) return match.split(',').some((tag) => tag.trim() === etag || tag.trim() === `W/${etag}` || tag.trim() === '*');
+  const since = req.headers['if-modified-since'];
+  if (since === undefined) return false;
+  const sinceMs = Date.parse(since);
+  // HTTP dates have whole seconds
+  return Number.isFinite(sinceMs) && Math.floor(finishedAtMs / 1000) * 1000 <= sinceMs;
+}
+
+function reportBody(run: FinishedRun, format: string): string {
+  let body = run.bodies.get(format);
+  if (body === undefined) {
+    body = formatRun(run.report, format, run.finishedAtMs);
+    run.bodies.set(format, body);
+  }
+  return body;
+}
+
+function formatRun(report: AnyReport, format: string, finishedAtMs: number): string {
+  if ('checks' in report) return formatReport(report, format, { color: false });
+  return formatErrorReport(report, format, new Date(finishedAtMs)) ?? `${JSON.stringify(report, null, 2)}\n`;
+}

@@ -1,0 +1,46 @@
+import { QprepError } from '../core/errors.js';
+import { formatDuration, parseDuration } from '../util/duration.js';
+
+/**
+ * When serve runs the checks. Each run starts one interval (± JITTER_FRACTION of it) after the
+ * previous one started, so that the agents of a cluster started together by the same rollout
+ * do not all start npu-smi and hccn_tool in the same second. A run is cut at its budget, 80 %
+ * of the interval unless told: with the jitter, a report is then always replaced within
+ * 1.1 + 0.8 = 1.9 intervals, inside the 2 intervals after which /readyz calls it stale.
+ */
+export const JITTER_FRACTION = 0.1;
+export const DEFAULT_BUDGET_FRACTION = 0.8;
+export const STALE_AFTER_INTERVALS = 2;
+export const MIN_INTERVAL_MS = 1000;
+export const DEFAULT_INTERVAL = '5m';
+
+export interface Schedule {
+  intervalMs: number;
+  budgetMs: number;
+}
+
+export function parseSchedule(interval: string | undefined, budget: string | undefined): Schedule {
+  const intervalText = interval ?? DEFAULT_INTERVAL;
+  const intervalMs = parseDuration(intervalText);
+  if (intervalMs === undefined) throw new QprepError('usage', `--interval expects a duration such as 30s, 5m or 1h, got "${intervalText}"`);
+  if (intervalMs < MIN_INTERVAL_MS) throw new QprepError('usage', `--interval ${intervalText} is shorter than the minimum of 1s`);
+  if (budget === undefined) return { intervalMs, budgetMs: Math.round(intervalMs * DEFAULT_BUDGET_FRACTION) };
+  const budgetMs = parseDuration(budget);
+  if (budgetMs === undefined) throw new QprepError('usage', `--budget expects a duration such as 30s or 4m, got "${budget}"`);
+  if (budgetMs > intervalMs) {
+    throw new QprepError('usage', `--budget ${budget} is longer than --interval ${intervalText}: a run would still be going when the next one is due`);
+  }
+  return { intervalMs, budgetMs };
+}
+
+/** The delay before the next run: the interval ± the jitter, less what the last run took. */
+export function nextRunDelay(intervalMs: number, elapsedMs: number, random: () => number = Math.random): number {
+  const jittered = intervalMs * (1 + JITTER_FRACTION * (2 * random() - 1));
+  return Math.max(0, Math.round(jittered - elapsedMs));
+}
+
+export function isStale(ageMs: number, intervalMs: number): boolean {
+  return ageMs > STALE_AFTER_INTERVALS * intervalMs;
+}
+
+export { formatDuration };

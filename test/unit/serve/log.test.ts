@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { jsonLogLine } from '../../../src/serve/log.js';
+
+describe('the JSON log line', () => {
+  it('is one line: control characters in messages are escaped, undefined fields left out', () => {
+    const line = jsonLogLine('error', 'reload-failed', { error: 'invalid profile p.yaml:\nline 2\u0007', kept: 'site-a', note: undefined }, new Date('2026-12-02T10:00:00Z'));
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.slice(0, -1)).not.toMatch(/[\n\u0007]/);
+    expect(JSON.parse(line)).toEqual({ time: '2026-12-02T10:00:00.000Z', level: 'error', event: 'reload-failed', error: 'invalid profile p.yaml:\\nline 2\\x07', kept: 'site-a' });
+  });
+
+  it('keeps numbers, arrays and objects as they are', () => {
+    const parsed = JSON.parse(jsonLogLine('warn', 'state', { from: 'ready', to: 'not-ready', blocking: ['npu.idle'], summary: { pass: 1 } }, new Date(0)));
+    expect(parsed).toMatchObject({ blocking: ['npu.idle'], summary: { pass: 1 } });
+  });
+});
