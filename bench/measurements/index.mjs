@@ -10,5 +10,4 @@ import nodeCheck from './node-check.mjs';
 import serve from './serve.mjs';
 import startup from './startup.mjs';
 
-
 export const measurements = [startup, nodeCheck, check, aggregate, clusterScaling, serve];
