@@ -5,7 +5,8 @@
 // its module here.
 import aggregate from './aggregate.mjs';
 import check from './check.mjs';
+import inventory from './inventory.mjs';
 import nodeCheck from './node-check.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, check, aggregate];
+export const measurements = [startup, nodeCheck, check, aggregate, inventory];
