@@ -105,11 +105,14 @@ async function bounded<T>(name: string, call: () => Promise<T>, timeoutMs: numbe
   return withTimeout(work, timeoutMs, () => ({ ok: false, reason: `systeminformation ${name}() gave no answer within ${timeoutMs} ms` }));
 }
 
+function failedRead(path: string, probe: { code: string; message: string }): string {
+  const why = probe.code === 'ENOENT' ? 'no such file' : probe.code === 'EACCES' || probe.code === 'EPERM' ? 'permission denied' : probe.code === 'ENOTCAPTURED' ? 'not captured in the snapshot' : probe.message;
+  return `${path}: ${why}`;
+}
+
 async function readText(files: InventoryFiles, path: string): Promise<Answer<string>> {
   const read = await files.readFile(path);
-  if (read.ok) return { ok: true, value: read.value.trim() };
-  const why = read.code === 'ENOENT' ? 'no such file' : read.code === 'EACCES' || read.code === 'EPERM' ? 'permission denied' : read.message;
-  return { ok: false, reason: `${path}: ${why}` };
+  return read.ok ? { ok: true, value: read.value.trim() } : { ok: false, reason: failedRead(path, read) };
 }
 
 interface DmiStrings {
@@ -144,7 +147,7 @@ function pick(inventory: HostInventory, field: string, fromFile: Answer<string>,
 
 async function countNumaNodes(files: InventoryFiles): Promise<Answer<number>> {
   const listed = await files.readDir('/sys/devices/system/node');
-  if (!listed.ok) return { ok: false, reason: `/sys/devices/system/node: ${listed.message}` };
+  if (!listed.ok) return { ok: false, reason: failedRead('/sys/devices/system/node', listed) };
   const nodes = listed.value.filter((entry) => /^node\d+$/.test(entry.name)).length;
   return nodes > 0 ? { ok: true, value: nodes } : { ok: false, reason: '/sys/devices/system/node lists no node' };
 }
@@ -182,7 +185,7 @@ export async function readSysfsNic(files: InventoryFiles, name: string): Promise
 
 async function listSysfsNics(files: InventoryFiles): Promise<Answer<string[]>> {
   const listed = await files.readDir(NET);
-  if (!listed.ok) return { ok: false, reason: `${NET}: ${listed.message}` };
+  if (!listed.ok) return { ok: false, reason: failedRead(NET, listed) };
   return { ok: true, value: listed.value.map((entry) => entry.name).filter((name) => !name.includes('/')) };
 }
 
@@ -317,7 +320,7 @@ export async function rootInventory(files: InventoryFiles): Promise<HostInventor
   inventory.system.serial = pick(inventory, 'system.serial', dmi.serial);
   inventory.bios.vendor = pick(inventory, 'bios.vendor', dmi.biosVendor);
   inventory.bios.version = pick(inventory, 'bios.version', dmi.biosVersion);
-  inventory.unknown.push({ field: 'system.virtual', reason: 'not read under --root' });
+  inventory.unknown.push({ field: 'system.virtual', reason: 'not told by the files of a root' });
 
   const cpus = online.ok ? parseCpuList(online.value) : undefined;
   if (cpus && cpus.length > 0) {
