@@ -22,7 +22,12 @@ export default defineCheck({
     const inventory = await hostInventory(ctx);
     const model = inventory.system.model;
     const evidence: Record<string, unknown> = { manufacturer: inventory.system.manufacturer, model, profileFamily: wanted, source: inventory.source };
-    if (wanted === 'any') return skip(`the profile ${ctx.profile.name} names no NPU family (npu.family: any)`, { evidence });
+    if (wanted === 'any') {
+      return skip(`the profile ${ctx.profile.name} names no NPU family (npu.family: any)`, {
+        remediation: 'set npu.family (a2, a3, 310p) in the profile, or use a built-in deployment profile, to have the server model checked',
+        evidence,
+      });
+    }
     if (model === null) {
       const why = inventory.unknown.find((u) => u.field === 'system.model' || u.field === 'inventory')?.reason ?? 'not read';
       return skip(`the server model is unknown (${why}): not judged`, {
@@ -33,10 +38,16 @@ export default defineCheck({
     const server = atlasServer(model);
     const label = `"${model}"${inventory.system.manufacturer ? ` (${inventory.system.manufacturer})` : ''}`;
     if (wanted === '310p') {
-      return skip(`the server is ${label}: 300I Duo and 200I Pro cards go into general servers, whose model does not name the NPU family`, { evidence });
+      return skip(`the server is ${label}: 300I Duo and 200I Pro cards go into general servers, whose model does not name the NPU family`, {
+        remediation: 'nothing to do here: npu.count and npu.devices judge the cards',
+        evidence,
+      });
     }
     if (!server) {
-      return skip(`the server is ${label}, not an Atlas A2/A3 model qprep recognizes: the family is judged by the NPU checks`, { evidence });
+      return skip(`the server is ${label}, not an Atlas A2/A3 model qprep recognizes: the family is judged by the NPU checks`, {
+        remediation: 'nothing to do here: npu.count and npu.devices judge the NPUs of this server',
+        evidence,
+      });
     }
     evidence.serverFamily = server.family;
     if (server.family === wanted) return pass(`${label} is an ${FAMILY_NAMES[server.family]} server, as profile ${ctx.profile.name} expects`, { evidence });

@@ -81,3 +81,18 @@ describe('host.model', () => {
     expect(duo.outcome.status).toBe('skip');
   });
 });
+
+describe('host.model: every skip says what to do', () => {
+  it('names a fix in each of its skips', async () => {
+    for (const [files, family] of [
+      [{}, 'any'],
+      [{}, 'a3'],
+      [{ '/sys/class/dmi/id/product_name': 'TaiShan 200 (Model 2280)\n' }, 'a2'],
+      [dmiFiles(A800I_A2), '310p'],
+    ] as const) {
+      const { outcome } = await runOn(check, { files }, { npu: { family } });
+      expect(outcome.status).toBe('skip');
+      expectRemediation(outcome);
+    }
+  });
+});
