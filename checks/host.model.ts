@@ -16,7 +16,7 @@ export default defineCheck({
     'of the profile are all wrong at once, and the launch fails late (or runs at half the size). The DMI product ' +
     'name of the server says which generation it is.',
   reads: ['/sys/class/dmi/id/product_name', '/sys/class/dmi/id/sys_vendor', 'systeminformation system()'],
-  fix: 'Run the profile written for this server (qprep profiles lists them with their family), or run on the server the profile is for.',
+  fix: 'Run the profile written for this server (qprep list --profiles shows the family of each), or run on the server the profile is for.',
   async run(ctx) {
     const wanted = ctx.profile.npu.family;
     const inventory = await hostInventory(ctx);
@@ -54,7 +54,7 @@ export default defineCheck({
     return fail(`${label} is an ${FAMILY_NAMES[server.family]} server, but profile ${ctx.profile.name} is for ${FAMILY_NAMES[wanted]}`, {
       expected: FAMILY_NAMES[wanted],
       actual: `${FAMILY_NAMES[server.family]}: DMI product name ${label}`,
-      remediation: `run with a profile for ${FAMILY_NAMES[server.family]} (qprep profiles lists each profile's family), or run this profile on an ${FAMILY_NAMES[wanted]} server`,
+      remediation: `run with a profile for ${FAMILY_NAMES[server.family]} (qprep list --profiles shows the family of each), or run this profile on an ${FAMILY_NAMES[wanted]} server`,
       evidence,
     });
   },
