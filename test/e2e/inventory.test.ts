@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,24 @@ describe('qprep facts: the inventory agrees with the machine', () => {
     expect(shown.inventory.redacted).toEqual([]);
     const eth = shown.inventory.nics?.find((n) => sysfs(`/sys/class/net/${n.name}/address`));
     if (eth) expect(eth.mac).toBe(sysfs(`/sys/class/net/${eth.name}/address`));
+  });
+});
+
+describe('qprep facts --root: the tree\'s interfaces, never those qprep runs among', () => {
+  it('lists the NICs of root/sys/class/net and the DMI model of the tree', async () => {
+    const root = join(work, 'host');
+    const put = (path: string, content: string) => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), content);
+    };
+    put('sys/class/net/enp61s0f0/mtu', '9000\n');
+    put('sys/class/net/enp61s0f0/operstate', 'up\n');
+    put('sys/class/net/enp61s0f0/speed', '100000\n');
+    put('sys/class/dmi/id/sys_vendor', 'Huawei\n');
+    put('sys/class/dmi/id/product_name', 'A800I A2\n');
+    const document = await facts(['--root', root]);
+    expect(document.inventory.nics?.map((n) => [n.name, n.mtu, n.state])).toEqual([['enp61s0f0', 9000, 'up']]);
+    expect(document.inventory.system).toMatchObject({ manufacturer: 'Huawei', model: 'A800I A2' });
   });
 });
 
