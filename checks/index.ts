@@ -2,6 +2,7 @@ import type { Check } from '../src/core/types.js';
 import cpuGovernor from './cpu.governor.js';
 import hostDisk from './host.disk.js';
 import hostMemory from './host.memory.js';
+import hostModel from './host.model.js';
 import hostShm from './host.shm.js';
 import hccnConf from './hccn.conf.js';
 import hccnGateway from './hccn.gateway.js';
@@ -53,6 +54,7 @@ export const catalogue: readonly Check[] = [
   schedMigrationCost,
   memJemalloc,
   tuneJournal,
+  hostModel,
   hostShm,
   hostMemory,
   hostDisk,

@@ -1,6 +1,7 @@
-import { error, fail, pass, skip } from '../src/core/outcome.js';
+import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import type { NetInterface } from '../src/host/types.js';
+import { judgeNicLinks } from '../src/probes/nic-link.js';
 import { parseIfnameSelector, selectorAllows, type IfnameVariable } from '../src/parsers/socket-ifname.js';
 import { isIP } from '../src/util/ip.js';
 import { summarizeList } from '../src/util/text.js';
@@ -26,7 +27,15 @@ export default defineCheck({
     'or variables naming different interfaces give "Connection closed by peer", a fall back to loopback, or an HCCL ' +
     'root-info link failure between nodes. The address comes from HCCL_IF_IP or, with --cluster, from this node\'s host ' +
     'address; the interface from the variables or the cluster file\'s ifname.',
-  reads: ['HCCL_IF_IP', 'GLOO_SOCKET_IFNAME', 'TP_SOCKET_IFNAME', 'HCCL_SOCKET_IFNAME', 'the network interfaces', 'the cluster file (host, ifname)'],
+  reads: [
+    'HCCL_IF_IP',
+    'GLOO_SOCKET_IFNAME',
+    'TP_SOCKET_IFNAME',
+    'HCCL_SOCKET_IFNAME',
+    'the network interfaces',
+    'the host inventory (NIC state, speed, MTU)',
+    'the cluster file (host, ifname)',
+  ],
   fix: 'Export the address and interface of this node in the launch script: source <(qprep env --cluster FILE) prints HCCL_IF_IP and the three *_SOCKET_IFNAME lines.',
   async run(ctx) {
     const env = ctx.host.env();
@@ -97,6 +106,11 @@ export default defineCheck({
     }
     evidence.selected = Object.fromEntries(chosen);
 
+    // the link of the NICs in use (state, speed, MTU) from the host inventory
+    const link = await judgeNicLinks(ctx, [owner?.name, ...[...chosen.values()].flat()]);
+    problems.push(...link.problems);
+    evidence.links = link.links;
+
     if (problems.length > 0) {
       const nic = owner?.name ?? cluster?.self.ifname ?? '<interface>';
       const ip = address ?? '<address>';
@@ -116,6 +130,16 @@ export default defineCheck({
     if (set.length === 0 && envIp === undefined) {
       const nic = owner?.name ?? cluster?.self.ifname ?? selected[0] ?? '<interface>';
       parts.push(`at launch export HCCL_IF_IP=${address ?? '<address>'} and GLOO/TP/HCCL_SOCKET_IFNAME=${nic} (qprep env --cluster prints them)`);
+    }
+    if (link.summary.length > 0) parts.push(link.summary.join(', '));
+    if (link.warnings.length > 0) {
+      return warn(`${link.warnings.join('; ')}; ${parts.join('; ')}`, {
+        expected: `a NIC of at least ${ctx.profile.host.nic.minSpeedMbps} Mb/s, full duplex, for the sockets of a multi-node deployment`,
+        actual: link.summary.join(', '),
+        remediation:
+          'point HCCL_IF_IP and GLOO/TP/HCCL_SOCKET_IFNAME at the data NIC (qprep facts lists each NIC with its speed), or lower host.nic.minSpeedMbps in the profile',
+        evidence,
+      });
     }
     return pass(parts.join('; '), { evidence });
   },

@@ -46,6 +46,12 @@ function baseFiles({ os, memTotalKb, memAvailableKb }) {
   return files;
 }
 
+/**
+ * The DMI strings of an Atlas 800I A2 as its firmware writes them (a published dmidecode capture,
+ * test/fixtures/dmi): the A2 demos are that server. No A3 capture is public: the A3 demos have none.
+ */
+const A800I_A2_DMI = { '/sys/class/dmi/id/sys_vendor': 'Huawei\n', '/sys/class/dmi/id/product_name': 'A800I A2\n' };
+
 const UBUNTU = 'NAME="Ubuntu"\nVERSION_ID="22.04"\nID=ubuntu\nID_LIKE=debian\nPRETTY_NAME="Ubuntu 22.04.5 LTS"\n';
 const OPENEULER = 'NAME="openEuler"\nVERSION="22.03 (LTS-SP4)"\nID="openEuler"\nVERSION_ID="22.03"\nPRETTY_NAME="openEuler 22.03 (LTS-SP4)"\n';
 
@@ -295,6 +301,7 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_480_000_000 }),
         ...npuDevices(8),
+        ...A800I_A2_DMI,
         ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt') }),
         ...containerFiles(GUIDE_MOUNTS),
         ...CANN_8_3,
@@ -323,6 +330,7 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_480_000_000 }),
         ...npuDevices(8),
+        ...A800I_A2_DMI,
         ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt') }),
         ...containerFiles([...GUIDE_MOUNTS, '/etc/hccn.conf']),
         '/etc/hccn.conf': hccnConf(A2_DEVICES, node2Ip),
@@ -393,6 +401,7 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 1_584_000_000, memAvailableKb: 1_300_000_000 }),
         ...npuDevices(8),
+        ...A800I_A2_DMI,
         // started without -v /etc/ascend_install.info: npu-smi warns, npu.driver-files names the flag
         ...driverFiles({ versionInfo: derived('driver-version-info-26.1.0-minimal-derived.txt'), installInfo: false }),
         ...containerFiles(GUIDE_MOUNTS.filter((p) => p !== '/etc/ascend_install.info')),

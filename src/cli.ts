@@ -137,9 +137,11 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const facts = program
     .command('facts')
-    .description("this node's identity and NPU inventory as JSON (hostname, addresses, NPUs, versions), for Ansible and cluster files")
+    .description("this node's identity and inventory as JSON (hostname, addresses, NPUs, versions, server model, CPUs, NICs), for Ansible and cluster files")
     .addOption(formatOption(['json']).default('json'))
-    .option('-o, --output <file>', 'write the document to this file (atomically) instead of stdout');
+    .option('-o, --output <file>', 'write the document to this file (atomically) instead of stdout')
+    .option('--include-serial', "show the server's serial number (DMI product_serial) in the inventory", false)
+    .option('--include-mac', "show the NICs' MAC addresses in the inventory", false);
   addHostOptions(facts);
   facts.action(async (options, command: Command) => {
     const { runFactsCommand } = await import('./app/commands.js');

@@ -77,6 +77,50 @@ function npuModel(report: Report): string | null {
   return names.length > 0 ? names.join('+') : null;
 }
 
+/** The inventory a report's facts embed (absent in reports of older versions). */
+function rawInventory(raw: Record<string, unknown>): Record<string, unknown> | undefined {
+  const inventory = rawFacts(raw)?.inventory;
+  return typeof inventory === 'object' && inventory !== null && !Array.isArray(inventory) ? (inventory as Record<string, unknown>) : undefined;
+}
+
+function section(inventory: Record<string, unknown> | undefined, key: string): Record<string, unknown> {
+  const value = inventory?.[key];
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+function serverModel(raw: Record<string, unknown>): string | null {
+  const system = section(rawInventory(raw), 'system');
+  if (typeof system.model !== 'string') return null;
+  return typeof system.manufacturer === 'string' ? `${system.manufacturer} ${system.model}` : system.model;
+}
+
+/** "Kunpeng-920 x4, 192 threads, 8 NUMA nodes": what CPU binding and the NUMA layout rest on. */
+function cpuLayout(raw: Record<string, unknown>): string | null {
+  const cpu = section(rawInventory(raw), 'cpu');
+  const parts: string[] = [];
+  if (typeof cpu.brand === 'string') parts.push(typeof cpu.sockets === 'number' ? `${cpu.brand} x${cpu.sockets}` : cpu.brand);
+  if (typeof cpu.threads === 'number') parts.push(`${cpu.threads} threads`);
+  if (typeof cpu.numaNodes === 'number') parts.push(`${cpu.numaNodes} NUMA nodes`);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** Whole GiB: the kernel's MemTotal differs by a few MiB between identical servers. */
+function memoryGiB(raw: Record<string, unknown>): string | null {
+  const bytes = rawInventory(raw)?.memoryBytes;
+  return typeof bytes === 'number' && bytes > 0 ? `${Math.round(bytes / 2 ** 30)} GiB` : null;
+}
+
+/** The MTU of the NICs the HCCL/Gloo/TP sockets use, as net.host-nic found them. */
+function socketNicMtu(report: Report): string | null {
+  const links = report.checks.find((c) => c.id === 'net.host-nic')?.evidence.links;
+  if (typeof links !== 'object' || links === null) return null;
+  const mtus = Object.values(links as Record<string, unknown>)
+    .map((link) => (typeof link === 'object' && link !== null ? (link as { mtu?: unknown }).mtu : undefined))
+    .filter((mtu): mtu is number => typeof mtu === 'number');
+  const distinct = [...new Set(mtus)].sort((a, b) => a - b);
+  return distinct.length > 0 ? distinct.join(',') : null;
+}
+
 const READERS: readonly FieldReader[] = [
   { field: 'driver', label: 'driver version', severity: 'fail', read: (r) => r.facts?.versions.driver ?? null },
   { field: 'firmware', label: 'firmware version', severity: 'fail', read: (r) => r.facts?.versions.firmware ?? null },
@@ -97,6 +141,11 @@ const READERS: readonly FieldReader[] = [
     },
   },
   { field: 'profile', label: 'profile', severity: 'warn', read: (r) => r.profile.name },
+  { field: 'serverModel', label: 'server model', severity: 'warn', read: (_r, raw) => serverModel(raw) },
+  { field: 'cpu', label: 'CPU', severity: 'warn', read: (_r, raw) => cpuLayout(raw) },
+  { field: 'memory', label: 'memory', severity: 'warn', read: (_r, raw) => memoryGiB(raw) },
+  // nodes of one L2 segment drop each other's frames above the smaller MTU
+  { field: 'nicMtu', label: 'MTU of the HCCL/Gloo socket NIC', severity: 'warn', read: (r) => socketNicMtu(r) },
   {
     field: 'cpu.governor',
     label: 'CPU governor',

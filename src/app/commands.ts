@@ -249,7 +249,9 @@ export async function runSchemaCommand(name: string): Promise<number> {
   return 0;
 }
 
-export async function runFactsCommand(options: CommonCliOptions & { profile?: string; root?: string; snapshot?: string; timeout?: number }): Promise<number> {
+export async function runFactsCommand(
+  options: CommonCliOptions & { profile?: string; root?: string; snapshot?: string; timeout?: number; includeSerial?: boolean; includeMac?: boolean },
+): Promise<number> {
   installSignalHandlers((error) => reportFailure(error.code, error.message, options.format ?? 'json'));
   const { gatherFacts } = await import('./facts.js');
   const hostOptions: Parameters<typeof gatherFacts>[0] = {};
@@ -257,6 +259,8 @@ export async function runFactsCommand(options: CommonCliOptions & { profile?: st
   if (options.root !== undefined) hostOptions.root = options.root;
   if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
   if (options.timeout !== undefined) hostOptions.timeoutMs = options.timeout;
+  if (options.includeSerial) hostOptions.includeSerial = true;
+  if (options.includeMac) hostOptions.includeMac = true;
   const facts = await gatherFacts(hostOptions);
   await emit(`${JSON.stringify(facts, null, 2)}\n`, options);
   return 0;

@@ -1,15 +1,15 @@
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost } from '../core/runner.js';
-import { buildFacts } from '../facts/build.js';
+import { buildFacts, factsContributorsWith, type InventoryDisclosure } from '../facts/build.js';
 import { factsSchema, type Facts } from '../facts/schema.js';
 import { DEFAULT_TIMEOUT_MS, loadProfile, openHost, type HostOptions } from './session.js';
 
 /** `qprep facts`: the facts document of the host (or snapshot) the options name. */
-export async function gatherFacts(options: HostOptions): Promise<Facts> {
+export async function gatherFacts(options: HostOptions & InventoryDisclosure): Promise<Facts> {
   const loaded = await loadProfile(options.profile);
   const handle = await openHost(options);
   const host = new LimitedHost(handle.host, 8, DEFAULT_TOOL_LIMITS);
   const ctx = createContext(host, loaded.profile, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const facts = await buildFacts(ctx);
+  const facts = await buildFacts(ctx, factsContributorsWith({ includeSerial: options.includeSerial === true, includeMac: options.includeMac === true }));
   // the contract is checked on the way out, as for the report
   const valid = factsSchema.safeParse(facts);
   if (!valid.success) throw new Error(`facts do not match their schema: ${valid.error.issues[0]?.message ?? ''}`);

@@ -84,6 +84,12 @@ const host = z
      * ports from the base must be free.
      */
     hcclPortCount: z.number().int().min(0).max(64).default(16),
+    /**
+     * The NIC of the HCCL, Gloo and TP sockets: on a deployment of two or more nodes,
+     * net.host-nic warns when it links slower than this (a 1 GbE management port instead of the
+     * 25/100 GbE data NIC).
+     */
+    nic: z.object({ minSpeedMbps: z.number().int().min(0).max(10_000_000).default(25000) }).strict().prefault({}),
   })
   .strict();
 

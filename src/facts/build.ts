@@ -1,8 +1,10 @@
 import type { Check, CheckContext } from '../core/types.js';
 import { cannInstall, driverVersionInfo, firmwareVersionInfo } from '../probes/ascend-versions.js';
+import type { HostInventory } from '../host/types.js';
+import { hostInventory } from '../probes/inventory.js';
 import { npuBoard, npuInventory } from '../probes/npu.js';
 import { contributeHccnFacts } from './hccn.js';
-import type { Facts } from './schema.js';
+import type { Facts, InventoryFact } from './schema.js';
 
 /**
  * Facts are assembled by contributors, each filling its part of the document in turn (a
@@ -75,18 +77,67 @@ export const versionFacts: FactsContributor = {
   },
 };
 
+/** What the facts document shows of the hardware identity: serial and MACs only when asked. */
+export interface InventoryDisclosure {
+  includeSerial?: boolean;
+  includeMac?: boolean;
+}
+
+export function inventoryFact(inventory: HostInventory, disclosure: InventoryDisclosure = {}): InventoryFact {
+  const redacted: InventoryFact['redacted'] = [];
+  // the keys in the order of the snapshot's inventory, so a replay prints the same document
+  const system: InventoryFact['system'] = {
+    manufacturer: inventory.system.manufacturer,
+    model: inventory.system.model,
+    ...(disclosure.includeSerial ? { serial: inventory.system.serial } : {}),
+    virtual: inventory.system.virtual,
+  };
+  if (!disclosure.includeSerial) redacted.push('serial');
+  if (!disclosure.includeMac) redacted.push('mac');
+  return {
+    source: inventory.source,
+    system,
+    bios: { ...inventory.bios },
+    cpu: { ...inventory.cpu },
+    memoryBytes: inventory.memoryBytes,
+    os: { ...inventory.os },
+    nics: inventory.nics?.map((nic) => ({ ...nic, mac: disclosure.includeMac ? nic.mac : null })) ?? null,
+    redacted,
+    unknown: inventory.unknown.filter((u) => disclosure.includeSerial || u.field !== 'system.serial').map((u) => ({ ...u })),
+  };
+}
+
+export function inventoryFactsWith(disclosure: InventoryDisclosure): FactsContributor {
+  return {
+    name: 'inventory',
+    async contribute(ctx, facts) {
+      facts.inventory = inventoryFact(await hostInventory(ctx), disclosure);
+    },
+  };
+}
+
+/** The inventory without serial or MAC addresses: the form a report embeds. */
+export const inventoryFacts = inventoryFactsWith({});
+
 /** Device IPs, vNIC IPs and the TLS switch into `devices`, the super pod of an A3 node. */
 export const hccnFacts: FactsContributor = { name: 'hccn', contribute: contributeHccnFacts };
 
 /** The contributors `qprep facts` and the report use, in order. */
-export const factsContributors: FactsContributor[] = [identityFacts, npuFacts, versionFacts, hccnFacts];
+export const factsContributors: FactsContributor[] = [identityFacts, npuFacts, versionFacts, hccnFacts, inventoryFacts];
+
+/** The contributors of `qprep facts`, with the serial and MACs shown as its options say. */
+export function factsContributorsWith(disclosure: InventoryDisclosure): FactsContributor[] {
+  return factsContributors.map((c) => (c === inventoryFacts ? inventoryFactsWith(disclosure) : c));
+}
 
 /**
  * The contributors of a report: the HCCN facts only when HCCN checks ran, so that the facts
  * of `qprep check --only npu` run no hccn_tool command the checks did not.
  */
 export function factsContributorsFor(checks: readonly Check[]): FactsContributor[] {
-  return checks.some((c) => c.category === 'hccn') ? factsContributors : factsContributors.filter((c) => c !== hccnFacts);
+  const ran = (category: Check['category']) => checks.some((c) => c.category === category);
+  // the inventory (systeminformation) only when host or network checks ran, which read it
+  return factsContributors.filter((c) => (c !== hccnFacts || ran('hccn')) && (c !== inventoryFacts || ran('host') || ran('network')));
 }
 
 export async function buildFacts(ctx: CheckContext, contributors: readonly FactsContributor[] = factsContributors): Promise<Facts> {

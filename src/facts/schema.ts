@@ -43,6 +43,49 @@ export const deviceFactSchema = z.object({
   tls: z.boolean().optional().describe('TLS switch of the device (hccn_tool -i N -tls -g): true when enabled'),
 });
 
+const nullableText = z.string().nullable();
+const nullableCount = z.number().int().nullable();
+
+/**
+ * The machine itself (Host.inventory): DMI strings, CPUs, memory, NICs. null is "could not be
+ * read" (see `unknown`) or, for a MAC, withheld (see `redacted`).
+ */
+export const inventoryFactSchema = z.object({
+  source: z.enum(['systeminformation', 'root-files', 'none']).describe('systeminformation on the running system, or the files under --root'),
+  system: z.object({
+    manufacturer: nullableText.describe('DMI sys_vendor'),
+    model: nullableText.describe('DMI product_name: "A800I A2" on an Atlas 800I A2'),
+    serial: nullableText.optional().describe('DMI product_serial; only with --include-serial'),
+    virtual: z.boolean().nullable(),
+  }),
+  bios: z.object({ vendor: nullableText, version: nullableText }),
+  cpu: z.object({
+    brand: nullableText,
+    sockets: nullableCount,
+    cores: nullableCount.describe('physical cores'),
+    threads: nullableCount.describe('logical CPUs'),
+    numaNodes: nullableCount,
+  }),
+  memoryBytes: z.number().nullable(),
+  os: z.object({ distro: nullableText, release: nullableText }),
+  nics: z
+    .array(
+      z.object({
+        name: z.string(),
+        mac: nullableText.describe('null unless --include-mac'),
+        ipv4: nullableText,
+        mtu: nullableCount,
+        speedMbps: z.number().nullable(),
+        duplex: nullableText,
+        state: z.string().describe('kernel operstate'),
+        virtual: z.boolean().nullable(),
+      }),
+    )
+    .nullable(),
+  redacted: z.array(z.enum(['serial', 'mac'])).describe('fields withheld: serial without --include-serial, MAC addresses without --include-mac'),
+  unknown: z.array(z.object({ field: z.string(), reason: z.string() })).describe('fields that could not be read, and why'),
+});
+
 export const factsSchema = z.object({
   schemaVersion: z.literal(1),
   hostname: z.string(),
@@ -62,6 +105,7 @@ export const factsSchema = z.object({
     firmware: z.string().nullable(),
     cann: z.string().nullable(),
   }),
+  inventory: inventoryFactSchema.optional().describe('the server model, CPUs, memory and NICs'),
   problems: z
     .array(z.object({ source: z.string(), message: z.string() }))
     .describe('what could not be gathered and why (empty when everything was)'),
@@ -70,3 +114,4 @@ export const factsSchema = z.object({
 export type Facts = z.infer<typeof factsSchema>;
 export type NpuFact = z.infer<typeof npuFactSchema>;
 export type DeviceFact = z.infer<typeof deviceFactSchema>;
+export type InventoryFact = z.infer<typeof inventoryFactSchema>;

@@ -50,6 +50,9 @@ export class DelegatingHost implements Host {
   identity() {
     return this.inner.identity();
   }
+  inventory() {
+    return this.inner.inventory();
+  }
   tcpConnect(host: string, port: number, timeoutMs: number) {
     return this.inner.tcpConnect(host, port, timeoutMs);
   }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { locateExecutable } from './commands.js';
 import { runCommand } from './exec.js';
 import { trackFileOperation } from './exit.js';
+import { liveInventory, rootInventory, type SystemInformationApi } from './inventory.js';
 import { readInterfaces } from './net-interfaces.js';
 import {
   probeFail,
@@ -19,6 +20,7 @@ import {
   type FileStat,
   type FsUsage,
   type Host,
+  type HostInventory,
   type NetInterface,
   type Probe,
   type ProbeErrorCode,
@@ -39,6 +41,8 @@ export interface LiveHostOptions {
   timeoutMs: number;
   /** environment seen by checks and passed to commands; defaults to process.env */
   env?: Record<string, string | undefined>;
+  /** loads systeminformation for the inventory; tests inject a library that hangs or throws */
+  systemInformation?: () => Promise<SystemInformationApi>;
 }
 
 export function errorCode(error: unknown): ProbeErrorCode {
@@ -92,6 +96,7 @@ export class LiveHost implements Host {
   readonly description: string;
   private readonly timeoutMs: number;
   private readonly environment: Record<string, string>;
+  private readonly systemInformation: (() => Promise<SystemInformationApi>) | undefined;
 
   constructor(options: LiveHostOptions) {
     this.root = path.resolve(options.root ?? '/');
@@ -101,6 +106,7 @@ export class LiveHost implements Host {
       if (value !== undefined) env[key] = value;
     }
     this.environment = env;
+    this.systemInformation = options.systemInformation;
     this.description = this.root === '/' ? 'live' : `live --root ${this.root}`;
   }
 
@@ -198,6 +204,12 @@ export class LiveHost implements Host {
 
   async identity(): Promise<SystemIdentity> {
     return { hostname: os.hostname(), arch: machineArch(), kernel: os.release() };
+  }
+
+  inventory(): Promise<HostInventory> {
+    // systeminformation reads this machine's /proc and /sys: under --root they are not the host's
+    if (this.root !== '/') return rootInventory(this);
+    return liveInventory({ files: this, timeoutMs: this.timeoutMs, ...(this.systemInformation ? { load: this.systemInformation } : {}) });
   }
 
   tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult> {

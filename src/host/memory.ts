@@ -1,3 +1,4 @@
+import { rootInventory } from './inventory.js';
 import {
   probeFail,
   probeOk,
@@ -11,6 +12,7 @@ import {
   type Host,
   type NetInterface,
   type Probe,
+  type HostInventory,
   type SystemIdentity,
   type TcpProbeResult,
 } from './types.js';
@@ -38,6 +40,8 @@ export interface MemoryCommand {
 
 export interface MemoryHostSpec {
   identity: SystemIdentity;
+  /** the inventory the host reports; without it, the one its files give (as under --root) */
+  inventory?: HostInventory;
   env?: Record<string, string>;
   files?: Record<string, MemoryNode>;
   commands?: MemoryCommand[];
@@ -216,6 +220,9 @@ export class MemoryHost implements Host {
 
   async identity(): Promise<SystemIdentity> {
     return this.spec.identity;
+  }
+  async inventory(): Promise<HostInventory> {
+    return this.spec.inventory ?? rootInventory(this);
   }
 
   async tcpConnect(): Promise<TcpProbeResult> {

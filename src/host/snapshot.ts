@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { redactEnv } from '../util/redact.js';
 import { commandNotRun } from './command-result.js';
+import { unknownInventory } from './inventory.js';
 import {
   probeFail,
   refuseWrite,
@@ -11,6 +12,7 @@ import {
   type FileStat,
   type FsUsage,
   type Host,
+  type HostInventory,
   type NetInterface,
   type Probe,
   type SystemIdentity,
@@ -68,6 +70,39 @@ const netInterfaceSchema = z.object({
   ),
 });
 
+const nullableString = z.string().nullable();
+const nullableCount = z.number().int().nullable();
+
+export const inventorySchema = z
+  .object({
+    source: z.enum(['systeminformation', 'root-files', 'none']),
+    system: z.object({ manufacturer: nullableString, model: nullableString, serial: nullableString, virtual: z.boolean().nullable() }).strict(),
+    bios: z.object({ vendor: nullableString, version: nullableString }).strict(),
+    cpu: z
+      .object({ brand: nullableString, sockets: nullableCount, cores: nullableCount, threads: nullableCount, numaNodes: nullableCount })
+      .strict(),
+    memoryBytes: z.number().nullable(),
+    os: z.object({ distro: nullableString, release: nullableString }).strict(),
+    nics: z
+      .array(
+        z
+          .object({
+            name: z.string(),
+            mac: nullableString,
+            ipv4: nullableString,
+            mtu: nullableCount,
+            speedMbps: z.number().nullable(),
+            duplex: nullableString,
+            state: z.string(),
+            virtual: z.boolean().nullable(),
+          })
+          .strict(),
+      )
+      .nullable(),
+    unknown: z.array(z.object({ field: z.string(), reason: z.string() }).strict()),
+  })
+  .strict();
+
 const commandRecordSchema = z.object({
   argv: z.array(z.string()).min(1),
   exitCode: z.number().int().nullable(),
@@ -91,6 +126,8 @@ export const snapshotSchema = z
     identity: z.object({ hostname: z.string(), arch: z.string(), kernel: z.string() }),
     env: z.record(z.string(), z.string()).default({}),
     interfaces: probeSchema(z.array(netInterfaceSchema)).optional(),
+    /** the server model, CPUs, memory and NICs (Host.inventory), as the recorded host gave it */
+    inventory: inventorySchema.optional(),
     commands: z.array(commandRecordSchema).default([]),
     /** executable look-ups: name and extra directories -> where it was found */
     which: z
@@ -139,6 +176,8 @@ export class RecordingHost implements Host {
   private readonly fsUsage = new Map<string, Probe<FsUsage>>();
   private readonly tcp: Array<{ host: string; port: number; result: TcpProbeResult }> = [];
   private netInterfaces: Probe<NetInterface[]> | undefined;
+  private hostInventory: Promise<HostInventory> | undefined;
+  private recordedInventory: HostInventory | undefined;
   private readonly pending = new Map<Map<string, unknown>, Map<string, Promise<unknown>>>();
 
   constructor(private readonly inner: Host) {
@@ -188,6 +227,14 @@ export class RecordingHost implements Host {
   }
   identity(): Promise<SystemIdentity> {
     return this.inner.identity();
+  }
+  /** the first answer, kept and given to every later call, as the replay will */
+  inventory(): Promise<HostInventory> {
+    this.hostInventory ??= this.inner.inventory().then((inventory) => {
+      this.recordedInventory = inventory;
+      return inventory;
+    });
+    return this.hostInventory;
   }
   async tcpConnect(host: string, port: number, timeoutMs: number) {
     const result = await this.inner.tcpConnect(host, port, timeoutMs);
@@ -253,6 +300,7 @@ export class RecordingHost implements Host {
       tcp: [...this.tcp],
     };
     if (this.netInterfaces) snapshot.interfaces = this.netInterfaces;
+    if (this.recordedInventory) snapshot.inventory = this.recordedInventory;
     return snapshot;
   }
 }
@@ -322,6 +370,9 @@ export class ReplayHost implements Host {
   }
   async identity(): Promise<SystemIdentity> {
     return this.snapshot.identity;
+  }
+  async inventory(): Promise<HostInventory> {
+    return this.snapshot.inventory ?? unknownInventory('not captured in the snapshot');
   }
   async tcpConnect(host: string, port: number): Promise<TcpProbeResult> {
     const found = this.snapshot.tcp.find((entry) => entry.host === host && entry.port === port);

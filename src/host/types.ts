@@ -108,6 +108,39 @@ export interface SystemIdentity {
   kernel: string;
 }
 
+/** One network interface as the inventory describes it (null: could not be read). */
+export interface InventoryNic {
+  name: string;
+  mac: string | null;
+  /** the first IPv4 address; null without one, or where addresses cannot be read (--root) */
+  ipv4: string | null;
+  mtu: number | null;
+  /** link speed in Mbit/s; null when the driver reports none (link down, virtual) */
+  speedMbps: number | null;
+  /** full or half; null when unknown */
+  duplex: string | null;
+  /** kernel operstate: up, down, unknown, dormant, lowerlayerdown, notpresent */
+  state: string;
+  /** a software interface (bridge, veth, loopback, ...) rather than a NIC */
+  virtual: boolean | null;
+}
+
+/**
+ * The machine itself: server model, firmware, CPUs, memory and NICs. A field that cannot be
+ * read is null, and `unknown` says which one and why: an inventory is never a failure.
+ */
+export interface HostInventory {
+  /** systeminformation on the running system, or the files under --root */
+  source: 'systeminformation' | 'root-files' | 'none';
+  system: { manufacturer: string | null; model: string | null; serial: string | null; virtual: boolean | null };
+  bios: { vendor: string | null; version: string | null };
+  cpu: { brand: string | null; sockets: number | null; cores: number | null; threads: number | null; numaNodes: number | null };
+  memoryBytes: number | null;
+  os: { distro: string | null; release: string | null };
+  nics: InventoryNic[] | null;
+  unknown: Array<{ field: string; reason: string }>;
+}
+
 /** Where an executable was found, and every place looked at, for "not found" messages. */
 export interface CommandLocation {
   path: string | null;
@@ -160,6 +193,8 @@ export interface Host {
   env(): Readonly<Record<string, string>>;
   interfaces(): Promise<Probe<NetInterface[]>>;
   identity(): Promise<SystemIdentity>;
+  /** the server model, CPUs, memory and NICs; never throws, never hangs past the probe timeout */
+  inventory(): Promise<HostInventory>;
   tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult>;
 
   /*

@@ -118,6 +118,8 @@ describe('the single-file bundle (npm run bundle)', () => {
     expect(facts.exitCode, facts.stderr).toBe(0);
     const factsSchema = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(REPO, 'schema', 'facts.schema.json'), 'utf8')) as object);
     expect(factsSchema(JSON.parse(facts.stdout)), JSON.stringify(factsSchema.errors)).toBe(true);
+    // systeminformation is in the bundle and answers: the inventory counts this machine's CPUs
+    expect(JSON.parse(facts.stdout).inventory.cpu.threads).toBeGreaterThan(0);
 
     const out = tmp('bundle-reports');
     for (const [node, demo] of [['a2-node1', 'a2-healthy'], ['a2-node7', 'a2-broken']] as const) {
@@ -141,6 +143,39 @@ describe('the single-file bundle (npm run bundle)', () => {
     const result = await run(['check', '--profile', join(dir, 'missing.yaml'), '--format', 'json']);
     expect(result.exitCode).toBe(2);
     expect(JSON.parse(result.stdout).error.code).toBe('invalid-profile');
+  });
+});
+
+describe('the built CLI (dist/): systeminformation loads only with the commands that need it', () => {
+  it('--version, --help and list do not import it; facts does', async () => {
+    const hooks = tmp('dist-import-log');
+    writeFileSync(
+      join(hooks, 'hooks.mjs'),
+      "import { appendFileSync } from 'node:fs';\nlet log;\nexport function initialize(data) { log = data.log; }\n" +
+        "export async function resolve(specifier, context, next) { appendFileSync(log, `${specifier}\\n`); return next(specifier, context); }\n",
+    );
+    writeFileSync(
+      join(hooks, 'register.mjs'),
+      "import { register } from 'node:module';\nregister(new URL('./hooks.mjs', import.meta.url), { data: { log: process.env.IMPORT_LOG } });\n",
+    );
+    const importsOf = async (args: string[]) => {
+      const log = join(hooks, `${args.join('-')}.log`);
+      writeFileSync(log, '');
+      const result = await execa(process.execPath, ['--import', join(hooks, 'register.mjs'), join(REPO, 'bin', 'qprep.js'), ...args], {
+        cwd: REPO,
+        reject: false,
+        extendEnv: false,
+        env: { ...cleanEnv(), IMPORT_LOG: log },
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+      return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    };
+    const systeminformation = (specifier: string) => specifier === 'systeminformation';
+    expect((await importsOf(['--version'])).filter(systeminformation)).toEqual([]);
+    expect((await importsOf(['--help'])).filter(systeminformation)).toEqual([]);
+    expect((await importsOf(['list'])).filter(systeminformation)).toEqual([]);
+    // the hook does see it when a command needs the inventory: the three above can fail
+    expect((await importsOf(['facts'])).filter(systeminformation)).toEqual(['systeminformation']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { rootInventory } from '../../src/host/inventory.js';
 import {
   probeFail,
   probeOk,
@@ -11,6 +12,7 @@ import {
   type NetInterface,
   type Probe,
   type ProbeErrorCode,
+  type HostInventory,
   type SystemIdentity,
   type TcpProbeResult,
   type WriteMode,
@@ -44,6 +46,8 @@ export interface FakeHostSpec {
   statfs?: Record<string, FsUsage | { error: ProbeErrorCode }>;
   interfaces?: NetInterface[] | { error: ProbeErrorCode };
   identity?: Partial<SystemIdentity>;
+  /** the inventory the host reports; without it, the one its files give (as under --root) */
+  inventory?: HostInventory;
   tcp?: Array<{ host: string; port: number; ok: boolean; error?: string }>;
   root?: string;
   /** writes (of any kind) to these paths fail with the errno */
@@ -225,6 +229,9 @@ export class FakeHost implements Host {
 
   async identity(): Promise<SystemIdentity> {
     return { hostname: 'node1', arch: 'x86_64', kernel: '5.10.0-182.0.0.95.oe2203sp3.aarch64', ...this.spec.identity };
+  }
+  async inventory(): Promise<HostInventory> {
+    return this.spec.inventory ?? rootInventory(this);
   }
 
   async writeFile(path: string, content: string, options: WriteOptions): Promise<Probe<void>> {

@@ -12,6 +12,7 @@ import {
   probeOk,
   type CommandOptions,
   type CommandResult,
+  type HostInventory,
   type NetInterface,
   type Probe,
 } from '../../src/host/types.js';
@@ -266,6 +267,23 @@ export class NamespaceHost extends DelegatingHost {
   override async run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
     const result = await this.inner.run(['ip', 'netns', 'exec', this.node.namespace, ...argv], options);
     return { ...result, argv: [...argv] };
+  }
+  /** The machine's inventory with the node's interfaces: its veth pairs, not the machine's NICs. */
+  override async inventory(): Promise<HostInventory> {
+    const [machine, listed] = await Promise.all([this.inner.inventory(), this.interfaces()]);
+    const nics = listed.ok
+      ? listed.value.map((i) => ({
+          name: i.name,
+          mac: i.mac,
+          ipv4: i.addresses.find((a) => a.family === 'IPv4')?.address ?? null,
+          mtu: i.mtu,
+          speedMbps: null,
+          duplex: null,
+          state: i.operState,
+          virtual: true,
+        }))
+      : null;
+    return { ...machine, nics };
   }
   /** The node's interfaces, from `ip -json addr` inside its namespace. */
   override async interfaces(): Promise<Probe<NetInterface[]>> {
