@@ -1,3 +1,4 @@
+import { didYouMean } from '../util/suggest.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, type LoadedCluster } from '../cluster/load.js';
@@ -54,7 +55,7 @@ export async function loadProfile(spec: string | undefined): Promise<LoadedProfi
   const looksLikeFile = /[/\\]/.test(name) || /\.(ya?ml|json)$/i.test(name);
   if (!looksLikeFile && builtinProfileNames().includes(name)) return loadBuiltinProfile(name);
   if (!looksLikeFile) {
-    throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a YAML/JSON file)`);
+    throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)')}`);
   }
   const text = await readInputFile(name, 'profile', 'invalid-profile');
   const loaded = parseProfileText(text, name);

@@ -1,3 +1,4 @@
+import { didYouMean } from '../util/suggest.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { builtinProfiles } from '../profiles/index.js';
@@ -249,7 +250,7 @@ export function parentOf(loaded: LoadedProfile): string | null {
 function builtinInput(name: string, seen: string[] = []): Plain {
   const entry = builtinProfiles[name];
   if (!entry) {
-    throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')}`);
+    throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles')}`);
   }
   if (seen.includes(name)) throw new QprepError('invalid-profile', `profile "${name}" extends itself through ${seen.join(' -> ')}`);
   // every built-in but default itself starts from default, as a profile file does

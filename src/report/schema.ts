@@ -36,6 +36,10 @@ export const checkResultSchema = z.object({
     .object({ reason: z.string(), expires: z.string() })
     .optional()
     .describe('set when the profile waives this check but the waiver expired: the result stands as observed'),
+  causedBy: z
+    .string()
+    .optional()
+    .describe('the id of the check that reports the cause of this problem (npu.smi when the NPU table could not be read); the dependant keeps its own status, message and remediation'),
   durationMs: z.number().nonnegative(),
 });
 
