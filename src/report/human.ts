@@ -152,6 +152,10 @@ function headerLines(report: Report, chalk: ChalkInstance): string[] {
   return out;
 }
 
+function sharesFix(result: CheckResult, previous: CheckResult | undefined): boolean {
+  return (result.status === 'skip' || result.status === 'error') && previous?.status === result.status && previous.remediation === result.remediation;
+}
+
 /** --verbose: every check, one entry each, as the report has always been printed. */
 function everyCheck(report: Report, ctx: EntryContext): string[] {
   const out: string[] = [];
@@ -162,10 +166,7 @@ function everyCheck(report: Report, ctx: EntryContext): string[] {
     inCategory.forEach((result, i) => {
       // Consecutive skips or errors that share their fix (no --launch given) print it once,
       // under the first of them. The JSON keeps every remediation.
-      const previous = inCategory[i - 1];
-      const repeatsPrevious =
-        (result.status === 'skip' || result.status === 'error') && previous?.status === result.status && previous.remediation === result.remediation;
-      out.push(...entryLines(ctx, result, !repeatsPrevious, result.causedBy ? ` (caused by ${result.causedBy})` : ''));
+      out.push(...entryLines(ctx, result, !sharesFix(result, inCategory[i - 1]), result.causedBy ? ` (caused by ${result.causedBy})` : ''));
     });
   }
   return out;
@@ -187,9 +188,12 @@ function problemsFirst(report: Report, ctx: EntryContext): string[] {
     out.push(chalk.bold.underline(CATEGORIES[category]));
     const passed = inCategory.filter((c) => c.status === 'pass');
     if (passed.length > 0) out.push(fitList(`  ${paint(chalk, 'pass', `✓ ${passed.length} passed:`)} `, passed.map((c) => c.id), ctx.width));
+    let previous: CheckResult | undefined;
     for (const result of inCategory) {
       if (result.status === 'pass' || result.status === 'skip' || result.causedBy !== undefined) continue;
-      out.push(...entryLines(ctx, result, true));
+      // errors in a row that share their fix (a tree without /proc under --root) print it once
+      out.push(...entryLines(ctx, result, !sharesFix(result, previous)));
+      previous = result;
       const following = dependants.get(result.id);
       if (following) {
         out.push(...wrapHanging(`${ENTRY_INDENT}${chalk.dim('↳')} `, `${plural(following.length, 'check')} ${couldNotRun(following)} because of it: ${following.map((d) => d.id).join(', ')}`, ctx.width));
