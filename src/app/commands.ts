@@ -194,9 +194,15 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
+  // the category column gives the key --only and --skip take, not the heading of the report
   const idWidth = Math.max(...rows.map((r) => r.id.length));
-  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${CATEGORIES[r.category].padEnd(24)}  ${r.title}`);
-  process.stdout.write(`${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(24)}  TITLE\n${lines.join('\n')}\n`);
+  const categoryWidth = Math.max(...Object.keys(CATEGORIES).map((c) => c.length));
+  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${r.category.padEnd(categoryWidth)}  ${r.title}`);
+  const categories = (Object.entries(CATEGORIES) as Array<[string, string]>).map(([key, heading]) => `${key} (${heading})`).join(', ');
+  process.stdout.write(
+    `${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(categoryWidth)}  TITLE\n${lines.join('\n')}\n\n` +
+      `--only and --skip take ids, id prefixes (npu, hccn) and categories: ${categories}\n`,
+  );
   return 0;
 }
 

@@ -1,3 +1,4 @@
+import { jsonErrorReason } from '../util/position.js';
 import { didYouMean } from '../util/suggest.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
@@ -69,7 +70,7 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine((error as Error).message)}`);
+    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine(jsonErrorReason(error, text))}`);
   }
   const parsed = snapshotSchema.safeParse(document);
   if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${describeZodError(parsed.error)}`);

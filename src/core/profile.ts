@@ -1,3 +1,4 @@
+import { yamlErrorReason } from '../util/position.js';
 import { didYouMean } from '../util/suggest.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -274,8 +275,7 @@ export function parseProfileText(text: string, file: string): LoadedProfile {
   try {
     document = parseYaml(text, { prettyErrors: false });
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new QprepError('invalid-profile', `invalid profile ${file}: not valid YAML or JSON: ${reason}`);
+    throw new QprepError('invalid-profile', `invalid profile ${file}: not valid YAML or JSON: ${yamlErrorReason(error, text)}`);
   }
   if (!isPlainObject(document)) {
     throw new QprepError('invalid-profile', `invalid profile ${file}: expected a mapping of profile fields at the top level`);
