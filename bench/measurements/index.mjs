@@ -1,7 +1,7 @@
 // The measurements of `npm run bench`, in the order they run. Each module exports
 // { name, title, target, defaultRuns, run({ runs, version }) -> { rows, verdicts } }:
 // rows are printed as a table (label, runs, median, p90, min, max and any extra columns),
-// verdicts as PASS/FAIL lines against the DESIGN §7 targets. Add a measurement by adding
+// verdicts as PASS/FAIL lines against the performance targets. Add a measurement by adding
 // its module here.
 import aggregate from './aggregate.mjs';
 import check from './check.mjs';

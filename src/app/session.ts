@@ -27,7 +27,7 @@ import { VERSION } from '../version.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** The options every command that examines a host shares (DESIGN §2). */
+/** The options every command that examines a host shares. */
 export interface HostOptions {
   profile?: string;
   root?: string;
@@ -140,7 +140,7 @@ export interface RunHooks {
   interrupted?: Promise<NodeJS.Signals>;
 }
 
-/** Selects, runs and judges the checks on an opened host; the report of DESIGN §3. */
+/** Selects, runs and judges the checks on an opened host; the readiness report. */
 export async function performCheck(handle: HostHandle, loaded: LoadedProfile, options: CheckOptions, hooks: RunHooks = {}): Promise<CheckRun> {
   const catalogue = hooks.catalogue ?? defaultCatalogue;
   const started = new Date();

@@ -17,7 +17,7 @@ export function qprepInvocation(script = process.argv[1], env: NodeJS.ProcessEnv
   if (realOrUndefined(join(cwd, 'node_modules', '.bin', 'qprep')) === self) return 'npx qprep';
   if (realOrUndefined(join(cwd, 'bin', 'qprep.js')) === self && packageName(cwd) === 'qprep') return 'npx qprep';
   const quoted = /^[\w./+-]+$/.test(script) ? script : `'${script.replace(/'/g, `'\\''`)}'`;
-  return /\.c?js$/.test(script) && !/\/bin\/qprep(\.js)?$/.test(script) ? `node ${quoted}` : quoted;
+  return /\.[cm]?js$/.test(script) && !/\/bin\/qprep(\.js)?$/.test(script) ? `node ${quoted}` : quoted;
 }
 
 function realOrUndefined(path: string): string | undefined {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { factsSchema } from '../facts/schema.js';
 
 /**
- * The readiness report, `schemaVersion: 1` (DESIGN §3). Ansible gates on `ready` and the exit
+ * The readiness report, `schemaVersion: 1`. Ansible gates on `ready` and the exit
  * code, orchestrators read `checks`; `qprep schema report` prints this as JSON Schema.
  * Adding optional fields keeps version 1; renaming or removing one needs version 2.
  */
