@@ -25,7 +25,9 @@ export function assertKnownTokens(flag: string, tokens: readonly string[], catal
     if (allowAll && token === 'all') continue;
     if (!catalogue.some((check) => matches(check, token))) {
       const names = [...catalogue.map((c) => c.id), ...groupSelectors(catalogue)];
-      throw usageError(`${flag}: unknown check or category "${token}"\n${didYouMean(token, names, `qprep list shows every check id and category (${groupSelectors(catalogue).join(', ')})`)}`);
+      // a short list (the checks tune can change) is shown whole; the catalogue is in qprep list
+      const all = catalogue.length <= 8 ? `the choices here: ${names.join(', ')}` : `qprep list shows every check id and category (${groupSelectors(catalogue).join(', ')})`;
+      throw usageError(`${flag}: unknown check or category "${token}"\n${didYouMean(token, names, all)}`);
     }
   }
 }
