@@ -267,6 +267,8 @@ function usageMessage(error: CommanderError): { message: string; hints: string[]
     const match = closest(choices[1]!, choices[2]!.split(', '));
     if (match) return { message: first, hints: [`did you mean "${match}"?`] };
   }
+  // qprep's own messages say what the value must be; commander's generic ones point at the help
+  if (error.code === 'qprep.usage') return { message: first, hints: [] };
   return { message: first, hints: ['run "qprep --help" (or "qprep COMMAND --help") for usage'] };
 }
 
