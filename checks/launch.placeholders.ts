@@ -1,3 +1,4 @@
+import { sedLineEdit } from '../src/util/sed.js';
 import { fail, pass, skip } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import type { Field, LaunchScript, Value, ValueOrigin } from '../src/parsers/launch-script.js';
@@ -110,6 +111,16 @@ function collect(view: LaunchView): Finding[] {
   return [...findings.values()].sort((a, b) => a.line - b.line);
 }
 
+/** The value this host gives the placeholder, when qprep knows it (its interface, its address). */
+function knownValue(finding: Finding, node: NodeAddress, isMaster: boolean): string | undefined {
+  if (!node.ok || finding.placeholder === '') return undefined;
+  const name = finding.name.replace(/^-+/, '');
+  if (NIC.test(name)) return node.nic;
+  if (MASTER.test(name)) return isMaster ? node.ip : undefined;
+  if (LOCAL_IP.test(name)) return node.ip;
+  return undefined;
+}
+
 function suggestion(finding: Finding, node: NodeAddress, isMaster: boolean): string {
   const name = finding.name.replace(/^-+/, '');
   const literal = (value: string) => (finding.kind === 'variable' ? `${finding.name}="${value}"` : `${finding.name} ${value}`);
@@ -156,9 +167,13 @@ export default defineCheck({
       if (f.placeholder === '') return `${f.name} empty (line ${f.line}${f.unsetRefs.length > 0 ? `: $${f.unsetRefs[0]} is set nowhere` : ''})`;
       return `${f.name}${f.kind === 'variable' ? '=' : ' '}"${redactEnvValue(f.name, f.value).slice(0, 40)}" (line ${f.line})`;
     });
-    const remediation = findings.map((f) => {
+    // beside each sentence, the edit as a command when the value is known and the file is here
+    const editable = view.input.from === 'file';
+    const remediation = findings.flatMap((f) => {
       const used = f.usedBy.length > 0 ? `; used by ${summarizeList(f.usedBy, 4)}` : '';
-      return `${view.name} line ${f.line}: ${suggestion(f, node, isMaster)}${used}`;
+      const value = knownValue(f, node, isMaster);
+      const sed = editable && value !== undefined && f.value.includes(f.placeholder) ? sedLineEdit(view.input.file, f.line, f.placeholder, value) : undefined;
+      return [`${view.name} line ${f.line}: ${suggestion(f, node, isMaster)}${used}`, ...(sed ? [sed] : [])];
     });
     return fail(`${plural(findings.length, 'placeholder')} left in ${view.name}: ${summarizeList(shown, 4)}`, {
       expected: 'real values',

@@ -5,6 +5,13 @@ import { findJemalloc, jemallocCandidates, LIBRARY } from '../src/probes/jemallo
 import { osRelease } from '../src/probes/os.js';
 import { summarizeList } from '../src/util/text.js';
 
+/** Where libjemalloc2 (Debian, Ubuntu) or jemalloc (openEuler, RHEL) puts the library. */
+function packagedPath(family: ReturnType<typeof packageFamily>, arch: string): string {
+  if (family === 'deb') return `/usr/lib/${arch}-linux-gnu/${LIBRARY}`;
+  if (family === 'rpm') return `/usr/lib64/${LIBRARY}`;
+  return '<path>';
+}
+
 export default defineCheck({
   id: 'mem.jemalloc',
   title: 'jemalloc for LD_PRELOAD',
@@ -50,7 +57,8 @@ export default defineCheck({
       return fail(`${LIBRARY} is not installed for ${arch} (searched ${summarizeList(found.searched, 3)})`, {
         expected: LIBRARY,
         actual: 'not found',
-        remediation: `${install}, then export LD_PRELOAD=<path>:$LD_PRELOAD in the launch script (qprep env prints it)`,
+        // the path the distribution's package installs, so that the second line pastes as it is
+        remediation: `${install}\nexport LD_PRELOAD=${packagedPath(packageFamily(os), arch)}:$LD_PRELOAD   # in the launch script (qprep env prints it)`,
         evidence,
       });
     }

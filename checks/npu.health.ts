@@ -63,7 +63,11 @@ export default defineCheck({
     const blocking = unhealthy.filter((u) => used.has(u.device));
     const first = (blocking[0] ?? unhealthy[0])?.device;
     const remediation = first
-      ? `inspect with "npu-smi info -t health -i ${first.card} -c ${first.chip}"; reset the chip (npu-smi set -t reset -i ${first.card} -c ${first.chip}) or have it replaced, or leave it out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags`
+      ? [
+          `npu-smi info -t health -i ${first.card} -c ${first.chip}   # inspect: the error codes and what raised them`,
+          `or: npu-smi set -t reset -i ${first.card} -c ${first.chip}   # reset the chip, or have it replaced`,
+          "or: leave it out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags",
+        ].join('\n')
       : '';
     if (blocking.length > 0) {
       return fail(`${blocking.length} of ${used.size} NPU devices the workload uses ${blocking.length === 1 ? 'is' : 'are'} not OK: ${summarizeList(blocking.map(describe), 3)}`, {

@@ -51,9 +51,13 @@ export default defineCheck({
     };
     if (busy.length > 0) {
       const pids = busy.flatMap((b) => b.device.processes.map((p) => p.pid));
+      // one command per line: the kill, then the alternative of working around the busy NPUs
+      const free = used.filter((d) => !busy.some((b) => b.device === d)).map((d) => d.device);
+      // a concrete list only when every device is visible: under a selection the ids are renumbered
+      const around = free.length > 0 && visible.ids === null ? `or: export ASCEND_RT_VISIBLE_DEVICES=${free.join(',')}   # only the free NPUs` : 'or: set ASCEND_RT_VISIBLE_DEVICES to free NPUs';
       const remediation = pids.length > 0
-        ? `stop the holder if it is a leftover: kill ${[...new Set(pids)].slice(0, 8).join(' ')} (in another container: docker ps, then docker stop it); or set ASCEND_RT_VISIBLE_DEVICES to free NPUs`
-        : 'a process outside this view holds the memory (another container, or a process the host\'s npu-smi lists): run npu-smi info on the host and stop it, or set ASCEND_RT_VISIBLE_DEVICES to free NPUs';
+        ? `kill ${[...new Set(pids)].slice(0, 8).join(' ')}   # stop the holder if it is a leftover (in another container: docker ps, then docker stop it)\n${around}`
+        : `a process outside this view holds the memory (another container, or a process the host's npu-smi lists): run npu-smi info on the host and stop it\n${around}`;
       return fail(`${busy.length} of ${used.length} NPU devices in use: ${summarizeList(busy.map((b) => b.reason), 3)}`, {
         expected: `no process, memory <= ${limits.hbm} MB HBM / ${limits.ddr} MB DDR`,
         actual: busy.map((b) => b.label).join(', '),

@@ -1,4 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
+import { parseTimeout } from './util/duration.js';
+import { closest } from './util/suggest.js';
 import { VERSION } from './version.js';
 
 /**
@@ -23,8 +25,17 @@ function positiveInt(flag: string) {
   };
 }
 
+/** --timeout and the other durations: 10s, 500ms, 2m; a bare number is milliseconds, as it always was. */
+function duration(flag: string) {
+  return (value: string): number => {
+    const ms = parseTimeout(value);
+    if (ms === undefined) throw new CommanderError(2, 'qprep.usage', `${flag} expects a duration such as 10s, 500ms or 2m (a bare number is milliseconds), got "${value}"`);
+    return ms;
+  };
+}
+
 function formatOption(formats: string[]): Option {
-  return new Option('--format <format>', 'output format').choices(formats).default('human');
+  return new Option('-f, --format <format>', 'output format').choices(formats).default('human');
 }
 
 function addHostOptions(command: Command, { snapshot = true }: { snapshot?: boolean } = {}): Command {
@@ -32,7 +43,7 @@ function addHostOptions(command: Command, { snapshot = true }: { snapshot?: bool
     .option('--profile <name|file>', 'built-in profile name or a YAML/JSON profile file', 'default')
     .option('--root <dir>', "read the host's files under this prefix (e.g. /host in a container)");
   if (snapshot) command.option('--snapshot <file>', 'answer from a snapshot file instead of the live host');
-  return command.option('--timeout <ms>', 'timeout of each probe in milliseconds', positiveInt('--timeout'), 10000);
+  return command.option('--timeout <duration>', 'timeout of each probe: 10s, 500ms, 2m (a bare number is milliseconds)', duration('--timeout'), 10000);
 }
 
 function addClusterOptions(command: Command): Command {
@@ -59,15 +70,17 @@ export function buildProgram(exit: Exit): Command {
     .name('qprep')
     .description('Preflight and tuning for Huawei Ascend NPU hosts about to serve LLMs with vllm-ascend.')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--no-color', 'no colors in human output (NO_COLOR is honoured too)')
-    .showHelpAfterError('(run "qprep --help" for usage)')
+    .addOption(new Option('--color <when>', 'colors in human output: auto (on a terminal), always, never; FORCE_COLOR and NO_COLOR are honoured').choices(['auto', 'always', 'never']))
+    .option('--no-color', 'no colors in human output, as --color=never')
     .configureOutput({ outputError: () => undefined })
     .exitOverride()
     .addHelpText(
       'after',
       `
 Examples:
-  qprep check                                  check this host, human report
+  qprep check                                  check this host: the problems with their fixes, one line for the rest
+  qprep check -v                               every check, one line each
+  qprep check -q                               the verdict line alone
   qprep check --format json --output r.json    the readiness JSON for Ansible or an orchestrator
   qprep check --only npu,hccn --strict         NPU and HCCN checks only; warnings block too
   qprep check --ignore net.proxy               report a failing check as a warning (recorded)
@@ -94,7 +107,9 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .addOption(formatOption(['human', 'json', 'junit', 'prometheus']))
     .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
     .option('--ignore <ids>', 'report these failing checks as warnings (recorded in the report); "all" for every check', collect, [])
-    .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false);
+    .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false)
+    .option('-v, --verbose', 'human report: every check, passes included')
+    .option('-q, --quiet', 'human report: the verdict line alone');
   addHostOptions(check);
   addSelectionOptions(check);
   addClusterOptions(check);
@@ -172,7 +187,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .option('--force', 'restore values changed since tune wrote them, accept vanished files, run inside a container', false)
     .option('--root <dir>', "the host's files under this prefix (e.g. /host in a container)")
     .option('--snapshot <file>', 'with --dry-run: what rollback would do on the host of a snapshot')
-    .option('--timeout <ms>', 'timeout of each probe in milliseconds', positiveInt('--timeout'), 10000);
+    .option('--timeout <duration>', 'timeout of each probe: 10s, 500ms, 2m (a bare number is milliseconds)', duration('--timeout'), 10000);
   rollback.action(async (options, command: Command) => {
     const { runRollbackCommand } = await import('./app/tune.js');
     exit.code = await runRollbackCommand({ ...options, ...command.optsWithGlobals() });
@@ -181,7 +196,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   const env = program
     .command('env')
     .description('print the export lines a launch script needs on this host: LD_PRELOAD, HCCL_IF_IP, *_SOCKET_IFNAME, the profile\'s variables')
-    .addOption(new Option('--format <format>', 'output format').choices(['sh', 'json']).default('sh'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['sh', 'json']).default('sh'))
     .option('--ip <address>', "this node's address for HCCL_IF_IP (default: the address of the default-route interface)")
     .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)')
     .option('--cluster <file>', "take this node's address (HCCL_IF_IP) and ifname from the cluster file; --ip and --nic override it")
@@ -228,6 +243,13 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     });
 
   program
+    .command('version')
+    .description('print the version (as --version does)')
+    .action(() => {
+      process.stdout.write(`${VERSION}\n`);
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema of a document, generated from the code')
     .argument('[document]', 'report, profile, snapshot, cluster, facts, tune, rollback, env or aggregate', 'report')
@@ -246,11 +268,29 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 function requestedFormat(argv: readonly string[]): string {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--format') return argv[i + 1] ?? 'human';
+    if (arg === '--format' || arg === '-f') return argv[i + 1] ?? 'human';
     if (arg.startsWith('--format=')) return arg.slice('--format='.length);
   }
   const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
   return command === 'facts' ? 'json' : 'human';
+}
+
+/**
+ * Commander's error as qprep prints it: the error first, then one hint: its "(Did you mean X?)"
+ * as one suggestion, the closest of the allowed choices of an option, or where the usage is.
+ */
+function usageMessage(error: CommanderError): { message: string; hints: string[] } {
+  const [first = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+  const suggestion = rest.map((line) => /^\(Did you mean (?:one of )?([^,?]+)/.exec(line)?.[1]).find(Boolean);
+  if (suggestion) return { message: first, hints: [`did you mean "${suggestion}"?`] };
+  const choices = /argument '(.*)' is invalid\. Allowed choices are (.*)\.$/.exec(first);
+  if (choices) {
+    const match = closest(choices[1]!, choices[2]!.split(', '));
+    if (match) return { message: first, hints: [`did you mean "${match}"?`] };
+  }
+  // qprep's own messages say what the value must be; commander's generic ones point at the help
+  if (error.code === 'qprep.usage') return { message: first, hints: [] };
+  return { message: first, hints: ['run "qprep --help" (or "qprep COMMAND --help") for usage'] };
 }
 
 /**
@@ -296,6 +336,11 @@ export async function main(argv: readonly string[]): Promise<never> {
   program.hook('preAction', () => {
     actionStarted = true;
   });
+  if (argv.length <= 2) {
+    // no arguments asks what qprep does: the help, on stdout, and no error
+    process.stdout.write(program.helpInformation());
+    return flushAndExit(0);
+  }
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
@@ -304,8 +349,8 @@ export async function main(argv: readonly string[]): Promise<never> {
         return flushAndExit(0);
       }
       const { reportFailure } = await import('./app/failure.js');
-      const message = error.message.replace(/^error: /, '');
-      exit.code = reportFailure('usage', message, requestedFormat(argv));
+      const { message, hints } = usageMessage(error);
+      exit.code = reportFailure('usage', message, requestedFormat(argv), hints);
     } else {
       const { reportError } = await import('./app/failure.js');
       exit.code = reportError(error, requestedFormat(argv));

@@ -1,4 +1,4 @@
-// `qprep aggregate` of 1,000 node reports (DESIGN §7: under 2 s). The reports are what
+// `qprep aggregate` of 1,000 node reports (target: under 2 s). The reports are what
 // `qprep check --format json --cluster` prints for the simulated 16-die A3 node of a 4-node
 // cluster (bench/lib/sim-node.mjs, every latency 0: about 70 KiB, hccn.peers with its 48 pings)
 // and, for 1 node in 50, for the broken demo A2 host, cloned into 1,000 distinct nodes
@@ -57,7 +57,7 @@ function cloneNode(template, index, now) {
 export default {
   name: 'aggregate',
   title: `\`qprep aggregate\` of ${NODES} node reports (16-NPU A3 cluster reports; 1 in 50 not ready)`,
-  target: `DESIGN §7: ${NODES} reports in under ${TARGET_MS} ms (median, whole process)`,
+  target: `${NODES} reports in under ${TARGET_MS} ms (median, whole process)`,
   defaultRuns: 7,
   async run({ runs }) {
     const bin = [process.execPath, join(REPO, 'bin', 'qprep.js')];

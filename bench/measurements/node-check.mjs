@@ -5,7 +5,7 @@
 //   - the serialized hccn_tool time: the hccn_tool calls qprep made (from the fake's log), run
 //     again one after the other by a bash loop. That is the number of calls times what a call
 //     costs its caller (process start included), the wall time no schedule can beat, since the
-//     tool runs one call at a time. DESIGN §7: the check may cost at most 1.2 x that + 0.5 s. The
+//     tool runs one call at a time. The target: the check may cost at most 1.2 x that + 0.5 s. The
 //     durations the fake logs itself are shown too: they leave out its own start (a bash start).
 // Each round runs the commands back to back, so that a slow moment of a shared machine hits
 // each alike; the ratios are taken round by round.
@@ -45,7 +45,7 @@ function summarizeCalls(node) {
 export default {
   name: 'node-check',
   title: 'a full `qprep check --cluster` of a simulated A3 (16 dies) and A2 (8 NPUs) node, one of 4 nodes, vs the manual procedure and the serialized hccn_tool time',
-  target: `DESIGN §7: at most ${RATIO} x the serialized hccn_tool time + ${SLACK_MS / 1000} s; the ratio to the documented manual loops is reported (no target: see below)`,
+  target: `at most ${RATIO} x the serialized hccn_tool time + ${SLACK_MS / 1000} s; the ratio to the documented manual loops is reported (no target: see below)`,
   defaultRuns: 5,
   async run({ runs, latency = DEFAULT_LATENCY }) {
     const work = mkdtempSync(join(tmpdir(), 'qprep-bench-node-'));
@@ -121,7 +121,7 @@ export default {
           { label: `${label}:   the same calls inside the fake (its own log, its start left out)`, unit: 'ms', ...inTool },
           { label: `${label}:   the same calls at the configured latencies alone`, unit: 'ms', ...nominal },
         );
-        // DESIGN §7 sets no target against the manual loops, and none could hold everywhere: where
+        // No target is set against the manual loops, and none could hold everywhere: where
         // the loops make exactly the hccn_tool calls qprep makes (A2), they are the serialized lower
         // bound itself, so qprep can only approach them, by its start-up and per-spawn cost.
         const callSet = (summary) => summary.argvs.map((args) => args.join(' ')).sort().join('\n');

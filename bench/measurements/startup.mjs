@@ -7,7 +7,7 @@ const TARGET_MS = 150;
 export default {
   name: 'startup',
   title: 'qprep --version start-up against a bare `node -e 0`',
-  target: `DESIGN §7: qprep --version starts within ${TARGET_MS} ms of a bare node -e 0 (median)`,
+  target: `qprep --version starts within ${TARGET_MS} ms of a bare node -e 0 (median)`,
   defaultRuns: 40,
   async run({ runs, version }) {
     const bundle = join(REPO, 'dist', 'qprep.mjs');

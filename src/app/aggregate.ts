@@ -12,7 +12,7 @@ import { describeFailure, errorDocument } from './failure.js';
 export interface AggregateCliOptions {
   format?: string;
   output?: string;
-  color?: boolean;
+  color?: boolean | string;
   cluster?: string;
   maxAge?: string;
   strict?: boolean;

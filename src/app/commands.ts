@@ -7,12 +7,15 @@ import { exitCodeFor } from '../core/verdict.js';
 import { killAllCommandGroups } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
 import { writeOutputFile } from '../host/output.js';
+import { qprepInvocation } from '../host/invocation.js';
 import { RecordingHost } from '../host/snapshot.js';
+import type { HumanOptions } from '../report/human.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
-import { useColor } from './color.js';
+import { didYouMean } from '../util/suggest.js';
+import { terminalWidth, useColor } from './color.js';
 import { describeFailure, errorDocument, reportFailure } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
@@ -22,12 +25,14 @@ import { loadProfile, openHost, performCheck, type CheckOptions } from './sessio
 interface CommonCliOptions {
   format?: string;
   output?: string;
-  color?: boolean;
+  color?: boolean | string;
 }
 
 type CheckCliOptions = CommonCliOptions &
   Omit<CheckOptions, 'timeoutMs'> & {
     timeout?: number;
+    verbose?: boolean;
+    quiet?: boolean;
   };
 
 // in its own module so that commands which need no check (aggregate) do not load the catalogue
@@ -79,6 +84,14 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
   return result;
 }
 
+/** How the human report looks here: colors, width, how much of it, and how qprep is started. */
+function humanOptions(options: CheckCliOptions): HumanOptions {
+  const human: HumanOptions = { color: useColor(options), detail: options.quiet ? 'verdict' : options.verbose ? 'all' : 'problems', invocation: qprepInvocation() };
+  const width = terminalWidth(options);
+  if (width !== undefined) human.width = width;
+  return human;
+}
+
 export async function runCheckCommand(options: CheckCliOptions): Promise<number> {
   const interruption = watchInterruption();
   try {
@@ -109,6 +122,7 @@ async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions
 }
 
 async function checkAndEmit(options: CheckCliOptions, interruption: Interruption): Promise<number> {
+  if (options.verbose && options.quiet) throw usageError('--verbose and --quiet contradict each other: give one');
   const checkOptions = toCheckOptions(options);
   const loaded = await loadProfile(checkOptions.profile);
   const handle = await openHost(checkOptions);
@@ -123,7 +137,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
   // The contract is checked on the way out: a report that does not match its schema is a bug.
   const valid = reportSchema.safeParse(report);
   if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
-  const text = formatReport(report, options.format ?? 'human', { color: useColor(options) });
+  const text = formatReport(report, options.format ?? 'human', humanOptions(options));
   if (options.format === 'prometheus' && options.output && !options.output.endsWith('.prom')) {
     process.stderr.write(`qprep: note: node_exporter's textfile collector reads only files named *.prom\n`);
   }
@@ -180,9 +194,15 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
+  // the category column gives the key --only and --skip take, not the heading of the report
   const idWidth = Math.max(...rows.map((r) => r.id.length));
-  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${CATEGORIES[r.category].padEnd(24)}  ${r.title}`);
-  process.stdout.write(`${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(24)}  TITLE\n${lines.join('\n')}\n`);
+  const categoryWidth = Math.max(...Object.keys(CATEGORIES).map((c) => c.length));
+  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${r.category.padEnd(categoryWidth)}  ${r.title}`);
+  const categories = (Object.entries(CATEGORIES) as Array<[string, string]>).map(([key, heading]) => `${key} (${heading})`).join(', ');
+  process.stdout.write(
+    `${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(categoryWidth)}  TITLE\n${lines.join('\n')}\n\n` +
+      `--only and --skip take ids, id prefixes (npu, hccn) and categories: ${categories}\n`,
+  );
   return 0;
 }
 
@@ -216,7 +236,7 @@ function wrap(text: string, width = 96, indent = '  '): string {
 
 export async function runExplainCommand(id: string, options: CommonCliOptions): Promise<number> {
   const check = catalogue.find((c) => c.id === id);
-  if (!check) throw usageError(`unknown check "${id}"; valid checks: ${catalogue.map((c) => c.id).join(', ')}`);
+  if (!check) throw usageError(`unknown check "${id}"\n${didYouMean(id, catalogue.map((c) => c.id), 'qprep list shows every check id')}`);
   const loaded = await loadProfile(undefined);
   const level = effectiveLevel(check, loaded.profile);
   if (options.format === 'json') {
@@ -244,7 +264,7 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
 }
 
 export async function runSchemaCommand(name: string): Promise<number> {
-  if (!schemaNames().includes(name)) throw usageError(`unknown document "${name}"; schemas: ${schemaNames().join(', ')}`);
+  if (!schemaNames().includes(name)) throw usageError(`unknown document "${name}"\n${didYouMean(name, schemaNames(), `the schemas: ${schemaNames().join(', ')}`)}`);
   process.stdout.write(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
   return 0;
 }

@@ -1,3 +1,4 @@
+import { hintsOf, writeHints } from './failure.js';
 import { openCluster } from '../cluster/load.js';
 import { QprepError, type ErrorCode } from '../core/errors.js';
 import { buildLaunchEnv } from '../core/launch-env.js';
@@ -26,6 +27,7 @@ function failure(error: unknown, format: string | undefined): 2 {
   const raw = error instanceof Error ? error.message : String(error);
   const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
   process.stderr.write(`qprep: error: ${message}\n`);
+  writeHints(hintsOf(error));
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify({ schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command: 'env', error: { code, message } }, null, 2)}\n`);
   }

@@ -15,12 +15,26 @@ export function describeFailure(error: unknown): { code: ErrorCode; message: str
 }
 
 /**
- * Exit code 2: one line on stderr naming the file, field or command; with a machine format
- * stdout still carries one valid document saying why.
+ * The lines after the first of an error message: hints such as `did you mean "check"?`, printed
+ * after the error on stderr (never in the error document, whose message is one line).
  */
-export function reportFailure(code: ErrorCode, message: string, format: string): 2 {
-  const line = message.split('\n')[0];
+export function hintsOf(error: unknown): string[] {
+  if (!(error instanceof QprepError)) return [];
+  return error.message.split('\n').slice(1).filter((line) => line.trim() !== '');
+}
+
+export function writeHints(hints: readonly string[]): void {
+  for (const hint of hints) process.stderr.write(`qprep: hint: ${hint}\n`);
+}
+
+/**
+ * Exit code 2: one line on stderr naming the file, field or command, then its hints; with a
+ * machine format stdout still carries one valid document saying why.
+ */
+export function reportFailure(code: ErrorCode, message: string, format: string, hints: readonly string[] = []): 2 {
+  const [line, ...more] = message.split('\n');
   process.stderr.write(`qprep: error: ${line}\n`);
+  writeHints([...more.filter((l) => l.trim() !== ''), ...hints]);
   const document = formatErrorReport(errorDocument(code, line ?? ''), format, new Date());
   if (document !== undefined) process.stdout.write(document);
   return 2;
@@ -29,5 +43,5 @@ export function reportFailure(code: ErrorCode, message: string, format: string):
 export function reportError(error: unknown, format: string): 2 {
   if (!(error instanceof QprepError) && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   const { code, message } = describeFailure(error);
-  return reportFailure(code, message, format);
+  return reportFailure(code, message, format, hintsOf(error));
 }

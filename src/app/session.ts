@@ -1,3 +1,5 @@
+import { jsonErrorReason } from '../util/position.js';
+import { didYouMean } from '../util/suggest.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, type LoadedCluster } from '../cluster/load.js';
@@ -25,7 +27,7 @@ import { VERSION } from '../version.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** The options every command that examines a host shares (DESIGN §2). */
+/** The options every command that examines a host shares. */
 export interface HostOptions {
   profile?: string;
   root?: string;
@@ -54,7 +56,7 @@ export async function loadProfile(spec: string | undefined): Promise<LoadedProfi
   const looksLikeFile = /[/\\]/.test(name) || /\.(ya?ml|json)$/i.test(name);
   if (!looksLikeFile && builtinProfileNames().includes(name)) return loadBuiltinProfile(name);
   if (!looksLikeFile) {
-    throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a YAML/JSON file)`);
+    throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)')}`);
   }
   const text = await readInputFile(name, 'profile', 'invalid-profile');
   const loaded = parseProfileText(text, name);
@@ -68,7 +70,7 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine((error as Error).message)}`);
+    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine(jsonErrorReason(error, text))}`);
   }
   const parsed = snapshotSchema.safeParse(document);
   if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${describeZodError(parsed.error)}`);
@@ -138,7 +140,7 @@ export interface RunHooks {
   interrupted?: Promise<NodeJS.Signals>;
 }
 
-/** Selects, runs and judges the checks on an opened host; the report of DESIGN §3. */
+/** Selects, runs and judges the checks on an opened host; the readiness report. */
 export async function performCheck(handle: HostHandle, loaded: LoadedProfile, options: CheckOptions, hooks: RunHooks = {}): Promise<CheckRun> {
   const catalogue = hooks.catalogue ?? defaultCatalogue;
   const started = new Date();

@@ -1,3 +1,4 @@
+import { hintsOf, writeHints } from './failure.js';
 import { catalogue } from '../../checks/index.js';
 import { QprepError, usageError, type ErrorCode } from '../core/errors.js';
 import { selectChecks } from '../core/select.js';
@@ -27,7 +28,7 @@ export interface TuneCliOptions {
   persist?: boolean;
   force?: boolean;
   format?: string;
-  color?: boolean;
+  color?: boolean | string;
 }
 
 export type RollbackCliOptions = Omit<TuneCliOptions, 'only' | 'skip' | 'persist' | 'profile'>;
@@ -120,6 +121,7 @@ function failure(command: 'tune' | 'rollback', error: unknown, format: string | 
   const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
   if (code === 'internal' && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.stderr.write(`qprep: error: ${message}\n`);
+  writeHints(hintsOf(error));
   if (format === 'json') {
     // an interrupted run may have written something before the signal: whether it did is the
     // journal's to say, so `changed` is left out rather than claimed false

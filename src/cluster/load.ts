@@ -1,3 +1,4 @@
+import { yamlErrorReason } from '../util/position.js';
 import { parse as parseYaml } from 'yaml';
 import { QprepError } from '../core/errors.js';
 import { readInputFile } from '../host/inputs.js';
@@ -56,8 +57,7 @@ export function parseClusterText(text: string, file: string): Cluster {
   try {
     if (document === NOT_JSON) document = parseYaml(text, { prettyErrors: false, logLevel: 'error' });
   } catch (error) {
-    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    throw invalid(file, `not valid YAML or JSON: ${reason}`);
+    throw invalid(file, `not valid YAML or JSON: ${yamlErrorReason(error, text)}`);
   }
   let cluster: Cluster;
   if (Array.isArray(document)) {

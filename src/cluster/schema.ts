@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IPV4_PATTERN, isIP, isIPv4 } from '../util/ip.js';
 
 /**
- * The cluster file (DESIGN §5): the nodes of one deployment, written by hand (YAML or JSON), or
+ * The cluster file: the nodes of one deployment, written by hand (YAML or JSON), or
  * a JSON array of `qprep facts` documents gathered from every node. Every address in it is
  * checked to be an IP address before anything else happens: peer addresses end up in argv of
  * hccn_tool, and a value such as `1.2.3.4; rm -rf /` must never reach a process.

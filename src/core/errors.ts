@@ -1,4 +1,4 @@
-/** Error codes of the JSON error document (DESIGN §2): every one of them means exit code 2. */
+/** Error codes of the JSON error document: every one of them means exit code 2. */
 export type ErrorCode =
   | 'usage'
   | 'invalid-profile'

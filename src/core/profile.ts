@@ -1,3 +1,5 @@
+import { yamlErrorReason } from '../util/position.js';
+import { didYouMean } from '../util/suggest.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { builtinProfiles } from '../profiles/index.js';
@@ -255,7 +257,7 @@ export function parentOf(loaded: LoadedProfile): string | null {
 function builtinInput(name: string, seen: string[] = []): Plain {
   const entry = builtinProfiles[name];
   if (!entry) {
-    throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')}`);
+    throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles')}`);
   }
   if (seen.includes(name)) throw new QprepError('invalid-profile', `profile "${name}" extends itself through ${seen.join(' -> ')}`);
   // every built-in but default itself starts from default, as a profile file does
@@ -279,8 +281,7 @@ export function parseProfileText(text: string, file: string): LoadedProfile {
   try {
     document = parseYaml(text, { prettyErrors: false });
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new QprepError('invalid-profile', `invalid profile ${file}: not valid YAML or JSON: ${reason}`);
+    throw new QprepError('invalid-profile', `invalid profile ${file}: not valid YAML or JSON: ${yamlErrorReason(error, text)}`);
   }
   if (!isPlainObject(document)) {
     throw new QprepError('invalid-profile', `invalid profile ${file}: expected a mapping of profile fields at the top level`);

@@ -164,6 +164,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (outcome.details !== undefined && outcome.details.length > 0) result.details = outcome.details;
   if (waived) result.waived = waived;
   if (expired) result.waiverExpired = expired;
+  if (outcome.causedBy !== undefined && outcome.causedBy !== check.id && status !== 'pass') result.causedBy = outcome.causedBy;
   return result;
 }
 
@@ -224,5 +225,26 @@ export async function runChecks(checks: readonly Check[], ctx: CheckContext, opt
       }),
     ),
   );
-  return results;
+  return linkCauses(results);
+}
+
+/**
+ * A dependant names its cause only while that cause is in the report and did not pass itself
+ * (run with --skip npu.smi, the NPU checks stand on their own); chains end at their first link
+ * so that every dependant is listed under the one result that says what went wrong.
+ */
+export function linkCauses(results: CheckResult[]): CheckResult[] {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  const rootOf = (result: CheckResult, seen = new Set<string>()): CheckResult | undefined => {
+    const cause = result.causedBy === undefined ? undefined : byId.get(result.causedBy);
+    if (!cause || cause.status === 'pass' || seen.has(cause.id)) return undefined;
+    seen.add(result.id);
+    return rootOf(cause, seen) ?? cause;
+  };
+  return results.map((result) => {
+    if (result.causedBy === undefined) return result;
+    const root = rootOf(result);
+    const { causedBy: _dropped, ...rest } = result;
+    return root ? { ...rest, causedBy: root.id } : rest;
+  });
 }

@@ -1,3 +1,4 @@
+import { didYouMean } from '../util/suggest.js';
 import { usageError } from './errors.js';
 import type { Check } from './types.js';
 
@@ -23,10 +24,10 @@ export function assertKnownTokens(flag: string, tokens: readonly string[], catal
   for (const token of tokens) {
     if (allowAll && token === 'all') continue;
     if (!catalogue.some((check) => matches(check, token))) {
-      throw usageError(
-        `${flag}: unknown check "${token}"; valid checks: ${catalogue.map((c) => c.id).join(', ')} ` +
-          `(or a category/prefix: ${groupSelectors(catalogue).join(', ')})`,
-      );
+      const names = [...catalogue.map((c) => c.id), ...groupSelectors(catalogue)];
+      // a short list (the checks tune can change) is shown whole; the catalogue is in qprep list
+      const all = catalogue.length <= 8 ? `the choices here: ${names.join(', ')}` : `qprep list shows every check id and category (${groupSelectors(catalogue).join(', ')})`;
+      throw usageError(`${flag}: unknown check or category "${token}"\n${didYouMean(token, names, all)}`);
     }
   }
 }

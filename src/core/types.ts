@@ -38,6 +38,11 @@ export interface Outcome {
    * plan, one line per peer); the human report prints them indented under the check.
    */
   details?: string[];
+  /**
+   * The id of the check that reports the cause of this one's problem (npu.smi when the NPU
+   * table could not be read): the human report names the cause once and lists this check under it.
+   */
+  causedBy?: string;
 }
 
 export interface CheckContext {
@@ -112,6 +117,8 @@ export interface CheckResult {
   waived?: Waiver;
   /** a profile waiver of this check whose date has passed: it no longer applies */
   waiverExpired?: Required<Waiver>;
+  /** the id of the check whose problem this one's follows from; set only when that check did not pass */
+  causedBy?: string;
   durationMs: number;
 }
 

@@ -21,7 +21,7 @@ export function blockingResults(results: readonly CheckResult[], strict: boolean
   });
 }
 
-/** DESIGN §2: 0 ready, 1 not ready. Exit code 2 (no verdict) never comes from results. */
+/** 0 ready, 1 not ready. Exit code 2 (no verdict) never comes from results. */
 export function exitCodeFor(ready: boolean): 0 | 1 {
   return ready ? 0 : 1;
 }

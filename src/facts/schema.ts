@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The `qprep facts` document (DESIGN §5): this node's identity and NPU inventory, for Ansible
+ * The `qprep facts` document: this node's identity and NPU inventory, for Ansible
  * to gather into a cluster file and for `qprep check` to embed in its report. Adding optional
  * fields keeps schemaVersion 1.
  */

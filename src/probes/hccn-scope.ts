@@ -119,6 +119,8 @@ export async function unanswered<T>(ctx: CheckContext, answers: ReadonlyArray<De
   return error(`cannot read ${what} of ${failed.length} of ${answers.length} devices (${summarizeList(failed.map((f) => devName(f.device.device)), 6)}): ${first.problem}`, {
     remediation: await hccnToolRemediation(ctx, first),
     evidence: { problems: failed.map((f) => ({ device: f.device.device, kind: f.answer.kind, problem: f.answer.problem })) },
+    // a missing hccn_tool is npu.tools' finding: every HCCN check that needed it follows from it
+    ...(failed.every((f) => f.answer.kind === 'not-found') ? { causedBy: 'npu.tools' } : {}),
   });
 }
 

@@ -72,5 +72,6 @@ export async function inventoryUnavailable(ctx: CheckContext, problem: NpuProble
   return error(`cannot check ${what}: ${problem.message}`, {
     remediation: `${npuSmiRemediation(problem, container.inContainer, set)} (npu.smi reports the same cause)`,
     evidence: { problem },
+    causedBy: 'npu.smi',
   });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { factsSchema } from '../facts/schema.js';
 
 /**
- * The readiness report, `schemaVersion: 1` (DESIGN §3). Ansible gates on `ready` and the exit
+ * The readiness report, `schemaVersion: 1`. Ansible gates on `ready` and the exit
  * code, orchestrators read `checks`; `qprep schema report` prints this as JSON Schema.
  * Adding optional fields keeps version 1; renaming or removing one needs version 2.
  */
@@ -36,6 +36,10 @@ export const checkResultSchema = z.object({
     .object({ reason: z.string(), expires: z.string() })
     .optional()
     .describe('set when the profile waives this check but the waiver expired: the result stands as observed'),
+  causedBy: z
+    .string()
+    .optional()
+    .describe('the id of the check that reports the cause of this problem (npu.smi when the NPU table could not be read); the dependant keeps its own status, message and remediation'),
   durationMs: z.number().nonnegative(),
 });
 

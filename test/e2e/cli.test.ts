@@ -182,7 +182,7 @@ describe('bad input is exit 2 with one line naming the file and the field', () =
   });
 
   it('an unknown built-in profile, a missing profile file', async () => {
-    expect((await qprep(['check', '--profile', 'a9'])).stderr).toMatch(/^qprep: error: unknown profile "a9"; built-in profiles: default, qwen3\.5-397b-w8a8-a3, .* \(or give a YAML\/JSON file\)\n$/);
+    expect((await qprep(['check', '--profile', 'a9'])).stderr).toBe('qprep: error: unknown profile "a9"\nqprep: hint: qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)\n');
     const missing = await qprep(['check', '--profile', '/nonexistent/p.yaml']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toBe('qprep: error: cannot read profile /nonexistent/p.yaml: no such file\n');
@@ -200,10 +200,10 @@ describe('bad input is exit 2 with one line naming the file and the field', () =
     expect(JSON.parse(wrongField.stdout).error.message).toBe(`invalid snapshot ${join(dir, 'b.json')}: commands.0.argv: Invalid input: expected array, received string`);
   });
 
-  it('an unknown check id lists the valid ones', async () => {
+  it('an unknown check id suggests the closest one', async () => {
     const run = await qprep(['check', '--skip', 'npu.smii']);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/^qprep: error: --skip: unknown check "npu\.smii"; valid checks: cpu\.governor, /);
+    expect(run.stderr).toBe('qprep: error: --skip: unknown check or category "npu.smii"\nqprep: hint: did you mean "npu.smi"?\n');
     const explain = await qprep(['explain', 'nope']);
     expect(explain.exitCode).toBe(2);
   });
@@ -212,7 +212,7 @@ describe('bad input is exit 2 with one line naming the file and the field', () =
     expect((await qprep(['check', '--frobnicate'])).exitCode).toBe(2);
     const format = await qprep(['check', '--format', 'yaml']);
     expect(format.exitCode).toBe(2);
-    expect(format.stderr).toContain("option '--format <format>' argument 'yaml' is invalid");
+    expect(format.stderr).toContain("option '-f, --format <format>' argument 'yaml' is invalid");
     expect((await qprep(['check', '--timeout', '0'])).exitCode).toBe(2);
     expect((await qprep(['schema', 'nope'])).exitCode).toBe(2);
     expect((await qprep(['check', '--root', '/', '--snapshot', 'x.json'])).exitCode).toBe(2);

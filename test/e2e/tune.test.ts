@@ -206,6 +206,6 @@ describe('qprep tune on a host tree', () => {
     expect(JSON.parse(planned.stdout).changes).toHaveLength(5);
     const notTunable = await qprep(['tune', '--root', root, '--only', 'host.shm']);
     expect(notTunable.exitCode).toBe(2);
-    expect(notTunable.stderr).toMatch(/^qprep: error: --only: unknown check "host\.shm"; valid checks: cpu\.governor, sysctl\.swappiness, sysctl\.numa-balancing, sched\.migration-cost /);
+    expect(notTunable.stderr).toMatch(/^qprep: error: --only: unknown check or category "host\.shm"\nqprep: hint: the choices here: cpu\.governor, sysctl\.swappiness, sysctl\.numa-balancing, sched\.migration-cost, /);
   });
 });

@@ -37,7 +37,7 @@ export async function runOn(check: Check, spec: FakeHostSpec, profileOverrides: 
   return { outcome, result, host };
 }
 
-/** Every non-pass outcome names a fix (DESIGN §3). */
+/** Every non-pass outcome names a fix. */
 export function expectRemediation(outcome: Outcome): void {
   if (outcome.status !== 'pass') expect(outcome.remediation, `${outcome.status} without remediation: ${outcome.message}`).toBeTruthy();
   expect(outcome.message).not.toContain('\n');

@@ -59,7 +59,7 @@ describe('a hung tool', () => {
     const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'npu.smi', '--timeout', '300', '--no-color']);
     expect(run.stdout).toContain(`? error  npu.smi  "${bin}/npu-smi info" did not finish within 300 ms and was killed with its child processes`);
     expect(run.stdout).toMatch(/fix: the driver may be wedged/);
-    expect(run.stdout).toContain('NOT READY: could not assess: npu.smi');
+    expect(run.stdout).toContain('NOT READY: 1 problem (npu.smi (could not assess))');
     expect(run.exitCode).toBe(1);
   });
 });

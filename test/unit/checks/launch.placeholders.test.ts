@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import check from '../../../checks/launch.placeholders.js';
 import { a3Node, edited, filledIn, guideScript } from '../../helpers/launch.js';
@@ -22,9 +26,31 @@ describe('launch.placeholders', () => {
     expect(outcome.remediation).toBe(
       [
         'run.sh line 6: nic_name="enp189s0f0"   # the interface carrying 10.0.0.11; used by NETWORK_CARD_NAME, GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME, HCCL_SOCKET_IFNAME',
+        "sed -i '6s/xxx/enp189s0f0/' run.sh",
         'run.sh line 7: local_ip="10.0.0.11"   # this host\'s address on enp189s0f0; used by IP_ADDRESS, HCCL_IF_IP, --host (line 33), --data-parallel-address (line 40)',
+        "sed -i '7s/xxx/10.0.0.11/' run.sh",
       ].join('\n'),
     );
+  });
+
+  it('its sed lines, run as printed, fill the placeholders in and leave the rest of the script as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-sed-'));
+    const script = join(dir, 'run_p.sh');
+    const original = guideScript('run_p.sh');
+    writeFileSync(script, original);
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: { file: script, text: original, from: 'file' } });
+    const commands = outcome.remediation!.split('\n').filter((line) => line.startsWith('sed -i '));
+    expect(commands).toHaveLength(2);
+    for (const command of commands) execFileSync('sh', ['-c', command]);
+    const after = readFileSync(script, 'utf8');
+    expect(after).toBe(original.replace('nic_name="xxx"', 'nic_name="enp189s0f0"').replace('local_ip="xxx"', 'local_ip="10.0.0.11"'));
+    const { outcome: again } = await runOn(check, a3Node(), {}, { launch: { file: script, text: after, from: 'file' } });
+    expect(again.status).toBe('pass');
+  });
+
+  it('prints no sed line for a script read from stdin or a snapshot: there is no file here to edit', async () => {
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: { file: '-', text: guideScript('run_p.sh'), from: 'stdin' } });
+    expect(outcome.remediation).not.toContain('sed -i');
   });
 
   it('run_d0.sh is decode node 0 (start rank 0): node0_ip is its own address', async () => {

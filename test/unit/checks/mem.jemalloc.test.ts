@@ -47,7 +47,8 @@ describe('mem.jemalloc', () => {
     const { outcome, result } = await runOn(check, { env: { PATH: '/usr/bin' }, files: { '/etc/os-release': DEBIAN } });
     expect(outcome.status).toBe('fail');
     expect(outcome.message).toContain('libjemalloc.so.2 is not installed for x86_64');
-    expect(outcome.remediation).toContain('sudo apt install libjemalloc2');
+    // one command per line, with the path the package installs
+    expect(outcome.remediation).toBe('sudo apt install libjemalloc2\nexport LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2:$LD_PRELOAD   # in the launch script (qprep env prints it)');
     expect(result.status).toBe('warn');
   });
 

@@ -17,7 +17,8 @@ describe('npu.idle', () => {
     const { outcome } = await runOn(check, npuHost({ info: WIDE }));
     expect(outcome.status).toBe('fail');
     expect(outcome.message).toBe('1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)');
-    expect(outcome.remediation).toMatch(/^stop the holder if it is a leftover: kill 485946/);
+    expect(outcome.remediation).toMatch(/^kill 485946   # stop the holder if it is a leftover/);
+    expect(outcome.remediation!.split('\n')[1]).toMatch(/^or: (export ASCEND_RT_VISIBLE_DEVICES=[\d,]+   # only the free NPUs|set ASCEND_RT_VISIBLE_DEVICES to free NPUs)$/);
     expectRemediation(outcome);
   });
 

@@ -227,8 +227,8 @@ describe('a node finds itself', () => {
   });
 });
 
-describe('the README', () => {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+describe('docs/cluster.md', () => {
+  const readme = readFileSync(new URL('../../../docs/cluster.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Cluster file'));
   const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../checks/index.js';
-import { renderCheckTable, replaceCheckTable } from '../../../src/report/catalogue-table.js';
+import { REFERENCE_END, REFERENCE_START, renderCheckReference, renderCheckTable, replaceBetween, replaceCheckTable } from '../../../src/report/catalogue-table.js';
 import { CATEGORIES } from '../../../src/core/types.js';
 
 const checksDir = new URL('../../../checks/', import.meta.url);
@@ -34,10 +34,18 @@ describe('the check catalogue', () => {
     expect([...indexes].sort((a, b) => a - b)).toEqual(indexes);
   });
 
-  it('matches the check table of the README (run "npm run docs" when this fails)', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const regenerated = replaceCheckTable(readme, renderCheckTable(catalogue));
-    expect(regenerated, 'README.md lacks the check-table markers').toBeDefined();
-    expect(readme).toBe(regenerated);
+  it('matches the check table of docs/checks.md (run "npm run docs" when this fails)', () => {
+    const page = readFileSync(new URL('../../../docs/checks.md', import.meta.url), 'utf8');
+    const regenerated = replaceCheckTable(page, renderCheckTable(catalogue));
+    expect(regenerated, 'docs/checks.md lacks the check-table markers').toBeDefined();
+    expect(page).toBe(regenerated);
+  });
+
+  it('has a section of docs/checks.md per check, with its why, reads and fix', () => {
+    const page = readFileSync(new URL('../../../docs/checks.md', import.meta.url), 'utf8');
+    const regenerated = replaceBetween(page, REFERENCE_START, REFERENCE_END, renderCheckReference(catalogue));
+    expect(regenerated, 'docs/checks.md lacks the check-reference markers').toBeDefined();
+    expect(page).toBe(regenerated);
+    for (const check of catalogue) expect(page, check.id).toContain(`#### \`${check.id}\``);
   });
 });

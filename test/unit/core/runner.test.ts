@@ -17,6 +17,28 @@ function options(overrides: Partial<RunOptions> = {}): RunOptions {
 }
 
 describe('runChecks', () => {
+  it('keeps causedBy only while the cause is in the report and did not pass, pointing at the first link of a chain', async () => {
+    const checks = [
+      fakeCheck('t.tools', async () => fail('npu-smi not found')),
+      fakeCheck('t.smi', async () => errorOutcome('no table', { causedBy: 't.tools' })),
+      fakeCheck('t.count', async () => errorOutcome('cannot count', { causedBy: 't.smi' })),
+      fakeCheck('t.passing', async () => pass('fine')),
+      fakeCheck('t.orphan', async () => errorOutcome('cannot look', { causedBy: 't.passing' })),
+      fakeCheck('t.absent', async () => errorOutcome('cannot look', { causedBy: 't.not-run' })),
+      fakeCheck('t.passed-anyway', async () => pass('fine', { causedBy: 't.tools' })),
+    ];
+    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    expect(Object.fromEntries(results.map((r) => [r.id, r.causedBy]))).toEqual({
+      't.tools': undefined,
+      't.smi': 't.tools',
+      't.count': 't.tools',
+      't.passing': undefined,
+      't.orphan': undefined,
+      't.absent': undefined,
+      't.passed-anyway': undefined,
+    });
+  });
+
   it('returns results in catalogue order whatever order they finish in', async () => {
     const finished: string[] = [];
     const checks = [30, 1, 15, 5].map((delay, i) =>

@@ -21,13 +21,13 @@ describe('check selection', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(QprepError);
       expect((error as QprepError).code).toBe('usage');
-      expect((error as Error).message).toMatch(/^--only: unknown check "cpu\.govenor"; valid checks: cpu\.governor, /);
+      expect((error as Error).message).toMatch(/^--only: unknown check or category "cpu\.govenor"\ndid you mean "cpu\.governor"\?$/);
     }
   });
 
   it('resolves --ignore, including all', () => {
     expect(resolveIgnore(catalogue, ['all'])).toBe('all');
     expect([...(resolveIgnore(catalogue, ['net']) as Set<string>)]).toEqual(['net.proxy', 'net.ports', 'net.host-nic', 'net.peer-ports']);
-    expect(() => resolveIgnore(catalogue, ['nope'])).toThrow(/--ignore: unknown check "nope"/);
+    expect(() => resolveIgnore(catalogue, ['nope'])).toThrow(/--ignore: unknown check or category "nope"\nqprep list shows every check id and category/);
   });
 });

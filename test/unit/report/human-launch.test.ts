@@ -34,14 +34,14 @@ describe('the human report with launch checks', () => {
 
   it('prints the fix shared by consecutive skips once', () => {
     const fix = 'qprep check --launch /path/to/run.sh';
-    const text = formatHuman({ ...base, checks: [skipped('launch.script', fix), skipped('launch.network', fix), skipped('model.weights', 'other fix')] }, { color: false });
+    const text = formatHuman({ ...base, checks: [skipped('launch.script', fix), skipped('launch.network', fix), skipped('model.weights', 'other fix')] }, { color: false, detail: 'all' });
     expect(text.split('\n').filter((l) => l.includes('fix: '))).toEqual([`             fix: ${fix}`, '             fix: other fix']);
   });
 
   it('prints the fix shared by consecutive errors once, but not across a status change', () => {
     const fix = 'install the NPU driver package (npu.smi reports the same cause)';
     const errored = (id: string): CheckResult => ({ ...skipped(id, fix), category: 'npu', status: 'error', message: `cannot check ${id}: npu-smi not found` });
-    const text = formatHuman({ ...base, checks: [errored('npu.count'), errored('npu.health'), errored('npu.idle'), { ...skipped('npu.cann', fix), category: 'npu' }, errored('hccn.ip')] }, { color: false });
+    const text = formatHuman({ ...base, checks: [errored('npu.count'), errored('npu.health'), errored('npu.idle'), { ...skipped('npu.cann', fix), category: 'npu' }, errored('hccn.ip')] }, { color: false, detail: 'all' });
     const lines = text.split('\n');
     expect(lines.filter((l) => l.includes('fix: '))).toHaveLength(3);
     expect(lines.filter((l) => l.includes('cannot check npu.'))).toHaveLength(3);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../../src/app/progress.js';
-import { formatHuman } from '../../../src/report/human.js';
+import { fixLines, formatHuman } from '../../../src/report/human.js';
 import { reportOf, result } from '../../helpers/reports.js';
 
 const ANSI = /\x1b\[[0-9;]*m/;
@@ -15,8 +15,8 @@ describe('human report', () => {
     result({ id: 'net.proxy', status: 'warn', message: 'proxy set', waived: { reason: 'wrapper unsets it', expires: '2027-01-31' } }),
   ]);
 
-  it('groups checks under their category in report order, one line each, the fix under every problem', () => {
-    const text = formatHuman(report, { color: false });
+  it('with -v shows every check under its category in report order, one line each, the fix under every problem', () => {
+    const text = formatHuman(report, { color: false, detail: 'all' });
     const lines = text.split('\n');
     const headings = lines.filter((l) => /^[A-Z]/.test(l) && !/^(READY|NOT READY)/.test(l));
     expect(headings).toEqual(['Host tuning', 'Host resources', 'Host network', 'NPU and driver']);
@@ -27,12 +27,74 @@ describe('human report', () => {
     expect(text).not.toMatch(/cpu\.governor.*\n\s+fix:/);
   });
 
-  it('ends with the summary and a verdict that names the blocking checks', () => {
+  it('by default shows the problems in full and one line for the passes and the skips of each category', () => {
     const text = formatHuman(report, { color: false });
-    expect(text).toContain('6 checks: 1 pass, 2 warn, 1 fail, 1 skip, 1 error · 1.2 s\n');
-    expect(text.trimEnd().split('\n').pop()).toBe('NOT READY: failed: npu.smi; could not assess: npu.count');
+    expect(text).toContain('Host tuning\n  ✓ 1 passed: cpu.governor\n  ! warn   sysctl.swappiness  vm.swappiness is 60, expected at most 1\n');
+    expect(text).toContain('Host resources\n  - 1 skipped: host.disk\n');
+    expect(text).not.toContain('all 8 online CPUs');
+    expect(text).not.toContain('no directory');
+    expect(text).toContain('  ✗ fail   npu.smi            dcmi module initialize failed (-8005)\n');
+    expect(text).toContain(' · -v shows every check\n');
+  });
+
+  it('with -q prints the verdict line alone', () => {
+    expect(formatHuman(report, { color: false, detail: 'verdict' })).toBe('NOT READY: 2 problems (npu.smi; npu.count (could not assess))\n');
+  });
+
+  it('ends with the summary and a verdict that counts the problems', () => {
+    const text = formatHuman(report, { color: false });
+    expect(text).toContain('6 checks: 1 pass, 2 warn, 1 fail, 1 skip, 1 error · 1.2 s');
+    expect(text.trimEnd().split('\n').pop()).toBe('NOT READY: 2 problems (npu.smi; npu.count (could not assess))');
     const ready = formatHuman(reportOf([result({ id: 'cpu.governor', status: 'warn', level: 'recommended' })]), { color: false });
     expect(ready.trimEnd().split('\n').pop()).toBe('READY (1 warning; --strict would refuse them)');
+  });
+
+  it('names a root cause once, with its fix and its dependants, and counts it as one problem', () => {
+    const missing = 'npu-smi not found (not on PATH, not in /usr/local/sbin or /usr/local/bin)';
+    const dependant = (id: string) => result({ id, status: 'error', message: `cannot check ${id}: ${missing}`, remediation: 'install the NPU driver package', causedBy: 'npu.smi' });
+    const noDriver = reportOf([
+      result({ id: 'npu.smi', status: 'fail', message: missing, remediation: 'install the NPU driver package' }),
+      dependant('npu.count'),
+      dependant('npu.health'),
+      dependant('hccn.ip'),
+      dependant('hccn.link'),
+      result({ id: 'net.ports', status: 'fail', message: 'port 8000 is taken' }),
+    ]);
+    const text = formatHuman(noDriver, { color: false });
+    expect(text.split(missing)).toHaveLength(2);
+    expect(text).toContain('\n             ↳ 4 checks could not run because of it: npu.count, npu.health, hccn.ip, hccn.link\n');
+    expect(text).toContain('HCCN network and cluster\n  ? 2 could not run because of npu.smi: hccn.ip, hccn.link\n');
+    expect(text.trimEnd().split('\n').pop()).toBe('NOT READY: 2 problems (npu.smi: 4 checks could not run; net.ports)');
+    // -v still shows every dependant, marked with its cause
+    expect(formatHuman(noDriver, { color: false, detail: 'all' })).toContain(`hccn.ip     cannot check hccn.ip: ${missing} (caused by npu.smi)`);
+  });
+
+  it('wraps messages at the width with a hanging indent, and never wraps a fix', () => {
+    const long = result({
+      id: 'host.shm',
+      status: 'fail',
+      message: '/dev/shm is 64 MiB, expected at least 16 GiB: vLLM puts its shared tensors there and a small one makes the workers die with a bus error',
+      remediation: 'docker run --shm-size=16g --device /dev/davinci0 --device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc IMAGE',
+    });
+    const text = formatHuman(reportOf([long]), { color: false, width: 80 });
+    const lines = text.split('\n');
+    const start = lines.findIndex((l) => l.includes('✗ fail'));
+    expect(lines[start]!.length).toBeLessThanOrEqual(80);
+    expect(lines[start + 1]).toMatch(/^ {21}\S/);
+    const fix = lines.find((l) => l.includes('fix: '))!;
+    expect(fix).toContain('--device /dev/hisi_hdc IMAGE');
+    expect(fix.length).toBeGreaterThan(80);
+    // without a width (not a terminal) nothing wraps
+    expect(formatHuman(reportOf([long]), { color: false }).split('\n').find((l) => l.includes('✗ fail'))).toContain('bus error');
+  });
+
+  it('prints an alternative command on its own or: line, and qprep as this install starts it', () => {
+    expect(fixLines('sudo qprep tune --only sysctl.swappiness   (or: sudo sysctl -w vm.swappiness=0)', 'npx qprep')).toEqual([
+      { label: 'fix', text: 'sudo npx qprep tune --only sysctl.swappiness' },
+      { label: 'or', text: 'sudo sysctl -w vm.swappiness=0' },
+    ]);
+    expect(fixLines('source <(qprep env --cluster FILE)', 'node /opt/qprep.cjs')[0]!.text).toBe('source <(node /opt/qprep.cjs env --cluster FILE)');
+    expect(fixLines("qprep tune has nothing to do; see qprep's journal", 'npx qprep')[0]!.text).toBe("npx qprep tune has nothing to do; see qprep's journal");
   });
 
   it('colors only when asked', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../../src/util/duration.js';
+import { formatDuration, parseDuration, parseTimeout } from '../../../src/util/duration.js';
 
 describe('durations (--max-age)', () => {
   it('reads what operators write', () => {
@@ -23,5 +23,20 @@ describe('durations (--max-age)', () => {
     expect(formatDuration(11_400_000)).toBe('3h10m');
     expect(formatDuration(90_061_000)).toBe('1d1h');
     expect(formatDuration(-5000)).toBe('0s');
+  });
+});
+
+describe('timeouts (--timeout)', () => {
+  it('takes 10s, 500ms, 2m and a bare number of milliseconds', () => {
+    expect(parseTimeout('10s')).toBe(10_000);
+    expect(parseTimeout('500ms')).toBe(500);
+    expect(parseTimeout('2m')).toBe(120_000);
+    expect(parseTimeout('1m30s')).toBe(90_000);
+    expect(parseTimeout('2500')).toBe(2500);
+    expect(parseDuration('500ms')).toBe(500);
+  });
+
+  it('refuses zero, negatives and unknown units', () => {
+    for (const bad of ['0', '0s', '-5', '10x', 's', '', '1.5']) expect(parseTimeout(bad)).toBeUndefined();
   });
 });
