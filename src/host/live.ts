@@ -26,7 +26,7 @@ import {
   type TcpProbeResult,
   type WriteOptions,
 } from './types.js';
-import { withTimeout } from '../util/timeout.js';
+import { clampTimerMs, withTimeout } from '../util/timeout.js';
 
 /** Files bigger than this are not configuration or kernel state; refuse rather than fill memory. */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -210,7 +210,7 @@ export class LiveHost implements Host {
         const durationMs = Math.round(performance.now() - started);
         resolve(error === undefined ? { ok, durationMs } : { ok, durationMs, error });
       };
-      socket.setTimeout(timeoutMs, () => done(false, `no answer within ${timeoutMs} ms`));
+      socket.setTimeout(clampTimerMs(timeoutMs), () => done(false, `no answer within ${timeoutMs} ms`));
       socket.once('connect', () => done(true));
       socket.once('error', (error: NodeJS.ErrnoException) => done(false, error.code ?? error.message));
     });

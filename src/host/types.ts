@@ -76,6 +76,11 @@ export interface CommandResult {
   notFound: boolean;
   /** why the command could not be run when it is neither a timeout nor a missing binary */
   failure?: string;
+  /**
+   * processes the command left running when it ended (outside its process group: setsid, a
+   * double fork), found by the run token in their environment and killed
+   */
+  leftProcesses?: number;
 }
 
 export interface NetAddress {

@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { CATEGORIES, type Category, type CheckResult, type Status } from '../core/types.js';
+import { commandLine } from '../probes/commands.js';
 import type { Report } from './schema.js';
 
 export interface HumanOptions {
@@ -97,6 +98,11 @@ export function formatHuman(report: Report, options: HumanOptions): string {
 
   const s = report.summary;
   out.push('');
+  for (const left of report.leftProcesses ?? []) {
+    out.push(
+      `${chalk.yellow('note:')} ${left.tool} left ${`${left.processes} ${left.processes === 1 ? 'process' : 'processes'}`} running outside its process group after ${plural(left.calls, 'call')} ("${commandLine(left.firstCall)}" first); qprep killed them`,
+    );
+  }
   out.push(
     `${plural(report.checks.length, 'check')}: ` +
       [
