@@ -191,6 +191,8 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     if ('value' in built) facts = built.value;
     else signal = built.signal;
   }
+  // nothing the checks started outlives the report: a probe of a check whose watchdog fired
+  host.stop();
   const strict = options.strict ?? false;
   const blocking = blockingResults(results, strict);
   const report: Report = {

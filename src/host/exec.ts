@@ -54,6 +54,8 @@ function mebibytes(bytes: number): string {
 export interface ExecOptions {
   timeoutMs: number;
   env: Record<string, string>;
+  /** the run is over: kill the command with its group */
+  signal?: AbortSignal;
 }
 
 /** Collects one output stream up to the cap; `onOverflow` runs once when the cap is reached. */
@@ -92,6 +94,7 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   const base = emptyCommandResult(argv);
   if (!file) return commandNotRun(argv, 'empty command');
   if (stopped) return commandNotRun(argv, 'not started: qprep was interrupted');
+  if (options.signal?.aborted) return commandNotRun(argv, 'not started: the run was over');
 
   const mark = markCall(argv);
   const subprocess = execa(file, args, {
@@ -127,6 +130,7 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     timedOut = true;
     killTree();
   }, clampTimerMs(options.timeoutMs));
+  options.signal?.addEventListener('abort', killTree, { once: true });
   // The call has ended when its process has: what it leaves behind (in its group or out of it,
   // holding the pipes open or not) is killed then, and the pipes close.
   let swept: Promise<number> | undefined;
@@ -172,6 +176,7 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
       };
     } finally {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', killTree);
       if (drainTimer) clearTimeout(drainTimer);
       if (pgid !== undefined) liveGroups.delete(pgid);
     }

@@ -105,7 +105,7 @@ export class LiveHost implements Host {
   }
 
   run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
-    return runCommand(argv, { timeoutMs: options?.timeoutMs ?? this.timeoutMs, env: this.environment });
+    return runCommand(argv, { timeoutMs: options?.timeoutMs ?? this.timeoutMs, env: this.environment, ...(options?.signal ? { signal: options.signal } : {}) });
   }
 
   which(name: string, extraDirs: readonly string[] = []): Promise<CommandLocation> {
