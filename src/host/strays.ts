@@ -23,6 +23,8 @@ const MAX_SWEEP_ROUNDS = 8;
 let nextCall = 0;
 /** The argv of each call started, by call number, until its sweep is done. */
 const calls = new Map<number, readonly string[]>();
+/** The last pid the kernel had handed out when each call started (see lastPid). */
+const firstPids = new Map<number, number>();
 /** Calls that have ended and wait for the next sweep. */
 const ended = new Set<number>();
 let pending: Promise<ReadonlyMap<number, number>> | undefined;
@@ -44,12 +46,29 @@ const leftBehind = new Map<string, LeftBehind>();
 export function markCall(argv: readonly string[]): { call: number; value: string } {
   const call = nextCall++;
   calls.set(call, argv);
+  const last = lastPid();
+  if (last !== undefined) firstPids.set(call, last);
   return { call, value: `${runToken}:${call}` };
 }
 
 /** A call that never started a process: nothing to look for. */
 export function forgetCall(call: number): void {
   calls.delete(call);
+  firstPids.delete(call);
+}
+
+/**
+ * The last pid handed out in this PID namespace (the 5th field of /proc/loadavg). Pids grow
+ * until they wrap at pid_max, so a call's descendants have pids above the value read when it
+ * started: a sweep reads only their environments, not those of every process on the node.
+ */
+function lastPid(): number | undefined {
+  try {
+    const last = Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]);
+    return Number.isInteger(last) && last > 0 ? last : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The call number a process's environment marks it with, or undefined when it carries none of this run. */
@@ -66,6 +85,11 @@ function callOf(environ: Buffer): number | undefined {
 /** One pass over /proc: kills every process of an ended call; returns how many it killed per call. */
 function sweepOnce(of: ReadonlySet<number>): Map<number, number> {
   const killed = new Map<number, number>();
+  // only the pids handed out since the earliest of these calls started; all of them after a wrap
+  const starts = [...of].map((call) => firstPids.get(call));
+  const last = lastPid();
+  const above = starts.every((start) => start !== undefined) && last !== undefined && starts.length > 0 ? Math.min(...(starts as number[])) : undefined;
+  const window = above !== undefined && last! >= above ? { above, last: last! } : undefined;
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -77,6 +101,7 @@ function sweepOnce(of: ReadonlySet<number>): Map<number, number> {
     if (first < 48 || first > 57) continue;
     const pid = Number(name);
     if (pid === process.pid) continue;
+    if (window && pid <= window.above) continue;
     let environ: Buffer;
     try {
       environ = readFileSync(`/proc/${name}/environ`);
@@ -106,6 +131,7 @@ function sweep(of: ReadonlySet<number>): ReadonlyMap<number, number> {
     const count = total.get(call);
     const argv = calls.get(call);
     calls.delete(call);
+    firstPids.delete(call);
     if (!count || !argv) continue;
     const tool = argv[0] ?? '';
     const entry = leftBehind.get(tool);
