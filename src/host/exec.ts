@@ -86,6 +86,8 @@ function collect(stream: Readable | null | undefined, onOverflow: () => void): {
  * group is killed with SIGKILL, so a tool that forks a helper and hangs leaves nothing behind;
  * so is a tool that prints more than MAX_OUTPUT_BYTES on either stream (the output is read
  * here, not buffered whole by execa, so the cap is enforced as the bytes arrive).
+ * When the process ends, what it left running (in its group, or out of it by setsid or a
+ * double fork) is killed: found by the run token in its environment (strays.ts).
  * Never rejects: a missing binary, a non-zero exit, a timeout and an overflow are all data.
  */
 export async function runCommand(argv: readonly string[], options: ExecOptions): Promise<CommandResult> {
