@@ -1,7 +1,7 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
 import type { Change } from '../src/core/change.js';
 import { defineCheck, type CheckContext } from '../src/core/types.js';
-import { parseCpuList } from '../src/parsers/cpulist.js';
+import { readCpuList } from '../src/parsers/cpulist.js';
 import { readValue } from '../src/probes/files.js';
 import { formatRanges, plural } from '../src/util/text.js';
 
@@ -15,8 +15,10 @@ export function governorPath(cpu: number): string {
 async function onlineCpus(ctx: CheckContext): Promise<{ cpus: number[] } | { problem: string }> {
   const online = await readValue(ctx.host, `${CPU_ROOT}/online`);
   if (online.ok) {
-    const cpus = parseCpuList(online.value);
-    if (cpus) return { cpus };
+    const parsed = readCpuList(online.value);
+    if (parsed.ok) return { cpus: parsed.ids };
+    // an impossible list is not a reason to guess the CPUs from elsewhere: the file lies
+    if (parsed.kind === 'limit') return { problem: `${CPU_ROOT}/online is not a possible CPU list: ${parsed.reason} (the kernel's NR_CPUS)` };
   }
   const listing = await ctx.host.readDir(CPU_ROOT);
   if (!listing.ok) return { problem: online.ok ? `${CPU_ROOT}/online is not a cpulist` : online.reason };

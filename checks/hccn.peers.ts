@@ -4,6 +4,7 @@ import { describePing, formatPingSummary, summarizePings } from '../src/cluster/
 import { planPings, type PingPlan, type PlannedPing } from '../src/cluster/plan.js';
 import { hccnLink, hccnVnic, runPings } from '../src/probes/hccn.js';
 import { devName, hccnScope } from '../src/probes/hccn-scope.js';
+import { formatDuration } from '../src/util/duration.js';
 import { plural, summarizeList } from '../src/util/text.js';
 
 /** A lost packet waits for a device-side timeout nobody documents; a busy tool is retried for ~6 s. */
@@ -62,7 +63,9 @@ export default defineCheck({
   budgetMs(ctx) {
     const pings = plannedUpperBound(ctx);
     const concurrency = Math.max(1, ctx.profile.hccn.concurrency);
-    return Math.ceil((pings * (ctx.timeoutMs + BUSY_RETRY_MS)) / concurrency) + ctx.timeoutMs * 4 + 10_000;
+    const plan = Math.ceil((pings * (ctx.timeoutMs + BUSY_RETRY_MS)) / concurrency);
+    // past hccn.peersBudget no ping starts: what runs then ends within one probe timeout
+    return Math.min(plan, ctx.profile.hccn.peersBudget + ctx.timeoutMs) + ctx.timeoutMs * 4 + 10_000;
   },
   async run(ctx) {
     const loaded = ctx.cluster;
@@ -73,6 +76,8 @@ export default defineCheck({
     }
     const { cluster, self } = loaded;
     if (cluster.nodes.length < 2) return skip(`the cluster ${loaded.file} has one node: no peer to ping`, { remediation: 'nothing to do for a single node' });
+    const budget = ctx.profile.hccn.peersBudget;
+    const startBy = { at: performance.now() + budget, why: `not tried: the ping budget of ${formatDuration(budget)} (profile hccn.peersBudget) was spent` };
     const scope = await hccnScope(ctx, 'the peer pings');
     if (!scope.ok) return scope.outcome;
     const family = scope.family === 'a2' || scope.family === 'a3' ? scope.family : cluster.family;
@@ -108,7 +113,7 @@ export default defineCheck({
       return undefined;
     };
 
-    const runs = await runPings(ctx, plan.pings, { skip: downReason });
+    const runs = await runPings(ctx, plan.pings, { skip: downReason, startBy });
     const summary = summarizePings(runs, plan.unplanned);
     const notRun = runs.filter((r) => r.outcome.status === 'skipped');
     const judged = runs.length - notRun.length;
@@ -139,6 +144,17 @@ export default defineCheck({
       if (notRun.length > 0) parts.push(`${notRun.length} of ${runs.length} pings ${skippedText.replace(/^\d+ /, '')}`);
       const first = summary.failed > 0 ? runs.find((r) => r.outcome.status === 'loss' || r.outcome.status === 'unreachable')!.ping : notRun[0]!.ping;
       const command = first.method === 'hccs' ? '-hccs_ping' : '-ping';
+      const untried = notRun.filter((r) => (r.outcome as { reason: string }).reason === startBy.why).length;
+      if (summary.failed === 0 && untried > 0) {
+        const message = untried === notRun.length ? `${untried} of ${runs.length} pings ${startBy.why}` : parts.join('; ');
+        return fail(message, {
+          expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')}) within hccn.peersBudget (${formatDuration(budget)})`,
+          actual: `${summary.ok} of ${runs.length} ok, ${untried} not tried, ${summary.errors} not assessed`,
+          remediation: `raise hccn.peersBudget in the profile (the ${plural(untried, 'pair')} not tried are listed under the check), or ping fewer pairs per node (plan: ring with ringK, or same-index, in the cluster file)`,
+          evidence,
+          details,
+        });
+      }
       return fail(parts.join('; '), {
         expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')})`,
         actual: `${summary.ok} of ${runs.length} ok, ${summary.failed} failed, ${notRun.length} not run, ${summary.errors} not assessed`,

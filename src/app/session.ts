@@ -13,6 +13,7 @@ import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
 import { readInputFile, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
+import { processesLeftBehind } from '../host/strays.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
 import type { LaunchInput } from '../core/launch-input.js';
@@ -192,6 +193,8 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     if ('value' in built) facts = built.value;
     else signal = built.signal;
   }
+  // nothing the checks started outlives the report: a probe of a check whose watchdog fired
+  host.stop();
   const strict = options.strict ?? false;
   const blocking = blockingResults(results, strict);
   const report: Report = {
@@ -211,6 +214,8 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     checks: results,
   };
   if (cluster) report.cluster = clusterInfo(cluster);
+  const leftProcesses = processesLeftBehind();
+  if (leftProcesses.length > 0) report.leftProcesses = leftProcesses;
   const launchReport = await launchInfo(ctx);
   if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { builtinProfiles } from '../profiles/index.js';
 import { isAscendVersion } from '../util/ascend-version.js';
+import { parseDuration } from '../util/duration.js';
 import { parseSize } from '../util/size.js';
 import { describeZodError } from '../util/zod-error.js';
 import { QprepError } from './errors.js';
@@ -15,6 +16,17 @@ const size = z
     message: 'expected a size such as 1GiB, 16g, 500GB or a number of bytes',
   })
   .transform((value) => parseSize(value)!);
+
+/** The longest budget a profile may give: timers cannot wait longer than about 24.8 days anyway. */
+const MAX_BUDGET_MS = 24 * 3_600_000;
+
+/** A duration as operators write one, "10m", "90s", "1h30m", or a number of milliseconds; at most 24h. */
+const duration = z
+  .union([z.number().int().positive(), z.string()])
+  .refine((value) => ((typeof value === 'number' ? value : parseDuration(value)) ?? Infinity) <= MAX_BUDGET_MS, {
+    message: 'expected a duration such as 90s, 10m or 1h30m (or milliseconds), at most 24h',
+  })
+  .transform((value) => (typeof value === 'number' ? value : parseDuration(value)!));
 
 const port = z.number().int().min(1).max(65535);
 
@@ -104,6 +116,11 @@ const hccn = z
     concurrency: z.number().int().min(1).max(16).default(1),
     /** how often a "hccn_tool is busy" answer is retried, pausing 100 ms, 200 ms, ... up to 1.6 s */
     busyRetries: z.number().int().min(0).max(10).default(5),
+    /**
+     * The whole time hccn.peers may spend on its ping plan. When it is spent no further ping
+     * starts; the pairs not tried are listed, and the check fails since it could not vouch for them.
+     */
+    peersBudget: duration.prefault('10m'),
     /**
      * The deployment moves KV caches over the NPU network (PD disaggregation with Mooncake or
      * HIXL): those read /etc/hccn.conf and use the device IPs even on one host, so HCCN problems

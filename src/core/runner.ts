@@ -41,6 +41,8 @@ export class LimitedHost extends DelegatingHost {
   private readonly perTool = new Map<string, Semaphore>();
   /** per tool, the call that hung */
   private readonly hung = new Map<string, string>();
+  /** aborted by stop(): the running commands are killed, the queued ones not started */
+  private readonly over = new AbortController();
 
   constructor(
     inner: Host,
@@ -51,10 +53,26 @@ export class LimitedHost extends DelegatingHost {
     this.global = new Semaphore(commandConcurrency);
   }
 
+  /**
+   * The run is over (its report is being written): kill every command still running, whatever
+   * check started it (one whose watchdog fired leaves its probes behind), and start no more.
+   */
+  stop(): void {
+    this.over.abort();
+  }
+
   override run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
     const tool = (argv[0] ?? '').replace(/^.*\//, '');
     const limit = this.toolLimits[tool];
-    const runIt = () => this.global.use(() => this.inner.run(argv, options));
+    // checked once the call's turn has come: a call queued past its budget is not started
+    const runIt = () =>
+      this.global.use(() => {
+        if (this.over.signal.aborted) return Promise.resolve(commandNotRun(argv, 'not started: the run was over'));
+        if (options?.startBy !== undefined && performance.now() > options.startBy) {
+          return Promise.resolve({ ...commandNotRun(argv, 'not started: its time budget was spent'), expired: true });
+        }
+        return this.inner.run(argv, { ...options, signal: this.over.signal });
+      });
     if (limit === undefined) return runIt();
     let semaphore = this.perTool.get(tool);
     if (!semaphore) {

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
+import { clampTimerMs } from '../util/timeout.js';
 import { execa } from 'execa';
 import { commandNotRun, emptyCommandResult } from './command-result.js';
+import { forgetCall, markCall, RUN_TOKEN_VARIABLE, sweepAllCalls, sweepCall } from './strays.js';
 import type { CommandResult } from './types.js';
 
 /**
@@ -24,6 +26,7 @@ let stopped = false;
 export function killAllCommandGroups(signal: NodeJS.Signals = 'SIGKILL'): void {
   for (const pgid of liveGroups) killGroup(pgid, signal);
   liveGroups.clear();
+  if (signal === 'SIGKILL') sweepAllCalls();
 }
 
 /**
@@ -51,6 +54,8 @@ function mebibytes(bytes: number): string {
 export interface ExecOptions {
   timeoutMs: number;
   env: Record<string, string>;
+  /** the run is over: kill the command with its group */
+  signal?: AbortSignal;
 }
 
 /** Collects one output stream up to the cap; `onOverflow` runs once when the cap is reached. */
@@ -81,6 +86,8 @@ function collect(stream: Readable | null | undefined, onOverflow: () => void): {
  * group is killed with SIGKILL, so a tool that forks a helper and hangs leaves nothing behind;
  * so is a tool that prints more than MAX_OUTPUT_BYTES on either stream (the output is read
  * here, not buffered whole by execa, so the cap is enforced as the bytes arrive).
+ * When the process ends, what it left running (in its group, or out of it by setsid or a
+ * double fork) is killed: found by the run token in its environment (strays.ts).
  * Never rejects: a missing binary, a non-zero exit, a timeout and an overflow are all data.
  */
 export async function runCommand(argv: readonly string[], options: ExecOptions): Promise<CommandResult> {
@@ -89,12 +96,14 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   const base = emptyCommandResult(argv);
   if (!file) return commandNotRun(argv, 'empty command');
   if (stopped) return commandNotRun(argv, 'not started: qprep was interrupted');
+  if (options.signal?.aborted) return commandNotRun(argv, 'not started: the run was over');
 
+  const mark = markCall(argv);
   const subprocess = execa(file, args, {
     reject: false,
     detached: true,
     stdin: 'ignore',
-    env: { ...options.env, LC_ALL: 'C', LANG: 'C', LANGUAGE: 'C' },
+    env: { ...options.env, LC_ALL: 'C', LANG: 'C', LANGUAGE: 'C', [RUN_TOKEN_VARIABLE]: mark.value },
     extendEnv: false,
     buffer: false,
     encoding: 'buffer',
@@ -122,36 +131,56 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   const timer = setTimeout(() => {
     timedOut = true;
     killTree();
-  }, options.timeoutMs);
+  }, clampTimerMs(options.timeoutMs));
+  options.signal?.addEventListener('abort', killTree, { once: true });
+  // The call has ended when its process has: what it leaves behind (in its group or out of it,
+  // holding the pipes open or not) is killed then, and the pipes close.
+  let swept: Promise<number> | undefined;
+  const sweep = () => (swept ??= sweepCall(mark.call));
+  subprocess.once('exit', () => {
+    if (pgid !== undefined) killGroup(pgid, 'SIGKILL');
+    void sweep();
+  });
 
-  try {
-    const outcome = await Promise.race([subprocess, abandoned]);
-    const durationMs = Math.round(performance.now() - started);
-    const output = { stdout: stdout.text(), stderr: stderr.text() };
-    const overflow = stdout.overflowed() ? 'stdout' : stderr.overflowed() ? 'stderr' : undefined;
-    if (overflow) {
-      return { ...base, ...output, durationMs, failure: `printed more than ${mebibytes(MAX_OUTPUT_BYTES)} on ${overflow}: stopped there and killed with its child processes` };
+  const result = await settle();
+  if (pgid === undefined) {
+    forgetCall(mark.call);
+    return result;
+  }
+  const leftProcesses = await sweep();
+  return leftProcesses > 0 ? { ...result, leftProcesses } : result;
+
+  async function settle(): Promise<CommandResult> {
+    try {
+      const outcome = await Promise.race([subprocess, abandoned]);
+      const durationMs = Math.round(performance.now() - started);
+      const output = { stdout: stdout.text(), stderr: stderr.text() };
+      const overflow = stdout.overflowed() ? 'stdout' : stderr.overflowed() ? 'stderr' : undefined;
+      if (overflow) {
+        return { ...base, ...output, durationMs, failure: `printed more than ${mebibytes(MAX_OUTPUT_BYTES)} on ${overflow}: stopped there and killed with its child processes` };
+      }
+      if (outcome === 'abandoned') return { ...base, ...output, durationMs, timedOut: true };
+      const result = outcome;
+      const code = (result as { code?: string }).code;
+      if (timedOut) return { ...base, ...output, durationMs, timedOut: true, signal: result.signal ?? 'SIGKILL' };
+      if (stopped && result.signal) return { ...base, ...output, durationMs, failure: 'interrupted: killed with its child processes when qprep was interrupted' };
+      if (code === 'ENOENT') return { ...base, durationMs, notFound: true, failure: `${file}: command not found` };
+      if (code === 'EACCES') return { ...base, durationMs, failure: `${file}: permission denied` };
+      if (result.exitCode === undefined && !result.signal && code) {
+        return { ...base, durationMs, failure: `${file}: ${code}` };
+      }
+      return {
+        ...base,
+        ...output,
+        exitCode: result.exitCode ?? null,
+        signal: result.signal ?? null,
+        durationMs,
+      };
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', killTree);
+      if (drainTimer) clearTimeout(drainTimer);
+      if (pgid !== undefined) liveGroups.delete(pgid);
     }
-    if (outcome === 'abandoned') return { ...base, ...output, durationMs, timedOut: true };
-    const result = outcome;
-    const code = (result as { code?: string }).code;
-    if (timedOut) return { ...base, ...output, durationMs, timedOut: true, signal: result.signal ?? 'SIGKILL' };
-    if (stopped && result.signal) return { ...base, ...output, durationMs, failure: 'interrupted: killed with its child processes when qprep was interrupted' };
-    if (code === 'ENOENT') return { ...base, durationMs, notFound: true, failure: `${file}: command not found` };
-    if (code === 'EACCES') return { ...base, durationMs, failure: `${file}: permission denied` };
-    if (result.exitCode === undefined && !result.signal && code) {
-      return { ...base, durationMs, failure: `${file}: ${code}` };
-    }
-    return {
-      ...base,
-      ...output,
-      exitCode: result.exitCode ?? null,
-      signal: result.signal ?? null,
-      durationMs,
-    };
-  } finally {
-    clearTimeout(timer);
-    if (drainTimer) clearTimeout(drainTimer);
-    if (pgid !== undefined) liveGroups.delete(pgid);
   }
 }

@@ -28,11 +28,13 @@ import {
   type TcpProbeResult,
   type WriteOptions,
 } from './types.js';
-import { withTimeout } from '../util/timeout.js';
+import { clampTimerMs, withTimeout } from '../util/timeout.js';
 
 /** Files bigger than this are not configuration or kernel state; refuse rather than fill memory. */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 const MAX_SYMLINK_HOPS = 40;
+/** open(2)'s O_PATH on Linux (arm64 and x86_64): a handle to stat a name without opening the file itself (a device node). */
+const O_PATH = 0o10000000;
 
 export interface LiveHostOptions {
   /** host files are read under this prefix; "/" for the running system */
@@ -111,7 +113,7 @@ export class LiveHost implements Host {
   }
 
   run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
-    return runCommand(argv, { timeoutMs: options?.timeoutMs ?? this.timeoutMs, env: this.environment });
+    return runCommand(argv, { timeoutMs: options?.timeoutMs ?? this.timeoutMs, env: this.environment, ...(options?.signal ? { signal: options.signal } : {}) });
   }
 
   which(name: string, extraDirs: readonly string[] = []): Promise<CommandLocation> {
@@ -122,6 +124,7 @@ export class LiveHost implements Host {
     return this.guard(file, async (real) => {
       const handle = await fsp.open(real, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
       try {
+        await this.confine(handle, file);
         const chunks: Buffer[] = [];
         let total = 0;
         for (;;) {
@@ -141,7 +144,7 @@ export class LiveHost implements Host {
 
   readDir(dir: string): Promise<Probe<DirEntry[]>> {
     return this.guard(dir, async (real) => {
-      const entries = await fsp.readdir(real, { withFileTypes: true });
+      const entries = await this.withConfined(real, dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY, (opened) => fsp.readdir(opened, { withFileTypes: true }));
       const list: DirEntry[] = entries.map((entry) => ({
         name: entry.name,
         kind: entry.isFile()
@@ -166,7 +169,7 @@ export class LiveHost implements Host {
   }
 
   stat(file: string): Promise<Probe<FileStat>> {
-    return this.guard(file, async (real) => probeOk(toFileStat(await fsp.stat(real))));
+    return this.guard(file, async (real) => probeOk(toFileStat(await this.withConfined(real, file, O_PATH, (opened) => fsp.stat(opened)))));
   }
 
   lstat(file: string): Promise<Probe<FileStat>> {
@@ -222,7 +225,7 @@ export class LiveHost implements Host {
         const durationMs = Math.round(performance.now() - started);
         resolve(error === undefined ? { ok, durationMs } : { ok, durationMs, error });
       };
-      socket.setTimeout(timeoutMs, () => done(false, `no answer within ${timeoutMs} ms`));
+      socket.setTimeout(clampTimerMs(timeoutMs), () => done(false, `no answer within ${timeoutMs} ms`));
       socket.once('connect', () => done(true));
       socket.once('error', (error: NodeJS.ErrnoException) => done(false, error.code ?? error.message));
     });
@@ -237,7 +240,8 @@ export class LiveHost implements Host {
       async (real) => {
         switch (options.how) {
           case 'existing':
-            return writeExisting(real, content);
+            // confined through an O_PATH handle, then opened again through it: the same inode, nothing truncated before
+            return this.withConfined(real, file, O_PATH, (opened) => writeExisting(opened, content));
           case 'atomic':
             return writeAtomic(real, content, mode);
           case 'exclusive':
@@ -279,6 +283,41 @@ export class LiveHost implements Host {
       await fsp.mkdir(real, { recursive: true, mode });
       return probeOk(undefined);
     });
+  }
+
+  private realRootPromise: Promise<string> | undefined;
+
+  /**
+   * Refuses an opened file that is not inside --root. The path was resolved component by
+   * component inside the root, but a rename racing the open can swap a directory on it for a
+   * symlink that leads out; what the kernel actually opened is /proc/self/fd/N.
+   */
+  private async confine(handle: fsp.FileHandle, hostPath: string): Promise<void> {
+    if (this.root === '/') return;
+    this.realRootPromise ??= fsp.realpath(this.root);
+    const root = await this.realRootPromise;
+    let opened: string;
+    try {
+      opened = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+    } catch {
+      return; // no procfs to ask: the component walk is all there is
+    }
+    if (opened === root || opened.startsWith(root.endsWith('/') ? root : `${root}/`)) return;
+    const error: NodeJS.ErrnoException = new Error(`${hostPath} led outside --root ${this.root} (to ${opened}) while it was opened: not used`);
+    error.code = 'EXDEV';
+    throw error;
+  }
+
+  /** Opens `real`, confines it, and runs `use` on the opened file's /proc/self/fd path, so the name cannot change under it. */
+  private async withConfined<T>(real: string, hostPath: string, flags: number, use: (opened: string) => Promise<T>): Promise<T> {
+    if (this.root === '/') return use(real);
+    const handle = await fsp.open(real, flags);
+    try {
+      await this.confine(handle, hostPath);
+      return await use(`/proc/self/fd/${handle.fd}`);
+    } finally {
+      await handle.close();
+    }
   }
 
   /**

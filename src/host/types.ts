@@ -61,6 +61,13 @@ export interface FsUsage {
 export interface CommandOptions {
   /** kill the command and its whole process group after this many milliseconds */
   timeoutMs?: number;
+  /**
+   * Do not start the command after this moment (performance.now() milliseconds): a call queued
+   * behind others when a budget runs out comes back with `expired` instead of running.
+   */
+  startBy?: number;
+  /** kill the command and its group when this aborts (the run is over: no probe outlives the report) */
+  signal?: AbortSignal;
 }
 
 export interface CommandResult {
@@ -76,6 +83,13 @@ export interface CommandResult {
   notFound: boolean;
   /** why the command could not be run when it is neither a timeout nor a missing binary */
   failure?: string;
+  /**
+   * processes the command left running when it ended (outside its process group: setsid, a
+   * double fork), found by the run token in their environment and killed
+   */
+  leftProcesses?: number;
+  /** the command was not started: its `startBy` had passed when its turn came */
+  expired?: boolean;
 }
 
 export interface NetAddress {

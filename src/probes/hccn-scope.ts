@@ -102,6 +102,8 @@ export async function hccnToolRemediation(ctx: CheckContext, answer: Extract<Hcc
       return 'another program keeps hccn_tool busy (an exporter, a monitoring loop): pause it while qprep runs, or raise hccn.busyRetries in the profile';
     case 'refused':
       return 'report this with "qprep snapshot -o snap.json --only hccn" attached';
+    case 'expired':
+      return 'raise hccn.peersBudget in the profile, or ping fewer pairs (plan: ring or same-index in the cluster file)';
     case 'failed':
     case 'unparsable':
       return `run "${commandLine(answer.argv)}" by hand and read its answer; a driver that cannot answer needs "npu-smi info" and dmesg checked`;

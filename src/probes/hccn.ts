@@ -40,9 +40,14 @@ export interface HccnRunOptions {
   timeoutMs?: number;
   /** the pause between attempts, injectable so tests do not wait */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * a budget: no call (nor retry) starts after `at` (performance.now() milliseconds); a call
+   * whose turn comes later is not made, and `why` says so
+   */
+  startBy?: { at: number; why: string };
 }
 
-export type HccnProblemKind = 'not-found' | 'refused' | 'busy' | 'failed' | 'unparsable';
+export type HccnProblemKind = 'not-found' | 'refused' | 'busy' | 'failed' | 'unparsable' | 'expired';
 
 export type HccnRun =
   | { ok: true; result: CommandResult; argv: string[]; attempts: number }
@@ -90,7 +95,8 @@ export async function runHccnTool(ctx: CheckContext, device: number, args: reado
   const sleep = options.sleep ?? defaultSleep;
   let waitedMs = 0;
   for (let attempt = 1; ; attempt++) {
-    const result = await ctx.host.run(argv, { timeoutMs });
+    const result = await ctx.host.run(argv, options.startBy ? { timeoutMs, startBy: options.startBy.at } : { timeoutMs });
+    if (result.expired) return { ok: false, kind: 'expired', problem: options.startBy?.why ?? 'not started: its time budget was spent', argv, attempts: attempt - 1, result };
     if (!isHccnBusy(`${result.stdout}\n${result.stderr}`)) return { ok: true, result, argv, attempts: attempt };
     if (attempt > retries) {
       return {
@@ -196,6 +202,7 @@ export async function runPing(ctx: CheckContext, ping: PlannedPing, options: Hcc
     return { ping, outcome: { status: 'error', problem: `refused to ping "${ping.address.slice(0, 40)}": not an IPv4 address` }, attempts: 0, argv: [] };
   }
   const run = await runHccnTool(ctx, ping.localDevice, args, options);
+  if (!run.ok && run.kind === 'expired') return { ping, outcome: { status: 'skipped', reason: run.problem }, attempts: run.attempts, argv: run.argv };
   if (!run.ok) return { ping, outcome: { status: 'error', problem: run.problem }, attempts: run.attempts, argv: run.argv };
   const timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
   const parsed = parseHccnPing(run.result.stdout);

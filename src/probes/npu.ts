@@ -5,6 +5,7 @@ import { boardInfo, parseNpuSmiKeyValue, type NpuBoardInfo } from '../parsers/np
 import { preview } from '../parsers/lines.js';
 import { deviceIdOf, familyOf, parseNpuSmiInfo, type NpuFamily, type NpuSmiLayout, type NpuSmiTable } from '../parsers/npu-smi-info.js';
 import { commandLine, commandProblem } from './commands.js';
+import { parseIdRanges } from '../parsers/id-ranges.js';
 
 /**
  * The shared NPU probe: `npu-smi info` found, run once per run, parsed, and turned into the
@@ -246,18 +247,15 @@ export interface VisibleDevices {
   invalid?: string;
 }
 
-/** "0,1,4-7" -> [0,1,4,5,6,7]; undefined for anything else. */
+const MAX_DEVICE_IDS = 1000;
+
+/**
+ * "0,1,4-7" -> [0,1,4,5,6,7]; undefined for anything else. Ids stop below 1000 (no host has
+ * that many devices), which also bounds the work on a hostile value.
+ */
 export function parseDeviceList(text: string): number[] | undefined {
-  const ids = new Set<number>();
-  for (const part of text.split(',').map((p) => p.trim())) {
-    const range = /^(\d{1,3})(?:-(\d{1,3}))?$/.exec(part);
-    if (!range) return undefined;
-    const low = Number(range[1]);
-    const high = range[2] === undefined ? low : Number(range[2]);
-    if (high < low) return undefined;
-    for (let id = low; id <= high; id++) ids.add(id);
-  }
-  return [...ids].sort((a, b) => a - b);
+  const parsed = parseIdRanges(text, MAX_DEVICE_IDS);
+  return parsed.ok && parsed.ids.length > 0 ? parsed.ids : undefined;
 }
 
 /**

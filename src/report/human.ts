@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { CATEGORIES, type Category, type CheckResult, type Status } from '../core/types.js';
+import { commandLine } from '../probes/commands.js';
 import type { Report } from './schema.js';
 import { fitList, wrapHanging } from './wrap.js';
 
@@ -250,6 +251,14 @@ export function problemsOf(report: Report): string[] {
   });
 }
 
+/** A tool that left processes outside its process group is named, with what qprep did about it. */
+function leftProcessLines(report: Report, chalk: ChalkInstance): string[] {
+  return (report.leftProcesses ?? []).map(
+    (left) =>
+      `${chalk.yellow('note:')} ${left.tool} left ${left.processes} ${left.processes === 1 ? 'process' : 'processes'} running outside its process group after ${plural(left.calls, 'call')} ("${commandLine(left.firstCall)}" first); qprep killed them`,
+  );
+}
+
 /** The last line: the verdict, and when not ready, each problem once. */
 export function verdictLine(report: Report, chalk: ChalkInstance): string {
   const s = report.summary;
@@ -272,7 +281,8 @@ export function formatHuman(report: Report, options: HumanOptions): string {
   const out = headerLines(report, chalk);
   out.push(...(detail === 'all' ? everyCheck(report, ctx) : problemsFirst(report, ctx)));
   const hidden = detail === 'problems' && shown.length < report.checks.length;
-  out.push('', summaryLine(report, chalk, hidden ? ' · -v shows every check' : ''), verdictLine(report, chalk));
+  out.push('', ...leftProcessLines(report, chalk));
+  out.push(summaryLine(report, chalk, hidden ? ' · -v shows every check' : ''), verdictLine(report, chalk));
   return `${out.join('\n')}\n`;
 }
 

@@ -184,6 +184,17 @@ export const fullReportSchema = z.object({
   facts: factsSchema.optional().describe('the `qprep facts` document of this node, present when NPU or HCCN checks ran'),
   cluster: clusterInfoSchema.optional().describe('present with --cluster'),
   launch: launchInfoSchema.optional().describe('present with --launch SCRIPT (or a snapshot that recorded one): the script the launch checks read'),
+  leftProcesses: z
+    .array(
+      z.object({
+        tool: z.string().describe('the executable as run'),
+        firstCall: z.array(z.string()).describe('the argv of the first call that left processes'),
+        calls: z.number().int().positive(),
+        processes: z.number().int().positive().describe('processes found running after their call ended, all killed'),
+      }),
+    )
+    .optional()
+    .describe('set when a tool left processes running outside its process group (setsid, a double fork): qprep found them by its run token and killed them'),
   interrupted: z
     .object({
       signal: z.string().describe('SIGINT or SIGTERM'),

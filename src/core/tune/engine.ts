@@ -25,6 +25,7 @@ import {
 import { profileKnobs } from './knobs.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { planPersistence } from './persist.js';
+import { symlinkRefusal } from './links.js';
 
 /** What the engine needs from the process around it; injected so tests can play a crash or a rival. */
 export interface TuneDeps {
@@ -200,6 +201,9 @@ function sameContent(kind: Change['kind'], a: string | null, b: string | null): 
 async function readBefore(host: Host, origin: string, change: Change, allow: AllowList): Promise<ChangeReport> {
   const refusal = allow.refuse(change);
   if (refusal) return { origin, change, before: null, status: 'refused', error: `not allowed: ${refusal}` };
+  // a tunable in /sys is reached through links by design; a whole file qprep replaces is not
+  const link = change.kind === 'file' ? await symlinkRefusal(host, change.path) : undefined;
+  if (link) return { origin, change, before: null, status: 'refused', error: link };
   const current = await readCurrent(host, change.kind, change.path);
   if ('problem' in current) return { origin, change, before: null, status: 'refused', error: `the old value cannot be read, so it could not be restored: ${current.problem}` };
   const report: ChangeReport = { origin, change, before: current.value, status: 'planned' };
@@ -506,6 +510,12 @@ export async function rollback(host: Host, loaded: LoadedProfile, options: Rollb
           report.error = refusal ? `not allowed: ${refusal}` : 'the journal holds no old value for it';
           continue;
         }
+        const link = entry.kind === 'file' ? await symlinkRefusal(host, entry.path) : undefined;
+        if (link) {
+          report.status = 'refused';
+          report.error = link;
+          continue;
+        }
         const current = await readCurrent(host, entry.kind, entry.path);
         if ('problem' in current) {
           report.status = current.missing ? 'missing' : 'failed';
@@ -517,7 +527,10 @@ export async function rollback(host: Host, loaded: LoadedProfile, options: Rollb
           report.status = 'unchanged';
           continue;
         }
-        if (!sameContent(entry.kind, current.value, entry.after) && !options.force) {
+        // A write the journal shows as started and not finished (kill -9 between the open, which
+        // truncates, and the write) leaves the value empty: that is qprep's own doing, not a drift.
+        const emptiedByCrash = (entry.status === 'pending' || entry.status === 'failed') && current.value !== null && current.value.trim() === '';
+        if (!sameContent(entry.kind, current.value, entry.after) && !emptiedByCrash && !options.force) {
           report.status = 'drifted';
           report.error = 'changed since qprep wrote it; left alone (--force restores it anyway)';
           continue;

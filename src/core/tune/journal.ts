@@ -3,6 +3,7 @@ import type { Change } from '../change.js';
 import { describeProbeError, type Host } from '../../host/types.js';
 import { visibleLine } from '../../util/text.js';
 import { STATE_DIR } from './knobs.js';
+import { symlinkRefusal } from './links.js';
 
 /**
  * The tune journal: every old value, on disk and fsynced before the first write, so that
@@ -72,6 +73,8 @@ export type JournalRead =
 
 /** Reads and validates the active journal. Never throws. */
 export async function readJournal(host: Host): Promise<JournalRead> {
+  const link = await symlinkRefusal(host, JOURNAL_PATH);
+  if (link) return { state: 'unreadable', reason: link, code: 'ELINK' };
   const read = await host.readFile(JOURNAL_PATH);
   if (!read.ok) {
     if (read.code === 'ENOENT') return { state: 'absent' };
@@ -110,9 +113,11 @@ export function newJournal(hostname: string, now: Date): Journal {
 export async function writeJournal(host: Host, journal: Journal, now: Date): Promise<string | undefined> {
   const dir = await host.makeDirectory(STATE_DIR, 0o755);
   if (!dir.ok) return describeProbeError(STATE_DIR, dir);
+  const link = await symlinkRefusal(host, JOURNAL_PATH);
+  if (link) return link;
   journal.updatedAt = now.toISOString();
-  // Old values of kernel tunables are no secret; anyone may see what qprep changed.
-  const written = await host.writeFile(JOURNAL_PATH, `${JSON.stringify(journal, null, 2)}\n`, { how: 'atomic', mode: 0o644 });
+  // Only root reads it: it holds whole configuration files as they were, whatever they contained.
+  const written = await host.writeFile(JOURNAL_PATH, `${JSON.stringify(journal, null, 2)}\n`, { how: 'atomic', mode: 0o600 });
   return written.ok ? undefined : describeProbeError(JOURNAL_PATH, written);
 }
 

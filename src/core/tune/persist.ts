@@ -3,6 +3,7 @@ import { parseTmpfiles } from '../../parsers/tmpfiles.js';
 import type { Host } from '../../host/types.js';
 import { sysctlPath, type Change } from '../change.js';
 import { SYSCTL_D_FILE, TMPFILES_FILE, type Knob } from './knobs.js';
+import { symlinkRefusal } from './links.js';
 
 /*
  * How `--persist` makes the settings survive a reboot, with the distribution's own mechanisms:
@@ -67,6 +68,12 @@ export function renderTmpfilesFile(existing: string | null, settings: ReadonlyMa
  * (a sysctl in /proc/sys, else its sysfs/debugfs file). The files keep what earlier runs put
  * in them, so `--persist --only X` adds X without dropping the others.
  */
+/** A file qprep manages, never read through a link (tune refuses the change, naming the link). */
+async function readManaged(host: Host, path: string): Promise<{ ok: true; value: string } | { ok: false }> {
+  if (await symlinkRefusal(host, path)) return { ok: false };
+  return host.readFile(path);
+}
+
 export async function planPersistence(host: Host, knobs: readonly Knob[]): Promise<PersistencePlan> {
   const sysctls = new Map<string, string>();
   const tmpfiles = new Map<string, string>();
@@ -78,13 +85,13 @@ export async function planPersistence(host: Host, knobs: readonly Knob[]): Promi
   const changes: Change[] = [];
   if (sysctls.size > 0) {
     if (await isDirectory(host, '/etc/sysctl.d')) {
-      const current = await host.readFile(SYSCTL_D_FILE);
+      const current = await readManaged(host, SYSCTL_D_FILE);
       changes.push({ kind: 'file', path: SYSCTL_D_FILE, content: renderSysctlFile(current.ok ? current.value : null, sysctls), mode: 0o644 });
     } else notes.push(`/etc/sysctl.d does not exist: ${[...sysctls.keys()].join(', ')} not made persistent (add them to /etc/sysctl.conf)`);
   }
   if (tmpfiles.size > 0) {
     if (await isDirectory(host, '/etc/tmpfiles.d')) {
-      const current = await host.readFile(TMPFILES_FILE);
+      const current = await readManaged(host, TMPFILES_FILE);
       changes.push({ kind: 'file', path: TMPFILES_FILE, content: renderTmpfilesFile(current.ok ? current.value : null, tmpfiles), mode: 0o644 });
     } else notes.push(`/etc/tmpfiles.d does not exist (no systemd-tmpfiles): ${[...tmpfiles.keys()].join(', ')} not made persistent`);
   }

@@ -113,13 +113,15 @@ nodes:
     expect(outcome).toMatchObject({ status: 'pass', message: 'all 16 pings to a3n2 ok (same-index, HCCS)' });
   });
 
-  it('its budget grows with the plan: serialized pings of 16 devices x 3 peers take long', () => {
+  it('its budget grows with the plan, up to hccn.peersBudget and one probe timeout: serialized pings of 16 devices x 3 peers take long', () => {
     const nodes = ['n1', 'n2', 'n3', 'n4'].map((n, i) => `  - {name: ${n}, host: 10.0.0.${i + 1}}`).join('\n');
     const cluster = parseClusterText(`nodes:\n${nodes}\n`, 'c.yaml');
     const host = new FakeHost({});
     const self = { file: 'c.yaml', cluster, self: cluster.nodes[0]!, matchedBy: 'node-option' as const, evidence: '--node n1' };
     const ctx = createContext(host, profileWith(), 10_000, undefined, self);
-    // 3 peers x 16 devices, each up to the probe timeout plus the busy retries
-    expect(checkBudgetMs(check, ctx)).toBe(Math.ceil(48 * (10_000 + 6_200)) + 40_000 + 10_000);
+    // 3 peers x 16 devices, each up to the probe timeout plus the busy retries: 13 min, more than the 10 min budget
+    expect(checkBudgetMs(check, ctx)).toBe(600_000 + 10_000 + 40_000 + 10_000);
+    const larger = createContext(host, profileWith({ hccn: { peersBudget: '1h' } }), 10_000, undefined, self);
+    expect(checkBudgetMs(check, larger)).toBe(48 * (10_000 + 6_200) + 40_000 + 10_000);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pass, fail, error as errorOutcome } from '../../../src/core/outcome.js';
 import { createContext, LimitedHost, runChecks, type RunOptions } from '../../../src/core/runner.js';
+import type { CommandOptions } from '../../../src/host/types.js';
 import { defineCheck, type Check, type Outcome } from '../../../src/core/types.js';
 import { blockingResults, exitCodeFor, summarize } from '../../../src/core/verdict.js';
 import { FakeHost } from '../../helpers/fake-host.js';
@@ -181,6 +182,34 @@ describe('LimitedHost', () => {
     ]);
     expect(hccnPeak).toBe(1);
     expect(otherPeak).toBeGreaterThan(1);
+  });
+
+  it('does not start a call whose startBy has passed when its turn comes, nor any call after stop(); it aborts the ones running', async () => {
+    const started: string[] = [];
+    const signals: AbortSignal[] = [];
+    const inner = new FakeHost();
+    inner.run = async (argv: readonly string[], options?: CommandOptions) => {
+      started.push(argv.join(' '));
+      if (options?.signal) signals.push(options.signal);
+      await sleep(20);
+      return { argv: [...argv], exitCode: 0, signal: null, stdout: '', stderr: '', durationMs: 20, timedOut: false, notFound: false };
+    };
+    const host = new LimitedHost(inner, 8, { hccn_tool: 1 });
+    const tool = '/usr/local/Ascend/driver/tools/hccn_tool';
+    // the first call takes the only slot; the second's deadline passes while it waits
+    const first = host.run([tool, '-i', '0', '-link', '-g']);
+    const late = host.run([tool, '-i', '1', '-link', '-g'], { startBy: performance.now() + 5 });
+    expect(await late).toMatchObject({ expired: true, failure: 'not started: its time budget was spent' });
+    await first;
+    expect(started).toEqual([`${tool} -i 0 -link -g`]);
+    expect(signals.every((signal) => !signal.aborted)).toBe(true);
+    const running = host.run(['npu-smi', 'info']);
+    await sleep(1);
+    host.stop();
+    expect(signals.at(-1)!.aborted).toBe(true);
+    await running;
+    expect(await host.run(['npu-smi', 'info'])).toMatchObject({ failure: 'not started: the run was over' });
+    expect(started).toHaveLength(2);
   });
 });
 

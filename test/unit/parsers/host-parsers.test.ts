@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCpuList } from '../../../src/parsers/cpulist.js';
+import { parseCpuList, readCpuList } from '../../../src/parsers/cpulist.js';
+import { parseIdRanges } from '../../../src/parsers/id-ranges.js';
+import { parseDeviceList } from '../../../src/probes/npu.js';
 import { ldFlagsMatchArch, parseLdconfigCache } from '../../../src/parsers/ldconfig.js';
 import { parseMeminfo } from '../../../src/parsers/meminfo.js';
 import { mountFor, parseMountinfo } from '../../../src/parsers/mountinfo.js';
@@ -17,6 +19,28 @@ describe('cpulist', () => {
     expect(parseCpuList('0-')).toBeUndefined();
     expect(parseCpuList('3-1')).toBeUndefined();
     expect(parseCpuList('cpu0')).toBeUndefined();
+  });
+  it('refuses impossible lists by NR_CPUS (8192), saying which limit', () => {
+    expect(readCpuList('0-8191').ok).toBe(true);
+    expect(readCpuList('8192')).toEqual({ ok: false, kind: 'limit', reason: '8192 is beyond the limit of 8192 (ids 0-8191)' });
+    expect(readCpuList('0-4294967295')).toMatchObject({ ok: false, kind: 'limit' });
+    expect(readCpuList(Array(8193).fill('1').join(','))).toEqual({ ok: false, kind: 'limit', reason: 'more than 8192 entries' });
+    expect(readCpuList(Array(8192).fill('1').join(','))).toEqual({ ok: true, ids: [1] });
+  });
+  it('never yields more ids than the limit, whatever the input', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(20), fc.nat(20)), { maxLength: 50 }), (pairs) => {
+        const parsed = parseIdRanges(pairs.map(([a, b]) => `${a}-${a + b}`).join(','), 16);
+        if (parsed.ok) expect(parsed.ids.every((id) => id < 16)).toBe(true);
+        else expect(parsed.kind).toBe('limit');
+      }),
+    );
+  });
+  it('device lists stop below 1000 ids and keep their old syntax', () => {
+    expect(parseDeviceList('0,1,4-7')).toEqual([0, 1, 4, 5, 6, 7]);
+    expect(parseDeviceList(' 3 , 1')).toEqual([1, 3]);
+    expect(parseDeviceList('')).toBeUndefined();
+    expect(parseDeviceList('0-999999999')).toBeUndefined();
   });
 });
 

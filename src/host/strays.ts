@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Processes a tool leaves behind outside its process group. A tool that calls setsid, or a
+ * daemonizing wrapper that double-forks and exits 0, takes its descendants out of the group
+ * that qprep kills; they keep running on the node after the call. Every command qprep starts
+ * carries this run's token in its environment (`QPREP_RUN_TOKEN=<run>:<call>`), which every
+ * descendant inherits whatever session or group it moves to; when a call has ended, the
+ * processes still carrying its token are found in /proc/PID/environ and killed.
+ *
+ * What escapes this: a descendant that replaces its whole environment (`env -i`, execve with a
+ * new environment), one in another PID namespace, and one qprep may not read (not running as root
+ * and the tool changed user). These limits are stated in docs/robustness.md.
+ */
+export const RUN_TOKEN_VARIABLE = 'QPREP_RUN_TOKEN';
+const runToken = randomBytes(8).toString('hex');
+const marker = Buffer.from(`${RUN_TOKEN_VARIABLE}=${runToken}:`);
+
+/** A kill loop that keeps finding processes is a fork loop; a few rounds bound the work. */
+const MAX_SWEEP_ROUNDS = 8;
+
+let nextCall = 0;
+/** The argv of each call started, by call number, until its sweep is done. */
+const calls = new Map<number, readonly string[]>();
+/** The last pid the kernel had handed out when each call started (see lastPid). */
+const firstPids = new Map<number, number>();
+/** Calls that have ended and wait for the next sweep. */
+const ended = new Set<number>();
+let pending: Promise<ReadonlyMap<number, number>> | undefined;
+
+/** Per tool, the calls that left processes: one entry per executable, whatever the number of calls. */
+export interface LeftBehind {
+  /** the executable as run */
+  tool: string;
+  /** the first call that left processes, as argv */
+  firstCall: string[];
+  /** calls of this tool that left processes */
+  calls: number;
+  /** processes still carrying a call's token after it ended, all killed */
+  processes: number;
+}
+const leftBehind = new Map<string, LeftBehind>();
+
+/** The environment value of a new call, and its number for `sweepCall`. */
+export function markCall(argv: readonly string[]): { call: number; value: string } {
+  const call = nextCall++;
+  calls.set(call, argv);
+  const last = lastPid();
+  if (last !== undefined) firstPids.set(call, last);
+  return { call, value: `${runToken}:${call}` };
+}
+
+/** A call that never started a process: nothing to look for. */
+export function forgetCall(call: number): void {
+  calls.delete(call);
+  firstPids.delete(call);
+}
+
+/**
+ * The last pid handed out in this PID namespace (the 5th field of /proc/loadavg). Pids grow
+ * until they wrap at pid_max, so a call's descendants have pids above the value read when it
+ * started: a sweep reads only their environments, not those of every process on the node.
+ */
+function lastPid(): number | undefined {
+  try {
+    const last = Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]);
+    return Number.isInteger(last) && last > 0 ? last : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The call number a process's environment marks it with, or undefined when it carries none of this run. */
+function callOf(environ: Buffer): number | undefined {
+  let at = environ.indexOf(marker);
+  while (at > 0 && environ[at - 1] !== 0) at = environ.indexOf(marker, at + 1);
+  if (at < 0) return undefined;
+  let end = environ.indexOf(0, at);
+  if (end < 0) end = environ.length;
+  const call = Number(environ.subarray(at + marker.length, end).toString('latin1'));
+  return Number.isInteger(call) ? call : undefined;
+}
+
+/** One pass over /proc: kills every process of an ended call; returns how many it killed per call. */
+function sweepOnce(of: ReadonlySet<number>): Map<number, number> {
+  const killed = new Map<number, number>();
+  // only the pids handed out since the earliest of these calls started; all of them after a wrap
+  const starts = [...of].map((call) => firstPids.get(call));
+  const last = lastPid();
+  const above = starts.every((start) => start !== undefined) && last !== undefined && starts.length > 0 ? Math.min(...(starts as number[])) : undefined;
+  const window = above !== undefined && last! >= above ? { above, last: last! } : undefined;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return killed; // no procfs (not Linux): nothing to find this way
+  }
+  for (const name of names) {
+    const first = name.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    if (window && pid <= window.above) continue;
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${name}/environ`);
+    } catch {
+      continue; // ended meanwhile, or not ours to read
+    }
+    const call = callOf(environ);
+    if (call === undefined || !of.has(call)) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed.set(call, (killed.get(call) ?? 0) + 1);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return killed;
+}
+
+function sweep(of: ReadonlySet<number>): ReadonlyMap<number, number> {
+  const total = new Map<number, number>();
+  for (let round = 0; round < MAX_SWEEP_ROUNDS; round++) {
+    const killed = sweepOnce(of);
+    if (killed.size === 0) break;
+    for (const [call, count] of killed) total.set(call, (total.get(call) ?? 0) + count);
+  }
+  for (const call of of) {
+    const count = total.get(call);
+    const argv = calls.get(call);
+    calls.delete(call);
+    firstPids.delete(call);
+    if (!count || !argv) continue;
+    const tool = argv[0] ?? '';
+    const entry = leftBehind.get(tool);
+    if (entry) {
+      entry.calls++;
+      entry.processes += count;
+    } else {
+      leftBehind.set(tool, { tool, firstCall: [...argv], calls: 1, processes: count });
+    }
+  }
+  return total;
+}
+
+/**
+ * Kills what the call left behind once it has ended (exited, timed out or been killed) and
+ * returns how many processes that was. Calls that end together share one pass over /proc.
+ */
+export async function sweepCall(call: number): Promise<number> {
+  ended.add(call);
+  pending ??= new Promise((resolve) =>
+    setImmediate(() => {
+      const batch = new Set(ended);
+      ended.clear();
+      pending = undefined;
+      resolve(sweep(batch));
+    }),
+  );
+  return (await pending).get(call) ?? 0;
+}
+
+/** Interrupted: every process of every call of this run goes, running or not. */
+export function sweepAllCalls(): void {
+  sweep(new Set(calls.keys()));
+}
+
+/** The tools of this run that left processes behind, in the order they first did. */
+export function processesLeftBehind(): LeftBehind[] {
+  return [...leftBehind.values()].map((entry) => ({ ...entry, firstCall: [...entry.firstCall] }));
+}
