@@ -10,7 +10,6 @@ import { writeOutputFile } from '../host/output.js';
 import { RecordingHost } from '../host/snapshot.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
-import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument, reportFailure } from './failure.js';
@@ -150,8 +149,10 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   // Interfaces are always kept: replaying a snapshot with --cluster needs them.
   if (!run.report.interrupted) await recorder.interfaces();
   progress.stop();
-  const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
-  if (run.ctx.launch) snapshot.launch = { file: run.ctx.launch.file, text: redactScript(run.ctx.launch.text) };
+  const recorded = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
+  if (run.ctx.launch) recorded.launch = { file: run.ctx.launch.file, text: run.redactor.script(run.ctx.launch.text) };
+  // what the tools printed and the files held go through the same policy as the report
+  const snapshot = run.redactor.deep(recorded);
   await writeOutputFile(options.output!, `${JSON.stringify(snapshot, null, 1)}\n`, 0o600);
   const { summary } = run.report;
   process.stderr.write(

@@ -1,6 +1,7 @@
 import { QprepError, type ErrorCode } from '../core/errors.js';
 import { formatErrorReport } from '../report/formats.js';
 import type { ErrorReport } from '../report/schema.js';
+import { redactMessage } from '../util/redact.js';
 import { VERSION } from '../version.js';
 
 export function errorDocument(code: ErrorCode, message: string): ErrorReport {
@@ -9,9 +10,10 @@ export function errorDocument(code: ErrorCode, message: string): ErrorReport {
 
 /** The code and the one-line message of exit code 2 for any thrown value. */
 export function describeFailure(error: unknown): { code: ErrorCode; message: string } {
-  if (error instanceof QprepError) return { code: error.code, message: error.message.split('\n')[0] ?? '' };
+  // a message may quote the input it choked on: the redaction policy applies to it too
+  if (error instanceof QprepError) return { code: error.code, message: redactMessage(error.message.split('\n')[0] ?? '') };
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'internal', message: `internal error: ${message.split('\n')[0] ?? ''} (set QPREP_DEBUG=1 for the stack)` };
+  return { code: 'internal', message: redactMessage(`internal error: ${message.split('\n')[0] ?? ''} (set QPREP_DEBUG=1 for the stack)`) };
 }
 
 /**

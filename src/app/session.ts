@@ -18,6 +18,7 @@ import { launchView } from '../probes/launch.js';
 import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
+import { Redactor } from '../util/redact.js';
 import { visibleLine } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
@@ -124,9 +125,12 @@ export async function describeHost(ctx: CheckContext): Promise<HostInfo> {
 }
 
 export interface CheckRun {
+  /** secrets redacted */
   report: Report;
   results: CheckResult[];
   ctx: CheckContext;
+  /** what hid the secrets of the report, to hide them in whatever else the run stores */
+  redactor: Redactor;
 }
 
 export interface RunHooks {
@@ -212,8 +216,17 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const launchReport = await launchInfo(ctx);
   if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
-  if (signal) return { report: markInterrupted(report, signal, unfinished), results, ctx };
-  return { report, results, ctx };
+  // Every format is made from this one document: secrets are hidden here, once, for all of them.
+  const redactor = redactorFor(ctx);
+  return { report: redactor.deep(signal ? markInterrupted(report, signal, unfinished) : report), results, ctx, redactor };
+}
+
+/** A Redactor that knows the secrets of this run's environment and launch script. */
+export function redactorFor(ctx: CheckContext): Redactor {
+  const redactor = new Redactor();
+  redactor.env(ctx.host.env());
+  if (ctx.launch) redactor.script(ctx.launch.text);
+  return redactor;
 }
 
 /** What the report says about the cluster: which file, which node this is, and how it knew. */
