@@ -17,6 +17,7 @@ import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import { escapeControls } from '../util/text.js';
 
 interface CommonCliOptions {
   format?: string;
@@ -128,7 +129,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
   }
   await emit(text, options);
   if (report.error) {
-    process.stderr.write(`qprep: error: ${report.error.message}; the partial report says which checks finished\n`);
+    process.stderr.write(`qprep: error: ${escapeControls(report.error.message)}; the partial report says which checks finished\n`);
     return 2;
   }
   return exitCodeFor(report.ready);
@@ -162,7 +163,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   );
   if (run.report.error) {
     // what was recorded up to the signal is kept: it shows support where the host hung
-    process.stderr.write(`qprep: error: ${run.report.error.message}; the snapshot holds what was recorded until then\n`);
+    process.stderr.write(`qprep: error: ${escapeControls(run.report.error.message)}; the snapshot holds what was recorded until then\n`);
     return 2;
   }
   return 0;

@@ -3,6 +3,7 @@ import { formatErrorReport } from '../report/formats.js';
 import type { ErrorReport } from '../report/schema.js';
 import { redactMessage } from '../util/redact.js';
 import { VERSION } from '../version.js';
+import { escapeControls } from '../util/text.js';
 
 export function errorDocument(code: ErrorCode, message: string): ErrorReport {
   return { schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, ready: false, error: { code, message } };
@@ -22,7 +23,7 @@ export function describeFailure(error: unknown): { code: ErrorCode; message: str
  */
 export function reportFailure(code: ErrorCode, message: string, format: string): 2 {
   const line = message.split('\n')[0];
-  process.stderr.write(`qprep: error: ${line}\n`);
+  process.stderr.write(`qprep: error: ${escapeControls(line ?? '')}\n`);
   const document = formatErrorReport(errorDocument(code, line ?? ''), format, new Date());
   if (document !== undefined) process.stdout.write(document);
   return 2;

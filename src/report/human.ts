@@ -1,6 +1,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { CATEGORIES, type Category, type CheckResult, type Status } from '../core/types.js';
 import type { Report } from './schema.js';
+import { visibleStrings } from './visible.js';
+import { escapeControls } from '../util/text.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -62,7 +64,9 @@ function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, p
 }
 
 /** The report as a person reads it: grouped by category, one line per check, the fix under each problem. */
-export function formatHuman(report: Report, options: HumanOptions): string {
+export function formatHuman(input: Report, options: HumanOptions): string {
+  // what came from the host, its tools or a snapshot reaches the terminal with its controls shown, never raw
+  const report = visibleStrings(input);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const out: string[] = [];
   const host = report.host;
@@ -130,5 +134,5 @@ export function formatHuman(report: Report, options: HumanOptions): string {
 /** The one-line error of exit code 2, as printed on stderr. */
 export function formatHumanError(message: string, options: HumanOptions): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  return `${chalk.red('qprep: error:')} ${message}\n`;
+  return `${chalk.red('qprep: error:')} ${escapeControls(message)}\n`;
 }
