@@ -13,7 +13,7 @@ import { readInputFile, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
-import type { LaunchInput } from '../core/launch-input.js';
+import { MAX_LAUNCH_SCRIPT_BYTES, oversizedScript, type LaunchInput } from '../core/launch-input.js';
 import { launchView } from '../probes/launch.js';
 import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
@@ -87,9 +87,17 @@ export interface HostHandle {
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
   if (spec === '-') {
     if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
-    return { file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' };
+    return withinLaunchCap({ file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' });
   }
-  return { file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' };
+  return withinLaunchCap({ file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' });
+}
+
+/** A launch script over 1 MiB is no launch script: refused before it is read as one. */
+function withinLaunchCap(input: LaunchInput): LaunchInput {
+  const bytes = oversizedScript(input.text);
+  if (bytes === undefined) return input;
+  const name = input.file === '-' ? 'from standard input' : input.file;
+  throw new QprepError('invalid-input', `cannot read launch script ${name}: ${bytes} bytes, over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`);
 }
 
 /** The live host (under --root) or the replay of a snapshot; never both. */
