@@ -1,3 +1,4 @@
+import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, type LoadedCluster } from '../cluster/load.js';
@@ -71,6 +72,9 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
   } catch (error) {
     throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine((error as Error).message)}`);
   }
+  // the snapshot's records (files, env, the embedded report) take any key: __proto__ would set their prototype
+  const prototypeKey = prototypeKeyProblem(document);
+  if (prototypeKey) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${prototypeKey}`);
   const parsed = snapshotSchema.safeParse(document);
   if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${describeZodError(parsed.error)}`);
   return parsed.data;
