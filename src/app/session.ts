@@ -65,7 +65,11 @@ export async function loadProfile(spec: string | undefined): Promise<LoadedProfi
 }
 
 export async function loadSnapshot(file: string): Promise<Snapshot> {
-  const text = await readInputFile(file, 'snapshot', 'invalid-snapshot');
+  return parseSnapshotText(await readInputFile(file, 'snapshot', 'invalid-snapshot'), file);
+}
+
+/** A snapshot document read from `file`: every problem is a QprepError naming the file and the field. */
+export function parseSnapshotText(text: string, file: string): Snapshot {
   let document: unknown;
   try {
     document = JSON.parse(text);
