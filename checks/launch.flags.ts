@@ -4,6 +4,7 @@ import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArg
 import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
+import { isSecretName, REDACTED } from '../src/util/redact.js';
 import { summarizeList } from '../src/util/text.js';
 
 interface Problem {
@@ -252,7 +253,9 @@ export default defineCheck({
       const value = flag.negated ? 'false' : (flag.value?.text ?? 'true');
       const before = seen.get(flag.name);
       if (before !== undefined && before !== value) {
-        problems.push({ level: 'warn', text: `--${flag.name} is given twice with different values (${before.slice(0, 30)}, then ${value.slice(0, 30)} at line ${flag.line}): vllm keeps the last`, fix: `${view.name}: keep one --${flag.name}` });
+        // a secret's value is never quoted, not even its first characters
+        const shown = (text: string) => (isSecretName(flag.name) ? REDACTED : text.slice(0, 30));
+        problems.push({ level: 'warn', text: `--${flag.name} is given twice with different values (${shown(before)}, then ${shown(value)} at line ${flag.line}): vllm keeps the last`, fix: `${view.name}: keep one --${flag.name}` });
       }
       seen.set(flag.name, value);
     }

@@ -1,3 +1,4 @@
+import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { QprepError } from '../core/errors.js';
 import { parseJsonDocuments, visitJsonLines, type JsonDocument } from '../parsers/json-documents.js';
 import type { Parsed } from '../parsers/parsed.js';
@@ -48,6 +49,8 @@ function stemOf(source: string): string | null {
 }
 
 function classify(value: unknown, source: string, stem: string | null): NodeDocument {
+  const prototypeKey = prototypeKeyProblem(value);
+  if (prototypeKey) throw invalid(source, prototypeKey);
   if (!isObject(value)) throw invalid(source, `expected a qprep check report (a JSON object), got ${Array.isArray(value) ? 'an array inside an array' : value === null ? 'null' : typeof value}`);
   const other = otherDocument(value);
   if (other) throw invalid(source, `this is ${other}, not a report of "qprep check --format json"`);

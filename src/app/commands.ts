@@ -12,7 +12,6 @@ import { RecordingHost } from '../host/snapshot.js';
 import type { HumanOptions } from '../report/human.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
-import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { didYouMean } from '../util/suggest.js';
 import { terminalWidth, useColor } from './color.js';
@@ -21,6 +20,7 @@ import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import { escapeControls } from '../util/text.js';
 
 interface CommonCliOptions {
   format?: string;
@@ -143,7 +143,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
   }
   await emit(text, options);
   if (report.error) {
-    process.stderr.write(`qprep: error: ${report.error.message}; the partial report says which checks finished\n`);
+    process.stderr.write(`qprep: error: ${escapeControls(report.error.message)}; the partial report says which checks finished\n`);
     return 2;
   }
   return exitCodeFor(report.ready);
@@ -164,8 +164,10 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   // Interfaces are always kept: replaying a snapshot with --cluster needs them.
   if (!run.report.interrupted) await recorder.interfaces();
   progress.stop();
-  const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
-  if (run.ctx.launch) snapshot.launch = { file: run.ctx.launch.file, text: redactScript(run.ctx.launch.text) };
+  const recorded = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
+  if (run.ctx.launch) recorded.launch = { file: run.ctx.launch.file, text: run.redactor.script(run.ctx.launch.text) };
+  // what the tools printed and the files held go through the same policy as the report
+  const snapshot = run.redactor.deep(recorded);
   await writeOutputFile(options.output!, `${JSON.stringify(snapshot, null, 1)}\n`, 0o600);
   const { summary } = run.report;
   process.stderr.write(
@@ -175,7 +177,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   );
   if (run.report.error) {
     // what was recorded up to the signal is kept: it shows support where the host hung
-    process.stderr.write(`qprep: error: ${run.report.error.message}; the snapshot holds what was recorded until then\n`);
+    process.stderr.write(`qprep: error: ${escapeControls(run.report.error.message)}; the snapshot holds what was recorded until then\n`);
     return 2;
   }
   return 0;

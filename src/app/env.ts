@@ -8,6 +8,7 @@ import { formatEnvSh } from '../report/env.js';
 import { envDocumentSchema, type EnvDocument } from '../report/env-schema.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_TIMEOUT_MS, loadProfile, openHost, type HostOptions } from './session.js';
+import { escapeControls } from '../util/text.js';
 
 export interface EnvCliOptions {
   profile?: string;
@@ -26,7 +27,7 @@ function failure(error: unknown, format: string | undefined): 2 {
   const code: ErrorCode = error instanceof QprepError ? error.code : 'internal';
   const raw = error instanceof Error ? error.message : String(error);
   const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
-  process.stderr.write(`qprep: error: ${message}\n`);
+  process.stderr.write(`qprep: error: ${escapeControls(message)}\n`);
   writeHints(hintsOf(error));
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify({ schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command: 'env', error: { code, message } }, null, 2)}\n`);
@@ -90,7 +91,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     };
     const valid = envDocumentSchema.safeParse(document);
     if (!valid.success) throw new Error(`env document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
-    for (const note of launch.notes) process.stderr.write(`qprep: note: ${note}\n`);
+    for (const note of launch.notes) process.stderr.write(`qprep: note: ${escapeControls(note)}\n`);
     process.stdout.write(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document));
     return 0;
   } catch (error) {

@@ -1,7 +1,9 @@
 import { QprepError, type ErrorCode } from '../core/errors.js';
 import { formatErrorReport } from '../report/formats.js';
 import type { ErrorReport } from '../report/schema.js';
+import { redactMessage } from '../util/redact.js';
 import { VERSION } from '../version.js';
+import { escapeControls } from '../util/text.js';
 
 export function errorDocument(code: ErrorCode, message: string): ErrorReport {
   return { schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, ready: false, error: { code, message } };
@@ -9,9 +11,10 @@ export function errorDocument(code: ErrorCode, message: string): ErrorReport {
 
 /** The code and the one-line message of exit code 2 for any thrown value. */
 export function describeFailure(error: unknown): { code: ErrorCode; message: string } {
-  if (error instanceof QprepError) return { code: error.code, message: error.message.split('\n')[0] ?? '' };
+  // a message may quote the input it choked on: the redaction policy applies to it too
+  if (error instanceof QprepError) return { code: error.code, message: redactMessage(error.message.split('\n')[0] ?? '') };
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'internal', message: `internal error: ${message.split('\n')[0] ?? ''} (set QPREP_DEBUG=1 for the stack)` };
+  return { code: 'internal', message: redactMessage(`internal error: ${message.split('\n')[0] ?? ''} (set QPREP_DEBUG=1 for the stack)`) };
 }
 
 /**
@@ -24,7 +27,7 @@ export function hintsOf(error: unknown): string[] {
 }
 
 export function writeHints(hints: readonly string[]): void {
-  for (const hint of hints) process.stderr.write(`qprep: hint: ${hint}\n`);
+  for (const hint of hints) process.stderr.write(`qprep: hint: ${escapeControls(hint)}\n`);
 }
 
 /**
@@ -33,7 +36,7 @@ export function writeHints(hints: readonly string[]): void {
  */
 export function reportFailure(code: ErrorCode, message: string, format: string, hints: readonly string[] = []): 2 {
   const [line, ...more] = message.split('\n');
-  process.stderr.write(`qprep: error: ${line}\n`);
+  process.stderr.write(`qprep: error: ${escapeControls(line ?? '')}\n`);
   writeHints([...more.filter((l) => l.trim() !== ''), ...hints]);
   const document = formatErrorReport(errorDocument(code, line ?? ''), format, new Date());
   if (document !== undefined) process.stdout.write(document);

@@ -1,5 +1,6 @@
 import { jsonErrorReason } from '../util/position.js';
 import { didYouMean } from '../util/suggest.js';
+import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, type LoadedCluster } from '../cluster/load.js';
@@ -16,11 +17,12 @@ import { LiveHost } from '../host/live.js';
 import { processesLeftBehind } from '../host/strays.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
-import type { LaunchInput } from '../core/launch-input.js';
+import { MAX_LAUNCH_SCRIPT_BYTES, oversizedScript, type LaunchInput } from '../core/launch-input.js';
 import { launchView } from '../probes/launch.js';
 import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
+import { Redactor } from '../util/redact.js';
 import { visibleLine } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
@@ -66,13 +68,20 @@ export async function loadProfile(spec: string | undefined): Promise<LoadedProfi
 }
 
 export async function loadSnapshot(file: string): Promise<Snapshot> {
-  const text = await readInputFile(file, 'snapshot', 'invalid-snapshot');
+  return parseSnapshotText(await readInputFile(file, 'snapshot', 'invalid-snapshot'), file);
+}
+
+/** A snapshot document read from `file`: every problem is a QprepError naming the file and the field. */
+export function parseSnapshotText(text: string, file: string): Snapshot {
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch (error) {
     throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine(jsonErrorReason(error, text))}`);
   }
+  // the snapshot's records (files, env, the embedded report) take any key: __proto__ would set their prototype
+  const prototypeKey = prototypeKeyProblem(document);
+  if (prototypeKey) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${prototypeKey}`);
   const parsed = snapshotSchema.safeParse(document);
   if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${describeZodError(parsed.error)}`);
   return parsed.data;
@@ -89,9 +98,17 @@ export interface HostHandle {
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
   if (spec === '-') {
     if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
-    return { file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' };
+    return withinLaunchCap({ file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' });
   }
-  return { file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' };
+  return withinLaunchCap({ file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' });
+}
+
+/** A launch script over 1 MiB is no launch script: refused before it is read as one. */
+function withinLaunchCap(input: LaunchInput): LaunchInput {
+  const bytes = oversizedScript(input.text);
+  if (bytes === undefined) return input;
+  const name = input.file === '-' ? 'from standard input' : input.file;
+  throw new QprepError('invalid-input', `cannot read launch script ${name}: ${bytes} bytes, over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`);
 }
 
 /** The live host (under --root) or the replay of a snapshot; never both. */
@@ -127,9 +144,12 @@ export async function describeHost(ctx: CheckContext): Promise<HostInfo> {
 }
 
 export interface CheckRun {
+  /** secrets redacted */
   report: Report;
   results: CheckResult[];
   ctx: CheckContext;
+  /** what hid the secrets of the report, to hide them in whatever else the run stores */
+  redactor: Redactor;
 }
 
 export interface RunHooks {
@@ -219,8 +239,17 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const launchReport = await launchInfo(ctx);
   if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
-  if (signal) return { report: markInterrupted(report, signal, unfinished), results, ctx };
-  return { report, results, ctx };
+  // Every format is made from this one document: secrets are hidden here, once, for all of them.
+  const redactor = redactorFor(ctx);
+  return { report: redactor.deep(signal ? markInterrupted(report, signal, unfinished) : report), results, ctx, redactor };
+}
+
+/** A Redactor that knows the secrets of this run's environment and launch script. */
+export function redactorFor(ctx: CheckContext): Redactor {
+  const redactor = new Redactor();
+  redactor.env(ctx.host.env());
+  if (ctx.launch) redactor.script(ctx.launch.text);
+  return redactor;
 }
 
 /** What the report says about the cluster: which file, which node this is, and how it knew. */

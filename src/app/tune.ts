@@ -16,6 +16,7 @@ import {
 import { VERSION } from '../version.js';
 import { installSignalHandlers, useColor } from './commands.js';
 import { DEFAULT_TIMEOUT_MS, describeHost, loadProfile, openHost, type HostHandle } from './session.js';
+import { escapeControls } from '../util/text.js';
 
 export interface TuneCliOptions {
   profile?: string;
@@ -120,7 +121,7 @@ function failure(command: 'tune' | 'rollback', error: unknown, format: string | 
   const raw = error instanceof Error ? error.message : String(error);
   const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
   if (code === 'internal' && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  process.stderr.write(`qprep: error: ${message}\n`);
+  process.stderr.write(`qprep: error: ${escapeControls(message)}\n`);
   writeHints(hintsOf(error));
   if (format === 'json') {
     // an interrupted run may have written something before the signal: whether it did is the

@@ -1,4 +1,5 @@
 import { yamlErrorReason } from '../util/position.js';
+import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { parse as parseYaml } from 'yaml';
 import { QprepError } from '../core/errors.js';
 import { readInputFile } from '../host/inputs.js';
@@ -59,6 +60,9 @@ export function parseClusterText(text: string, file: string): Cluster {
   } catch (error) {
     throw invalid(file, `not valid YAML or JSON: ${yamlErrorReason(error, text)}`);
   }
+  // facts documents are read leniently: a __proto__ there would become the prototype of what the schema returns
+  const prototypeKey = prototypeKeyProblem(document);
+  if (prototypeKey) throw invalid(file, prototypeKey);
   let cluster: Cluster;
   if (Array.isArray(document)) {
     if (document.length === 0) throw invalid(file, 'an empty list: expected qprep facts documents, one per node');

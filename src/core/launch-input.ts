@@ -1,3 +1,5 @@
+export { MAX_LAUNCH_SCRIPT_BYTES, oversizedScript } from '../parsers/shell-script.js';
+
 /** The launch script of `--launch SCRIPT`: an input of the run, like a profile, read as text and never executed. */
 export interface LaunchInput {
   /** the path given to --launch ("-" for standard input), or the path recorded in a snapshot */

@@ -1,5 +1,6 @@
 import { yamlErrorReason } from '../util/position.js';
 import { didYouMean } from '../util/suggest.js';
+import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { builtinProfiles } from '../profiles/index.js';
@@ -267,12 +268,20 @@ export function builtinProfileNames(): string[] {
 
 /** The built-in a profile starts from: its `extends`, else default (default itself: none). */
 export function parentOf(loaded: LoadedProfile): string | null {
-  if (loaded.source === 'builtin') return builtinProfiles[loaded.profile.name]?.extends ?? (loaded.profile.name === 'default' ? null : 'default');
+  if (loaded.source === 'builtin') return builtinEntry(loaded.profile.name)?.extends ?? (loaded.profile.name === 'default' ? null : 'default');
   return loaded.profile.extends ?? 'default';
 }
 
+/**
+ * The built-in profile of that name, looked up among the profiles only: "__proto__",
+ * "constructor" or "toString" name members every object inherits, not profiles.
+ */
+function builtinEntry(name: string): (typeof builtinProfiles)[string] | undefined {
+  return Object.hasOwn(builtinProfiles, name) ? builtinProfiles[name] : undefined;
+}
+
 function builtinInput(name: string, seen: string[] = []): Plain {
-  const entry = builtinProfiles[name];
+  const entry = builtinEntry(name);
   if (!entry) {
     throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles')}`);
   }
@@ -303,6 +312,9 @@ export function parseProfileText(text: string, file: string): LoadedProfile {
   if (!isPlainObject(document)) {
     throw new QprepError('invalid-profile', `invalid profile ${file}: expected a mapping of profile fields at the top level`);
   }
+  // refused before the merge, which would otherwise take it for the merged object's prototype
+  const prototypeKey = prototypeKeyProblem(document);
+  if (prototypeKey) throw new QprepError('invalid-profile', `invalid profile ${file}: ${prototypeKey}`);
   const baseName = typeof document.extends === 'string' ? document.extends : 'default';
   let base: Plain;
   try {

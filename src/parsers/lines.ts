@@ -4,6 +4,8 @@
  * garbage. These helpers keep every parser linear in its input and exception-free.
  */
 
+import { visibleLine } from '../util/text.js';
+
 /** Text as read from a file or a command, or the raw bytes of it. */
 export type TextInput = string | Uint8Array;
 
@@ -29,8 +31,7 @@ export function splitLines(text: string): string[] {
 
 /** A line as it may appear in a message: control characters made visible, cut to `max` characters. */
 export function preview(line: string, max = 100): string {
-  const visible = line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).replace(/\t/g, '\\t');
-  return visible.length > max ? `${visible.slice(0, max)}…` : visible;
+  return visibleLine(line, max);
 }
 
 /** The line number (1-based) and text of a problem in an input, for "line 3: ..." messages. */

@@ -1,3 +1,5 @@
+import { escapeControls } from '../util/text.js';
+
 /**
  * The result of a parser that must never throw: the value, or why the text could not be read
  * with the first line that did not fit (1-based, and shortened for messages).
@@ -25,7 +27,7 @@ export const MAX_LINE_LENGTH = 4096;
 const MAX_KEPT = 5;
 
 export function shorten(text: string, max = 120): string {
-  const clean = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '?');
+  const clean = escapeControls(text);
   return clean.length > max ? `${clean.slice(0, max - 3)}...` : clean;
 }
 

@@ -625,7 +625,8 @@ export function assignmentOf(word: Word): Assignment | undefined {
   const rest = first.text.slice(match[0].length);
   const parts: WordPart[] = [];
   if (rest !== '') parts.push({ kind: 'text', text: rest, quoted: false });
-  parts.push(...word.parts.slice(1));
+  // a loop, not a spread: a word of 100,000 parts must not exhaust the call stack
+  for (let i = 1; i < word.parts.length; i++) parts.push(word.parts[i]!);
   // NAME=~/x: a tilde right after "=" expands like one at the start of a word
   const head = parts[0];
   if (head && head.kind === 'text' && !head.quoted) {
@@ -668,20 +669,26 @@ class StatementBuilder {
 
   constructor(private readonly note: (line: number, severity: NoteSeverity, construct: string, message: string) => void) {}
 
+  /**
+   * The open scopes that make what runs inside them conditional, innermost last: kept beside
+   * `scopes` so that finding the nearest one costs nothing however deep the nesting (50,000
+   * nested groups read in linear time).
+   */
+  private readonly conditionalScopes: Scope[] = [];
+
   private conditional(): Conditional | null {
     if (this.chained) return this.chained;
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const scope = this.scopes[i]!;
-      if (CONDITIONAL_SCOPES.has(scope.kind)) {
-        return { construct: scope.kind === 'function' ? `function ${scope.name ?? ''}`.trim() : scope.kind, line: scope.line };
-      }
-    }
-    return null;
+    const scope = this.conditionalScopes[this.conditionalScopes.length - 1];
+    if (!scope) return null;
+    return { construct: scope.kind === 'function' ? `function ${scope.name ?? ''}`.trim() : scope.kind, line: scope.line };
   }
 
   private push(kind: string, line: number, name?: string): void {
-    this.scopes.push(name === undefined ? { kind, line } : { kind, line, name });
-    if (CONDITIONAL_SCOPES.has(kind) && this.scopes.filter((s) => CONDITIONAL_SCOPES.has(s.kind)).length === 1) {
+    const scope: Scope = name === undefined ? { kind, line } : { kind, line, name };
+    this.scopes.push(scope);
+    if (!CONDITIONAL_SCOPES.has(kind)) return;
+    this.conditionalScopes.push(scope);
+    if (this.conditionalScopes.length === 1) {
       const what =
         kind === 'function'
           ? `function ${name ?? ''} (line ${line}) is not evaluated: what it sets or runs counts only if it is called`
@@ -692,6 +699,11 @@ class StatementBuilder {
     }
   }
 
+  private popScope(): void {
+    const scope = this.scopes.pop();
+    if (scope !== undefined && this.conditionalScopes[this.conditionalScopes.length - 1] === scope) this.conditionalScopes.pop();
+  }
+
   private pop(kinds: string[], line: number, word: string): void {
     const top = this.scopes[this.scopes.length - 1];
     if (!top) {
@@ -699,7 +711,7 @@ class StatementBuilder {
       return;
     }
     if (!kinds.includes(top.kind)) this.note(line, 'error', 'syntax', `"${word}" on line ${line} does not close the ${top.kind} opened on line ${top.line}`);
-    this.scopes.pop();
+    this.popScope();
   }
 
   feed(tokens: readonly Token[]): void {
@@ -748,7 +760,7 @@ class StatementBuilder {
         }
         this.flush(false);
         const top = this.scopes[this.scopes.length - 1];
-        if (top?.kind === 'subshell') this.scopes.pop();
+        if (top?.kind === 'subshell') this.popScope();
         continue;
       }
       this.flush(op === '&');
@@ -764,17 +776,19 @@ class StatementBuilder {
 
   /** Ends the simple command being collected. */
   private flush(background: boolean): void {
-    let words = this.words;
+    const words = this.words;
     this.words = [];
-    while (words.length > 0) {
-      const keyword = plainText(words[0]);
-      const line = words[0]!.line;
+    // an index, not words.slice(1) per keyword: 50,000 "{" on one line stay linear
+    let at = 0;
+    while (at < words.length) {
+      const keyword = plainText(words[at]);
+      const line = words[at]!.line;
       switch (keyword) {
         case 'if':
         case 'while':
         case 'until':
           this.push(keyword, line);
-          words = words.slice(1);
+          at += 1;
           continue;
         case 'then':
         case 'else':
@@ -782,51 +796,52 @@ class StatementBuilder {
         case 'do':
         case '!':
         case 'time':
-          words = words.slice(1);
+          at += 1;
           continue;
         case 'fi':
           this.pop(['if'], line, 'fi');
-          words = words.slice(1);
+          at += 1;
           continue;
         case 'done':
           this.pop(['while', 'until', 'for', 'select'], line, 'done');
-          words = words.slice(1);
+          at += 1;
           continue;
         case 'for':
         case 'select': {
           this.push(keyword, line);
-          const variable = plainText(words[1]);
+          const variable = plainText(words[at + 1]);
           if (variable !== undefined && NAME.test(variable)) {
             this.statements.push({ kind: 'dynamic', names: [variable], reason: `the ${keyword} loop variable (line ${line})`, line, conditional: this.conditional() });
           }
-          const doAt = words.findIndex((w, i) => i > 0 && plainText(w) === 'do');
-          words = doAt === -1 ? [] : words.slice(doAt + 1);
+          let doAt = at + 1;
+          while (doAt < words.length && plainText(words[doAt]) !== 'do') doAt++;
+          at = doAt + 1;
           continue;
         }
         case 'case':
           this.push('case', line);
           this.casePatterns = true;
-          words = [];
+          at = words.length;
           continue;
         case 'esac':
           this.pop(['case'], line, 'esac');
-          words = words.slice(1);
+          at += 1;
           continue;
         case '{':
           if (this.pendingFunction) {
             this.push('function', this.pendingFunction.line, this.pendingFunction.name);
             this.pendingFunction = null;
           } else this.push('group', line);
-          words = words.slice(1);
+          at += 1;
           continue;
         case '}':
           this.pop(['group', 'function'], line, '}');
-          words = words.slice(1);
+          at += 1;
           continue;
         case 'function': {
-          const name = plainText(words[1]);
+          const name = plainText(words[at + 1]);
           if (name !== undefined) this.pendingFunction = { name: name.replace(/\(\)$/, ''), line };
-          words = words.slice(2);
+          at += 2;
           continue;
         }
         default:
@@ -834,7 +849,7 @@ class StatementBuilder {
       }
       break;
     }
-    if (words.length > 0) this.simpleCommand(words, background);
+    if (at < words.length) this.simpleCommand(at === 0 ? words : words.slice(at), background);
   }
 
   private simpleCommand(words: Word[], background: boolean): void {
@@ -903,7 +918,9 @@ class StatementBuilder {
         return;
       }
       default: {
-        const endLine = Math.max(...rest.map(lastLine));
+        // a loop, not Math.max(...): one command may have hundreds of thousands of words
+        let endLine = line;
+        for (const word of rest) endLine = Math.max(endLine, lastLine(word));
         this.statements.push({ kind: 'command', words: rest, env: prefix, line, endLine, background, conditional });
       }
     }
@@ -933,10 +950,48 @@ class StatementBuilder {
   }
 }
 
-/** Reads a launch script. Never throws; see `notes` for what was not understood. */
+/**
+ * The largest launch script qprep reads: real ones are a few kilobytes (the guides' longest is
+ * under 4 KB), so 1 MiB is far above any of them and keeps a hostile one from costing seconds.
+ */
+export const MAX_LAUNCH_SCRIPT_BYTES = 1024 * 1024;
+
+/** UTF-8 length without encoding the text. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The size of a script over MAX_LAUNCH_SCRIPT_BYTES, or undefined when it is within it. */
+export function oversizedScript(text: string): number | undefined {
+  if (text.length > MAX_LAUNCH_SCRIPT_BYTES) return utf8Length(text);
+  if (text.length * 3 <= MAX_LAUNCH_SCRIPT_BYTES) return undefined;
+  const bytes = utf8Length(text);
+  return bytes > MAX_LAUNCH_SCRIPT_BYTES ? bytes : undefined;
+}
+
+/**
+ * Reads a launch script. Never throws; see `notes` for what was not understood. Linear in the
+ * script: no recursion per nesting level, no array spread into a call, no rescan per token.
+ */
 export function parseShellScript(input: string): ShellScript {
   const notes: ScriptNote[] = [];
   let text = typeof input === 'string' ? input : '';
+  const oversized = oversizedScript(text);
+  if (oversized !== undefined) {
+    // a snapshot may carry any text: it is refused here as --launch refuses the file
+    notes.push({ line: 1, severity: 'error', construct: 'size', message: `the script is ${oversized} bytes, over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script: it was not read` });
+    return { statements: [], notes, lines: 0 };
+  }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = text === '' ? 0 : linesIn(text) + (text.endsWith('\n') ? 0 : 1);
   const crlf = text.indexOf('\r\n');

@@ -139,7 +139,7 @@ export function parseServeArgs(args: readonly Field[]): ServeArgs {
     const field = args[i]!;
     const text = field.text;
     if (text === '--') {
-      positionals.push(...args.slice(i + 1));
+      for (let j = i + 1; j < args.length; j++) positionals.push(args[j]!);
       break;
     }
     if (!looksLikeFlag(text)) {

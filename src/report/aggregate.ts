@@ -3,6 +3,7 @@ import type { AggregateDocument, AggregateNode, Finding, Severity } from '../agg
 import { formatDuration } from '../util/duration.js';
 import { plural } from '../util/text.js';
 import type { HumanOptions } from './human.js';
+import { visibleStrings } from './visible.js';
 
 const SYMBOLS: Record<Severity, string> = { fail: '✗', warn: '!', note: '-' };
 const FAILING_WIDTH = 60;
@@ -44,7 +45,9 @@ interface Cell {
  * The cluster verdict as a person reads it: one row per node (16 fit a terminal), the failing
  * checks of each node that is not ready, then what differs across nodes, and the verdict.
  */
-export function formatAggregateHuman(document: AggregateDocument, options: HumanOptions): string {
+export function formatAggregateHuman(input: AggregateDocument, options: HumanOptions): string {
+  // node names, hostnames and messages come from the nodes' reports: their controls are shown, never raw
+  const document = visibleStrings(input);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const out: string[] = [];
   const s = document.summary;

@@ -10,6 +10,8 @@ import { fitList, wrapHanging } from './wrap.js';
  * line alone (--quiet).
  */
 export type HumanDetail = 'problems' | 'all' | 'verdict';
+import { visibleStrings } from './visible.js';
+import { escapeControls } from '../util/text.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -272,7 +274,9 @@ export function verdictLine(report: Report, chalk: ChalkInstance): string {
 }
 
 /** The report as a person reads it: problems first, grouped by category, the fix under each. */
-export function formatHuman(report: Report, options: HumanOptions): string {
+export function formatHuman(input: Report, options: HumanOptions): string {
+  // what came from the host, its tools or a snapshot reaches the terminal with its controls shown, never raw
+  const report = visibleStrings(input);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const detail = options.detail ?? 'problems';
   if (detail === 'verdict') return `${verdictLine(report, chalk)}\n`;
@@ -289,5 +293,5 @@ export function formatHuman(report: Report, options: HumanOptions): string {
 /** The one-line error of exit code 2, as printed on stderr. */
 export function formatHumanError(message: string, options: HumanOptions): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  return `${chalk.red('qprep: error:')} ${message}\n`;
+  return `${chalk.red('qprep: error:')} ${escapeControls(message)}\n`;
 }

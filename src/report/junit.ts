@@ -1,5 +1,6 @@
 import type { CheckResult } from '../core/types.js';
 import type { ErrorReport, Report } from './schema.js';
+import { visibleStrings } from './visible.js';
 
 /**
  * The report as JUnit XML, for CI servers (Jenkins, GitLab, Azure DevOps) that gate on test
@@ -91,7 +92,9 @@ function document(suiteAttributes: Record<string, string | number | undefined>, 
   ].join('\n');
 }
 
-export function formatJunit(report: Report): string {
+export function formatJunit(input: Report): string {
+  // CI pages and the terminals that tail their logs get the host's controls shown, never raw
+  const report = visibleStrings(input);
   const blocking = new Set(report.blocking);
   const results = report.checks;
   const failures = results.filter((r) => blocking.has(r.id) && r.status !== 'error' && r.status !== 'skip').length;
@@ -136,7 +139,8 @@ export function formatJunit(report: Report): string {
 }
 
 /** Exit code 2 (no verdict) as JUnit: one errored testcase that says why, so that the CI job shows it. */
-export function formatJunitError(report: ErrorReport): string {
+export function formatJunitError(input: ErrorReport): string {
+  const report = visibleStrings(input);
   const { code, message } = report.error;
   return document(
     { name: 'qprep check', tests: 1, failures: 0, errors: 1, skipped: 0, time: seconds(0) },

@@ -2,6 +2,7 @@ import type { LoadedProfile, Profile } from '../core/profile.js';
 import { expandPorts } from '../core/profile.js';
 import { formatBytes } from '../util/size.js';
 import { formatRanges, plural } from '../util/text.js';
+import { visibleStrings } from './visible.js';
 
 /**
  * What `qprep list --profiles` says of a profile: what the deployment needs of each node,
@@ -135,8 +136,9 @@ function envLine(s: ProfileSummary): string {
 }
 
 /** One block per profile: the name and what it is for, then one line per need. */
-export function formatProfilesHuman(summaries: readonly ProfileSummary[]): string {
-  const blocks = summaries.map((s) => {
+export function formatProfilesHuman(input: readonly ProfileSummary[]): string {
+  // a profile file's names and descriptions are shown with their controls visible
+  const blocks = visibleStrings(input).map((s) => {
     const origin = s.source === 'builtin' ? (s.extends ? `built-in, extends ${s.extends}` : 'built-in') : `${s.source}, extends ${s.extends ?? 'default'}`;
     const rows: Array<[string, string]> = [
       ['npu', npuLine(s)],

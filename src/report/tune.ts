@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import { formatRanges, plural } from '../util/text.js';
+import { escapeControls, formatRanges, plural } from '../util/text.js';
+import { visibleStrings } from './visible.js';
 import type { RollbackDocument, TuneDocument } from './tune-schema.js';
 
 export interface TuneHumanOptions {
@@ -33,7 +34,7 @@ function paintStatus(chalk: ChalkInstance, status: string, text: string): string
 
 function shortValue(kind: string, value: string | null): string {
   if (value === null) return kind === 'file' ? '(no file)' : '(unread)';
-  if (kind !== 'file') return value.trim() === '' ? '""' : value.trim();
+  if (kind !== 'file') return value.trim() === '' ? '""' : escapeControls(value.trim());
   const lines = value.split('\n').filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#')).length;
   return `${plural(lines, 'setting')}`;
 }
@@ -102,7 +103,7 @@ function countChanges(rows: number, writes: number): string {
 
 function tuneArrow(row: Row): string {
   if (row.kind === 'file') return row.before === null ? `new file, ${shortValue('file', row.after)}` : `rewritten, ${shortValue('file', row.after)}`;
-  return `${shortValue(row.kind, row.before)} -> ${row.after}`;
+  return `${shortValue(row.kind, row.before)} -> ${escapeControls(row.after)}`;
 }
 
 function header(chalk: ChalkInstance, command: string, doc: TuneDocument | RollbackDocument): string[] {
@@ -114,7 +115,9 @@ function header(chalk: ChalkInstance, command: string, doc: TuneDocument | Rollb
 }
 
 /** `qprep tune` as a person reads it: the plan, what happened to it, conflicts, what tune left alone. */
-export function formatTuneHuman(doc: TuneDocument, options: TuneHumanOptions): string {
+export function formatTuneHuman(input: TuneDocument, options: TuneHumanOptions): string {
+  // old values are the host's: a file's lines are counted, a value's controls shown, never raw
+  const doc = visibleStrings(input, ['before', 'after', 'remediation']);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const out = header(chalk, doc.dryRun ? 'tune --dry-run' : 'tune', doc);
   const wanted = doc.changes.filter((c) => c.status !== 'unchanged');
@@ -188,11 +191,12 @@ export function formatTuneHuman(doc: TuneDocument, options: TuneHumanOptions): s
 
 function restoreArrow(row: Row): string {
   if (row.kind === 'file') return row.before === null ? 'remove the file' : `restore the old file, ${shortValue('file', row.before)}`;
-  return `${row.after} -> ${shortValue(row.kind, row.before)}`;
+  return `${escapeControls(row.after)} -> ${shortValue(row.kind, row.before)}`;
 }
 
 /** `qprep rollback` as a person reads it. */
-export function formatRollbackHuman(doc: RollbackDocument, options: TuneHumanOptions): string {
+export function formatRollbackHuman(input: RollbackDocument, options: TuneHumanOptions): string {
+  const doc = visibleStrings(input, ['before', 'after', 'remediation']);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const out = header(chalk, doc.dryRun ? 'rollback --dry-run' : 'rollback', doc);
   out.push('');

@@ -32,11 +32,34 @@ export function wellFormed(text: string): string {
 }
 
 /**
+ * Characters a terminal or a log viewer interprets instead of showing: the C0 controls (ESC
+ * starts every escape sequence), DEL, the C1 controls (U+009B is a one-byte CSI on some
+ * terminals), and the Unicode controls that reorder or hide text (bidi overrides and isolates).
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeControl(char: string): string {
+  const code = char.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * The one way qprep shows text that came from outside (a tool's output, a host file, a
+ * snapshot, a document): every control character as \xNN (\uNNNN for the Unicode ones), so
+ * that nothing it prints can move the cursor, recolour, retitle or clear an operator's
+ * terminal, or fake a line. `keepNewlines` for text qprep itself splits into lines.
+ */
+export function escapeControls(text: string, options: { keepNewlines?: boolean } = {}): string {
+  return text.replace(options.keepNewlines ? CONTROL_BUT_NEWLINE : CONTROL, escapeControl);
+}
+
+/**
  * A message quoting input that may hold anything (V8's JSON.parse quotes the text it choked
  * on, newlines, NULs and terminal escapes included), as one visible line: control characters
  * shown as \xNN, cut to `max` characters.
  */
 export function visibleLine(text: string, max = 200): string {
-  const visible = text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const visible = escapeControls(text);
   return visible.length > max ? `${visible.slice(0, max)}…` : visible;
 }

@@ -2,6 +2,14 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { readNodeDocumentBytes, readNodeDocuments } from '../../src/aggregate/documents.js';
+import { aggregate } from '../../src/aggregate/analyze.js';
+import { parseSnapshotText } from '../../src/app/session.js';
+import { parseClusterText } from '../../src/cluster/load.js';
+import { QprepError } from '../../src/core/errors.js';
+import { parseProfileText } from '../../src/core/profile.js';
+import { builtinProfiles } from '../../src/profiles/index.js';
 import { sysctlKeyMatches } from '../../src/parsers/sysctl-conf.js';
 import { tmpfilesPathMatches } from '../../src/parsers/tmpfiles.js';
 import { qprepWith, untunedTree } from './support.js';
@@ -98,6 +106,7 @@ const DRIVERS: Record<string, Driver> = {
   'launch-script#readLaunchScript': (fn, _m, input, { other }) => call(fn, input, { HOME: other, PATH: '/usr/bin' }),
   'launch-script#evaluateLaunchScript': (fn, _m, input, { other }) => call(fn, call(fnOf(modules.get('shell-script')!, 'parseShellScript'), input), { PATH: other }),
   'shell-script#parseShellScript': (fn, _m, input) => call(fn, input),
+  'shell-script#oversizedScript': (fn, _m, input) => call(fn, input) ?? null,
   'shell-script#assignmentOf': (fn, m, input) => {
     const parsed = call(fnOf(m, 'parseShellScript'), input) as { statements: Array<{ kind: string; words?: unknown[] }> };
     return parsed.statements.flatMap((statement) => (statement.kind === 'command' ? (statement.words ?? []).map((word) => call(fn, word) ?? null) : []));
@@ -318,3 +327,167 @@ function exportedFunctionsOf(name: string): string[] {
     .filter(([, value]) => typeof value === 'function')
     .map(([exported]) => exported);
 }
+
+/*
+ * The document readers (profile, cluster file, snapshot, the reports given to aggregate) under
+ * fast-check: each real document mutated where it stands (a member replaced by any JSON value,
+ * removed, or added under a name such as __proto__ or constructor; the text cut short or a
+ * character changed). A reader returns its document or throws a QprepError of one line naming
+ * the file; any other exception would reach the operator as "internal error".
+ */
+
+const EXAMPLES = new URL('../../examples/', import.meta.url);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+interface Mutation {
+  path: number[];
+  op: 'replace' | 'delete' | 'add' | 'wrap';
+  key: string;
+  value: Json;
+}
+
+const mutation: fc.Arbitrary<Mutation> = fc.record({
+  path: fc.array(fc.nat(), { maxLength: 7 }),
+  op: fc.constantFrom('replace', 'delete', 'add', 'wrap'),
+  key: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'toString', 'extends', 'name', 'nodes', 'checks', 'schemaVersion', 'kind', 'devices')),
+  value: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>,
+});
+
+/** A copy of `document` with one mutation applied where `path` leads (each step picks a member by index). */
+function mutate(document: Json, { path, op, key, value }: Mutation): Json {
+  const root = structuredClone(document);
+  let parent: Json[] | { [key: string]: Json } | null = null;
+  let slot: string | number | null = null;
+  let here: Json = root;
+  for (const step of path) {
+    if (Array.isArray(here) && here.length > 0) {
+      parent = here;
+      slot = step % here.length;
+    } else if (here !== null && typeof here === 'object' && Object.keys(here).length > 0) {
+      const keys = Object.keys(here);
+      parent = here;
+      slot = keys[step % keys.length]!;
+    } else break;
+    here = (parent as Record<string | number, Json>)[slot]!;
+  }
+  const container = here !== null && typeof here === 'object' ? here : null;
+  const set = (target: Json[] | { [key: string]: Json }, name: string | number, v: Json) => Object.defineProperty(target, name, { value: v, enumerable: true, writable: true, configurable: true });
+  switch (op) {
+    case 'add':
+      if (Array.isArray(container)) container.push(value);
+      else if (container) set(container, key, value);
+      break;
+    case 'delete':
+      if (parent && slot !== null) {
+        if (Array.isArray(parent)) parent.splice(slot as number, 1);
+        else delete parent[slot as string];
+      }
+      break;
+    case 'wrap':
+      if (parent && slot !== null) set(parent, slot, [here]);
+      else return [root];
+      break;
+    default:
+      if (parent && slot !== null) set(parent, slot, value);
+      else return value;
+  }
+  return root;
+}
+
+/** The mutated document as text, sometimes cut short or with one character changed. */
+const textMutation = fc.record({ cut: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), at: fc.double({ min: 0, max: 1, noNaN: true }), char: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), flip: fc.boolean() });
+
+function asText(document: Json, yaml: boolean, edit: { cut: number | undefined; at: number; char: string; flip: boolean }): string {
+  let text = yaml ? toYamlish(document) : JSON.stringify(document, null, 1);
+  if (edit.flip) {
+    const i = Math.floor(edit.at * text.length);
+    text = text.slice(0, i) + edit.char + text.slice(i + 1);
+  }
+  if (edit.cut !== undefined) text = text.slice(0, Math.floor(edit.cut * text.length));
+  return text;
+}
+
+/** YAML flow style is JSON: the YAML reader reads it, and a profile or cluster file may be written so. */
+function toYamlish(document: Json): string {
+  return `# mutated\n${JSON.stringify(document)}\n`;
+}
+
+/** Calls a reader: what it returns, or the QprepError it throws (one line, naming the file); anything else fails the property. */
+function expectReaderContract(what: string, file: string, read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof QprepError)) throw new Error(`${what} threw ${(error as Error)?.constructor?.name}: ${String((error as Error)?.message).slice(0, 300)}`);
+    expect(error.message, what).not.toContain('\n');
+    expect(error.message, what).toContain(file);
+    return error;
+  }
+}
+
+const profileSeeds: Json[] = [
+  ...Object.entries(builtinProfiles).map(([name, profile]) => ({ ...(JSON.parse(JSON.stringify(profile)) as Record<string, Json>), name })),
+  // a profile file as an operator writes one: a built-in extended
+  { extends: 'qwen3.5-397b-w8a8-a2', name: 'site' },
+];
+const clusterSeeds: Json[] = readdirSync(new URL('cluster/', EXAMPLES))
+  .filter((name) => name.endsWith('.yaml'))
+  .map((name) => parseYaml(readFileSync(new URL(`cluster/${name}`, EXAMPLES), 'utf8')) as Json);
+const snapshotSeed = JSON.parse(readFileSync(new URL('snapshots/300i-duo-healthy.json', EXAMPLES), 'utf8')) as Json & { report: Json };
+/** Reports as qprep check wrote them: the ones embedded in the demo snapshots. */
+const reportSeeds: Json[] = ['a2-healthy.json', 'a2-broken.json', 'a2-node2.json'].map((name) => (JSON.parse(readFileSync(new URL(`snapshots/${name}`, EXAMPLES), 'utf8')) as { report: Json }).report);
+
+describe('every document reader under fast-check, real documents as seeds', () => {
+  it('seeds: each real document reads as it is', () => {
+    for (const seed of profileSeeds) expect(parseProfileText(JSON.stringify(seed), 'seed.json').profile.name).toBeTruthy();
+    for (const seed of clusterSeeds) expect(parseClusterText(JSON.stringify(seed), 'seed.json').nodes.length).toBeGreaterThan(1);
+    expect(parseSnapshotText(JSON.stringify(snapshotSeed), 'seed.json').kind).toBe('qprep-snapshot');
+    const documents = reportSeeds.flatMap((seed, i) => readNodeDocuments({ source: `node${i}.json`, text: JSON.stringify(seed) }));
+    expect(aggregate(documents, { now: new Date('2026-12-03T00:00:00Z') }).nodes.length).toBe(3);
+  });
+
+  it('profiles: 3,000 mutations, YAML and JSON', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...profileSeeds), mutation, textMutation, fc.boolean(), (seed, change, edit, yaml) => {
+        const text = asText(mutate(seed, change), yaml, edit);
+        expectReaderContract('parseProfileText', 'fuzz.yaml', () => parseProfileText(text, 'fuzz.yaml'));
+      }),
+      { numRuns: 3000 },
+    );
+  }, 120_000);
+
+  it('cluster files: 3,000 mutations', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...clusterSeeds), mutation, textMutation, fc.boolean(), (seed, change, edit, yaml) => {
+        const text = asText(mutate(seed, change), yaml, edit);
+        expectReaderContract('parseClusterText', 'fuzz.yaml', () => parseClusterText(text, 'fuzz.yaml'));
+      }),
+      { numRuns: 3000 },
+    );
+  }, 120_000);
+
+  it('snapshots: 1,000 mutations of a real recording', () => {
+    fc.assert(
+      fc.property(mutation, textMutation, (change, edit) => {
+        const text = asText(mutate(snapshotSeed, change), false, edit);
+        expectReaderContract('parseSnapshotText', 'fuzz.json', () => parseSnapshotText(text, 'fuzz.json'));
+      }),
+      { numRuns: 1000 },
+    );
+  }, 120_000);
+
+  it('aggregate inputs: 3,000 mutations of real reports, as text and as bytes, then the cluster verdict over what was read', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...reportSeeds), mutation, textMutation, fc.boolean(), (seed, change, edit, asBytes) => {
+        const text = asText(mutate(seed, change), false, edit);
+        const read = expectReaderContract('readNodeDocuments', 'fuzz.json', () =>
+          asBytes ? readNodeDocumentBytes('fuzz.json', Buffer.from(text, 'utf8')) : readNodeDocuments({ source: 'fuzz.json', text }),
+        );
+        if (Array.isArray(read)) {
+          const good = readNodeDocuments({ source: 'node0.json', text: JSON.stringify(reportSeeds[0]) });
+          expect(aggregate([...good, ...read], { now: new Date('2026-12-03T00:00:00Z') }).nodes.length).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  }, 120_000);
+});

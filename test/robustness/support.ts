@@ -96,9 +96,9 @@ function cliOptions(bin: string | null, env: Record<string, string>) {
   } as const;
 }
 
-/** The built CLI with the fake tools first on PATH. */
-export async function qprepWith(bin: string | null, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const run = await execa(process.execPath, [BIN, ...args], cliOptions(bin, env));
+/** The built CLI with the fake tools first on PATH; `stdinFile` becomes its standard input. */
+export async function qprepWith(bin: string | null, args: string[], env: Record<string, string> = {}, stdinFile?: string): Promise<CliRun> {
+  const run = await execa(process.execPath, [BIN, ...args], { ...cliOptions(bin, env), ...(stdinFile ? { inputFile: stdinFile } : {}) });
   return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr) };
 }
 

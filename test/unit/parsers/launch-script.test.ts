@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readLaunchScript, type LaunchScript } from '../../../src/parsers/launch-script.js';
-import { parseShellScript } from '../../../src/parsers/shell-script.js';
+import { MAX_LAUNCH_SCRIPT_BYTES, parseShellScript } from '../../../src/parsers/shell-script.js';
 import { booleanFlag, integerFlag, jsonFlag, lastFlag, parseServeArgs } from '../../../src/parsers/vllm-args.js';
 
 function guide(name: string): string {
@@ -400,13 +400,24 @@ describe('never throws', () => {
     );
   });
 
-  it('on 10 MB of script', () => {
-    const lines = Array.from({ length: 20_000 }, (_, i) => `export V${i}="value ${i} $HOME" # ${i}`);
-    const comments = `# ${'c'.repeat(998)}\n`.repeat(6_000);
-    const big = `${comments}${lines.join('\n')}\nvllm serve /m --port 1 \\\n${"  --x '".padEnd(4_000_000, 'y')}'\n`;
-    expect(big.length).toBeGreaterThan(10_000_000);
+  it('on a script just under the 1 MiB cap: long comments, many assignments, one huge argument', () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => `export V${i}="value ${i} $HOME" # ${i}`);
+    const comments = `# ${'c'.repeat(998)}\n`.repeat(300);
+    const big = `${comments}${lines.join('\n')}\nvllm serve /m --port 1 \\\n${"  --x '".padEnd(300_000, 'y')}'\n`;
+    expect(big.length).toBeGreaterThan(900_000);
+    expect(big.length).toBeLessThan(MAX_LAUNCH_SCRIPT_BYTES);
     const script = read(big);
     expect(script.serve).not.toBeNull();
-    expect(variable(script, 'V19999')!.value.text).toBe('value 19999 /root');
+    expect(variable(script, 'V9999')!.value.text).toBe('value 9999 /root');
+  });
+
+  it('over the cap (10 MB, or 1 MiB of multi-byte text): not read, one error note naming the size', () => {
+    const big = `export A=1\n${'#'.repeat(10_000_000)}\nvllm serve /m\n`;
+    const script = read(big);
+    expect(script.serve).toBeNull();
+    expect(script.notes).toEqual([{ line: 1, severity: 'error', construct: 'size', message: `the script is ${big.length} bytes, over the 1048576 bytes (1 MiB) qprep reads of a launch script: it was not read` }]);
+    // 400,000 characters of three bytes each: over the cap in bytes though not in characters
+    expect(read(`# ${'昇'.repeat(400_000)}\n`).notes[0]!.message).toContain('the script is 1200003 bytes');
+    expect(read(`# ${'昇'.repeat(300_000)}\n`).notes).toEqual([]);
   });
 });
