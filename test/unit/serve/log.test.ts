@@ -6,7 +6,7 @@ describe('the JSON log line', () => {
     const line = jsonLogLine('error', 'reload-failed', { error: 'invalid profile p.yaml:\nline 2\u0007', kept: 'site-a', note: undefined }, new Date('2026-12-02T10:00:00Z'));
     expect(line.endsWith('\n')).toBe(true);
     expect(line.slice(0, -1)).not.toMatch(/[\n\u0007]/);
-    expect(JSON.parse(line)).toEqual({ time: '2026-12-02T10:00:00.000Z', level: 'error', event: 'reload-failed', error: 'invalid profile p.yaml:\\nline 2\\x07', kept: 'site-a' });
+    expect(JSON.parse(line)).toEqual({ time: '2026-12-02T10:00:00.000Z', level: 'error', event: 'reload-failed', error: 'invalid profile p.yaml:\\x0aline 2\\x07', kept: 'site-a' });
   });
 
   it('keeps numbers, arrays and objects as they are', () => {
