@@ -1,4 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
+import { validatePathOptions, validateReportOperands } from './app/path-options.js';
+import { claimDocument, describeRun, routeSignals, runIdentity } from './app/signals.js';
 import { VERSION } from './version.js';
 
 /**
@@ -29,7 +31,7 @@ function formatOption(formats: string[]): Option {
 
 function addHostOptions(command: Command, { snapshot = true }: { snapshot?: boolean } = {}): Command {
   command
-    .option('--profile <name|file>', 'built-in profile name or a YAML/JSON profile file', 'default')
+    .option('--profile <name|file>', 'built-in profile name or a YAML/JSON profile file (default: "default", or with --snapshot the profile it recorded)')
     .option('--root <dir>', "read the host's files under this prefix (e.g. /host in a container)");
   if (snapshot) command.option('--snapshot <file>', 'answer from a snapshot file instead of the live host');
   return command.option('--timeout <ms>', 'timeout of each probe in milliseconds', positiveInt('--timeout'), 10000);
@@ -218,18 +220,42 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   return program;
 }
 
+const COMMANDS = ['check', 'snapshot', 'facts', 'tune', 'rollback', 'env', 'aggregate', 'list', 'explain', 'schema'];
+/** The commands whose --output is a verdict or a document that an interruption must replace. */
+const DOCUMENT_OUTPUTS = new Set(['check', 'facts', 'aggregate']);
+
+/** The command named on the command line, known even when parsing failed. */
+function requestedCommand(argv: readonly string[]): string | null {
+  const word = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return word !== undefined && COMMANDS.includes(word) ? word : null;
+}
+
+/** The value of an option on the raw command line (`--output F`, `--output=F`, `-o F`, `-oF`). */
+function rawOption(argv: readonly string[], long: string, short?: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg === long || (short !== undefined && arg === short)) found = argv[++i];
+    else if (arg.startsWith(`${long}=`)) found = arg.slice(long.length + 1);
+    else if (short !== undefined && arg.startsWith(short) && !arg.startsWith('--')) found = arg.slice(short.length);
+  }
+  return found;
+}
+
 /**
  * The --format the user asked for, known even when parsing failed. facts prints JSON only, so
  * its failures print the error document without being asked, as its interruptions do.
  */
 function requestedFormat(argv: readonly string[]): string {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--format') return argv[i + 1] ?? 'human';
-    if (arg.startsWith('--format=')) return arg.slice('--format='.length);
-  }
-  const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  return command === 'facts' ? 'json' : 'human';
+  return rawOption(argv, '--format') ?? (requestedCommand(argv) === 'facts' ? 'json' : 'human');
+}
+
+/** What an interruption says before the options are parsed: read from the raw command line. */
+function identityFromArgv(argv: readonly string[]): Parameters<typeof describeRun>[0] {
+  const command = requestedCommand(argv);
+  const output = command !== null && DOCUMENT_OUTPUTS.has(command) ? rawOption(argv, '--output', '-o') : undefined;
+  return { command, format: requestedFormat(argv), ...(output && output !== '-' ? { output } : {}) };
 }
 
 /**
@@ -268,11 +294,39 @@ function guardStandardStreams(): void {
   process.stderr.on('error', () => undefined);
 }
 
+/**
+ * A signal before a command took the signals over (while commander parses, while the command's
+ * code loads), or during a command without a partial result to give: the error document of an
+ * interrupted run, exit code 2. A second signal ends qprep at once.
+ */
+let ending = false;
+function onSignalBeforeCommand(signal: NodeJS.Signals): void {
+  if (ending) {
+    process.stderr.write(`\nqprep: error: ${signal} again: exiting without a report\n`);
+    process.exit(2);
+  }
+  ending = true;
+  if (!claimDocument()) {
+    // the run's document is out already: it is the truth of the run, which ends on its own
+    process.stderr.write(`\nqprep: note: ${signal} after the result was written; ending with it\n`);
+    return;
+  }
+  void import('./app/failure.js').then(({ endInterrupted }) => endInterrupted(signal, runIdentity(), actionStarted));
+}
+
 export async function main(argv: readonly string[]): Promise<never> {
+  // before anything else: a signal in the first moments must end the run like any other
+  routeSignals(onSignalBeforeCommand);
+  describeRun(identityFromArgv(argv));
   guardStandardStreams();
   const exit: Exit = { code: 0 };
   const program = buildProgram(exit);
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, actionCommand) => {
+    const options = actionCommand.opts();
+    for (const [key, value] of Object.entries(validatePathOptions(options))) actionCommand.setOptionValue(key, value);
+    if (actionCommand.name() === 'aggregate') validateReportOperands(actionCommand.args);
+    const output = DOCUMENT_OUTPUTS.has(actionCommand.name()) ? (actionCommand.opts().output as string | undefined) : undefined;
+    describeRun({ command: actionCommand.name(), format: (options.format as string | undefined) ?? 'human', ...(output ? { output } : { output: undefined }) });
     actionStarted = true;
   });
   try {
@@ -284,10 +338,10 @@ export async function main(argv: readonly string[]): Promise<never> {
       }
       const { reportFailure } = await import('./app/failure.js');
       const message = error.message.replace(/^error: /, '');
-      exit.code = reportFailure('usage', message, requestedFormat(argv));
+      exit.code = reportFailure('usage', message, requestedFormat(argv), requestedCommand(argv));
     } else {
       const { reportError } = await import('./app/failure.js');
-      exit.code = reportError(error, requestedFormat(argv));
+      exit.code = reportError(error, runIdentity().format, runIdentity().command);
     }
   }
   return flushAndExit(exit.code);

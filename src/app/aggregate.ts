@@ -8,6 +8,7 @@ import { formatErrorReport } from '../report/formats.js';
 import { parseDuration } from '../util/duration.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
+import { claimDocument } from './signals.js';
 
 export interface AggregateCliOptions {
   format?: string;
@@ -79,6 +80,7 @@ export async function runAggregateCommand(operands: readonly string[], options: 
   try {
     const document = await aggregateOperands(operands, options);
     const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : (await import('../report/aggregate.js')).formatAggregateHuman(document, { color: useColor(options) });
+    if (!claimDocument()) return 2;
     if (options.output) {
       await writeOutputFile(options.output, text);
       process.stderr.write(`qprep: wrote ${options.output}\n`);
@@ -89,7 +91,7 @@ export async function runAggregateCommand(operands: readonly string[], options: 
     if (options.output && options.format === 'json') {
       const { code, message } = describeFailure(error);
       if (code !== 'output') {
-        const text = formatErrorReport(errorDocument(code, message), 'json', new Date());
+        const text = formatErrorReport(errorDocument(code, message, 'aggregate'), 'json', new Date());
         await writeOutputFile(options.output, text!).catch(() => undefined);
       }
     }

@@ -4,8 +4,6 @@ import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORIES } from '../core/types.js';
 import { exitCodeFor } from '../core/verdict.js';
-import { killAllCommandGroups } from '../host/exec.js';
-import { exitProcess } from '../host/exit.js';
 import { writeOutputFile } from '../host/output.js';
 import { RecordingHost } from '../host/snapshot.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
@@ -13,11 +11,12 @@ import { reportSchema } from '../report/schema.js';
 import { redactScript } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { useColor } from './color.js';
-import { describeFailure, errorDocument, reportFailure } from './failure.js';
+import { describeFailure, errorDocument } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
-import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import { claimDocument, describeRun, writeRunDocument } from './signals.js';
+import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord, type CheckOptions } from './session.js';
 
 interface CommonCliOptions {
   format?: string;
@@ -34,23 +33,19 @@ type CheckCliOptions = CommonCliOptions &
 export { useColor };
 
 /**
- * A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. The
- * commands without a partial result to give (facts, tune, rollback) stop there, with exit
- * code 2 (no verdict) and what they print when they cannot run: one line on stderr and, in a
- * machine format, their error document. check and snapshot use watchInterruption instead.
+ * A hung probe must not survive qprep: on SIGINT, SIGTERM or SIGHUP the commands without a
+ * partial result to give (facts, tune, rollback, env, aggregate) end through the handler main()
+ * installed first, which kills every command group and prints the command's error document,
+ * exit code 2. This adds what the operator does next to its message. check and snapshot use
+ * watchInterruption instead.
  */
-export function installSignalHandlers(reportInterruption: (error: QprepError) => void): void {
-  const onSignal = (signal: NodeJS.Signals) => () => {
-    killAllCommandGroups();
-    process.stderr.write('\n');
-    reportInterruption(new QprepError('interrupted', `interrupted by ${signal}; running probes were killed`));
-    void exitProcess(2);
-  };
-  process.once('SIGINT', onSignal('SIGINT'));
-  process.once('SIGTERM', onSignal('SIGTERM'));
+export function adviseOnInterruption(advice: string): void {
+  describeRun({ advice });
 }
 
+/** The run's one document: to the --output file (atomically) or standard output. */
 async function emit(text: string, options: CommonCliOptions): Promise<void> {
+  if (!claimDocument()) return;
   if (options.output) {
     await writeOutputFile(options.output, text);
     process.stderr.write(`qprep: wrote ${options.output}\n`);
@@ -99,7 +94,7 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
 async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions): Promise<void> {
   if (!options.output) return;
   const { code, message } = describeFailure(error);
-  const document = formatErrorReport(errorDocument(code, message), options.format ?? 'human', new Date());
+  const document = formatErrorReport(errorDocument(code, message, 'check'), options.format ?? 'human', new Date());
   if (document === undefined || code === 'output') return;
   try {
     await writeOutputFile(options.output, document);
@@ -110,8 +105,8 @@ async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions
 
 async function checkAndEmit(options: CheckCliOptions, interruption: Interruption): Promise<number> {
   const checkOptions = toCheckOptions(options);
-  const loaded = await loadProfile(checkOptions.profile);
   const handle = await openHost(checkOptions);
+  const loaded = await profileFor(checkOptions.profile, handle);
   const progress = createProgress(process.stderr);
   const run = await performCheck(handle, loaded, checkOptions, {
     onStart: (total) => progress.start(total),
@@ -138,8 +133,8 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
 export async function runSnapshotCommand(options: CheckCliOptions): Promise<number> {
   const interruption = watchInterruption();
   const checkOptions = toCheckOptions(options);
-  const loaded = await loadProfile(checkOptions.profile);
   const handle = await openHost(checkOptions);
+  const loaded = await profileFor(checkOptions.profile, handle);
   const recorder = new RecordingHost(handle.host);
   const progress = createProgress(process.stderr);
   const run = await performCheck({ host: recorder, source: handle.source }, loaded, checkOptions, {
@@ -150,12 +145,19 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   // Interfaces are always kept: replaying a snapshot with --cluster needs them.
   if (!run.report.interrupted) await recorder.interfaces();
   progress.stop();
-  const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
+  const snapshot = {
+    ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })),
+    report: run.report,
+    ...runSettingsRecord(loaded, run.ctx.cluster, checkOptions.node),
+  };
   if (run.ctx.launch) snapshot.launch = { file: run.ctx.launch.file, text: redactScript(run.ctx.launch.text) };
-  await writeOutputFile(options.output!, `${JSON.stringify(snapshot, null, 1)}\n`, 0o600);
+  const text = `${JSON.stringify(snapshot, null, 1)}\n`;
+  // -o - writes the snapshot to standard output
+  if (options.output) await writeOutputFile(options.output, text, 0o600);
+  else writeRunDocument(text);
   const { summary } = run.report;
   process.stderr.write(
-    `qprep: snapshot written to ${options.output}: ${snapshot.commands.length} commands, ` +
+    `qprep: snapshot written to ${options.output ?? 'standard output'}: ${snapshot.commands.length} commands, ` +
       `${Object.keys(snapshot.files).length} files, ${run.results.length} checks ` +
       `(${summary.pass} pass, ${summary.warn} warn, ${summary.fail} fail, ${summary.skip} skip, ${summary.error} error)\n`,
   );
@@ -177,12 +179,12 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
     title: check.title,
   }));
   if (options.format === 'json') {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    writeRunDocument(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
   const idWidth = Math.max(...rows.map((r) => r.id.length));
   const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${CATEGORIES[r.category].padEnd(24)}  ${r.title}`);
-  process.stdout.write(`${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(24)}  TITLE\n${lines.join('\n')}\n`);
+  writeRunDocument(`${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(24)}  TITLE\n${lines.join('\n')}\n`);
   return 0;
 }
 
@@ -196,7 +198,7 @@ async function listProfiles(options: CommonCliOptions & { profile?: string }): P
     summaries.push(profileSummary(loaded, parentOf(loaded)));
   }
   const text = options.format === 'json' ? `${JSON.stringify(summaries, null, 2)}\n` : formatProfilesHuman(summaries);
-  process.stdout.write(text);
+  writeRunDocument(text);
   return 0;
 }
 
@@ -221,10 +223,10 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
   const level = effectiveLevel(check, loaded.profile);
   if (options.format === 'json') {
     const { id: checkId, title, category, why, reads, fix } = check;
-    process.stdout.write(`${JSON.stringify({ id: checkId, title, category, level, why, reads, fix }, null, 2)}\n`);
+    writeRunDocument(`${JSON.stringify({ id: checkId, title, category, level, why, reads, fix }, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(
+  writeRunDocument(
     [
       `${check.id}: ${check.title}`,
       `category: ${CATEGORIES[check.category]} · level: ${level}${level === 'required' ? ' (a fail or error makes the node not ready)' : ' (a fail is reported as a warning)'}`,
@@ -245,12 +247,11 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
 
 export async function runSchemaCommand(name: string): Promise<number> {
   if (!schemaNames().includes(name)) throw usageError(`unknown document "${name}"; schemas: ${schemaNames().join(', ')}`);
-  process.stdout.write(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
+  writeRunDocument(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
   return 0;
 }
 
 export async function runFactsCommand(options: CommonCliOptions & { profile?: string; root?: string; snapshot?: string; timeout?: number }): Promise<number> {
-  installSignalHandlers((error) => reportFailure(error.code, error.message, options.format ?? 'json'));
   const { gatherFacts } = await import('./facts.js');
   const hostOptions: Parameters<typeof gatherFacts>[0] = {};
   if (options.profile !== undefined) hostOptions.profile = options.profile;

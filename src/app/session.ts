@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
-import { openCluster, type LoadedCluster } from '../cluster/load.js';
+import { openCluster, openClusterText, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
-import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
+import { builtinProfileNames, loadBuiltinProfile, parseProfileText, profileSchema, type LoadedProfile } from '../core/profile.js';
 import { assertProfileCheckIds } from '../core/profile-checks.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { readInputFile, readStandardInput } from '../host/inputs.js';
+import { MAX_SETTINGS_BYTES, readInputFile, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
@@ -22,6 +22,7 @@ import { visibleLine } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
+import { looksLikeProfileFile } from './path-options.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -51,12 +52,12 @@ export interface CheckOptions extends HostOptions {
 
 export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
   const name = spec ?? 'default';
-  const looksLikeFile = /[/\\]/.test(name) || /\.(ya?ml|json)$/i.test(name);
+  const looksLikeFile = looksLikeProfileFile(name);
   if (!looksLikeFile && builtinProfileNames().includes(name)) return loadBuiltinProfile(name);
   if (!looksLikeFile) {
     throw new QprepError('invalid-profile', `unknown profile "${name}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a YAML/JSON file)`);
   }
-  const text = await readInputFile(name, 'profile', 'invalid-profile');
+  const text = await readInputFile(name, 'profile', 'invalid-profile', MAX_SETTINGS_BYTES);
   const loaded = parseProfileText(text, name);
   assertProfileCheckIds(loaded, defaultCatalogue);
   return loaded;
@@ -80,6 +81,44 @@ export interface HostHandle {
   source: Report['source'];
   /** the launch script a snapshot recorded */
   launch?: LaunchInput;
+  /** the profile a snapshot recorded, resolved */
+  profile?: LoadedProfile;
+  /** the cluster file and --node a snapshot recorded */
+  cluster?: { file: string; text: string; node?: string };
+}
+
+/** The source a report gives a profile that a snapshot recorded: the header says `(recorded)`. */
+export const RECORDED_PROFILE_SOURCE = 'recorded';
+
+/**
+ * The profile a snapshot was judged with on its node. Snapshots of qprep before it recorded the
+ * profile still name it in their report: a built-in name is loaded again.
+ */
+function recordedProfile(snapshot: Snapshot, file: string): LoadedProfile | undefined {
+  if (snapshot.profile) {
+    const parsed = profileSchema.safeParse(snapshot.profile.resolved);
+    if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: profile.resolved.${describeZodError(parsed.error)}`);
+    assertProfileCheckIds({ profile: parsed.data, source: file }, defaultCatalogue);
+    return { profile: parsed.data, source: RECORDED_PROFILE_SOURCE };
+  }
+  const named = (snapshot.report?.profile as { name?: unknown } | undefined)?.name;
+  if (typeof named === 'string' && builtinProfileNames().includes(named)) return { ...loadBuiltinProfile(named), source: RECORDED_PROFILE_SOURCE };
+  return undefined;
+}
+
+/** --profile when given; else the one the snapshot recorded; else default. */
+export async function profileFor(spec: string | undefined, handle: HostHandle): Promise<LoadedProfile> {
+  if (spec === undefined && handle.profile) return handle.profile;
+  return loadProfile(spec);
+}
+
+/** What a snapshot records of the run besides the host: the resolved profile, the cluster file and --node. */
+export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster | undefined, nodeOption: string | undefined): Pick<Snapshot, 'profile' | 'cluster'> {
+  const record: Pick<Snapshot, 'profile' | 'cluster'> = {
+    profile: { name: loaded.profile.name, source: loaded.source, resolved: loaded.profile as unknown as Record<string, unknown> },
+  };
+  if (cluster?.text !== undefined) record.cluster = { file: cluster.file, text: cluster.text, ...(nodeOption !== undefined ? { node: nodeOption } : {}) };
+  return record;
 }
 
 /** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
@@ -97,8 +136,11 @@ export async function openHost(options: HostOptions): Promise<HostHandle> {
   if (options.snapshot) {
     if (options.root) throw new QprepError('usage', '--root and --snapshot cannot be combined: a snapshot carries its own root');
     const snapshot = await loadSnapshot(options.snapshot);
+    const profile = recordedProfile(snapshot, options.snapshot);
     return {
       ...(snapshot.launch ? { launch: { file: snapshot.launch.file, text: snapshot.launch.text, from: 'snapshot' as const } } : {}),
+      ...(profile ? { profile } : {}),
+      ...(snapshot.cluster ? { cluster: snapshot.cluster } : {}),
       host: new ReplayHost(snapshot, options.snapshot),
       source: {
         kind: 'snapshot',
@@ -149,8 +191,14 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const checks = selectChecks(catalogue, { only, skip });
   const ignore = resolveIgnore(catalogue, ignoreTokens);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
-  const cluster = options.cluster === undefined ? undefined : await openCluster(options.cluster, handle.host, options.node);
+  if (options.node !== undefined && options.cluster === undefined && !handle.cluster) throw new QprepError('usage', '--node needs --cluster FILE');
+  // a replay is the node of the cluster it was recorded in, unless --cluster names another
+  const recorded = options.cluster === undefined ? handle.cluster : undefined;
+  const cluster = recorded
+    ? await openClusterText(recorded.text, recorded.file, handle.host, options.node ?? recorded.node)
+    : options.cluster === undefined
+      ? undefined
+      : await openCluster(options.cluster, handle.host, options.node);
   const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
   const host = new LimitedHost(handle.host, 8, toolLimits);
   // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script

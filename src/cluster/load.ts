@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { QprepError } from '../core/errors.js';
-import { readInputFile } from '../host/inputs.js';
+import { MAX_SETTINGS_BYTES, readInputFile } from '../host/inputs.js';
 import type { Host } from '../host/types.js';
 import { isLoopbackOrLinkLocal } from '../util/ip.js';
 import { summarizeList } from '../util/text.js';
@@ -26,6 +26,8 @@ export interface LoadedCluster {
   evidence: string;
   /** set when the hostname points at another node than the addresses do */
   note?: string;
+  /** the file's text as read, which a snapshot keeps */
+  text?: string;
 }
 
 const NOT_JSON = Symbol('not JSON');
@@ -87,7 +89,7 @@ export function parseClusterText(text: string, file: string): Cluster {
 }
 
 export async function loadClusterFile(file: string): Promise<Cluster> {
-  return parseClusterText(await readInputFile(file, 'cluster', 'invalid-cluster'), file);
+  return parseClusterText(await readInputFile(file, 'cluster', 'invalid-cluster', MAX_SETTINGS_BYTES), file);
 }
 
 function shortName(name: string): string {
@@ -149,6 +151,12 @@ export async function locateSelf(cluster: Cluster, host: Host, file: string, nod
 
 /** Loads, validates and locates: the --cluster option of check and snapshot. */
 export async function openCluster(file: string, host: Host, nodeOption?: string): Promise<LoadedCluster> {
-  const cluster = await loadClusterFile(file);
-  return locateSelf(cluster, host, file, nodeOption);
+  const text = await readInputFile(file, 'cluster', 'invalid-cluster', MAX_SETTINGS_BYTES);
+  return openClusterText(text, file, host, nodeOption);
+}
+
+/** openCluster of a text already read: the cluster file a snapshot recorded. */
+export async function openClusterText(text: string, file: string, host: Host, nodeOption?: string): Promise<LoadedCluster> {
+  const located = await locateSelf(parseClusterText(text, file), host, file, nodeOption);
+  return { ...located, text };
 }

@@ -57,8 +57,11 @@ export const hostInfoSchema = z.object({
 });
 
 export const errorInfoSchema = z.object({
-  code: z.string().describe('usage, invalid-profile, invalid-snapshot, invalid-cluster, invalid-input, output, refused, locked, internal'),
+  code: z
+    .string()
+    .describe('usage, invalid-profile, invalid-snapshot, invalid-cluster, invalid-input, output, refused, locked, interrupted, nothing-assessed, internal'),
   message: z.string(),
+  hint: z.string().optional().describe('what to do about it, when the message alone does not say'),
 });
 
 export const clusterInfoSchema = z.object({
@@ -192,7 +195,12 @@ export const fullReportSchema = z.object({
 export const errorReportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: toolSchema,
-  ready: z.literal(false),
+  command: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('the command that failed (check, snapshot, facts, tune, ...); null when none was recognized; absent in documents of qprep before 0.2'),
+  ready: z.literal(false).optional().describe('present in the error documents of check and aggregate, the commands that give a readiness verdict'),
   error: errorInfoSchema,
 });
 
