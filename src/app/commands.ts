@@ -56,6 +56,8 @@ async function emit(text: string, options: CommonCliOptions): Promise<void> {
 
 function toCheckOptions(options: CheckCliOptions): CheckOptions {
   const split = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  // `--only ''` selects nothing; read as "no --only" it would select everything
+  if ((options.only ?? []).length > 0 && split(options.only).length === 0) throw usageError('no check selected: --only is empty');
   const result: CheckOptions = {
     only: split(options.only),
     skip: split(options.skip),
@@ -123,6 +125,10 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
     process.stderr.write(`qprep: note: node_exporter's textfile collector reads only files named *.prom\n`);
   }
   await emit(text, options);
+  if (report.error?.code === 'nothing-assessed') {
+    process.stderr.write(`qprep: error: ${report.error.message}\n`);
+    return 2;
+  }
   if (report.error) {
     process.stderr.write(`qprep: error: ${report.error.message}; the partial report says which checks finished\n`);
     return 2;

@@ -125,9 +125,19 @@ export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster 
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
   if (spec === '-') {
     if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
-    return { file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' };
+    return { file: '-', text: refuseBinaryScript(await readStandardInput('invalid-input'), 'standard input'), from: 'stdin' };
   }
-  return { file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' };
+  return { file: spec, text: refuseBinaryScript(await readInputFile(spec, 'launch script', 'invalid-input'), spec), from: 'file' };
+}
+
+/**
+ * A launch script is bash text: an executable, an archive or a model file given by mistake
+ * would be judged as an empty script (no serve command) or as noise.
+ */
+function refuseBinaryScript(text: string, name: string): string {
+  const what = text.startsWith('\x7fELF') ? 'an ELF executable' : text.includes('\0') ? 'a binary file (it holds NUL bytes)' : undefined;
+  if (what) throw new QprepError('invalid-input', `cannot read launch script ${name}: it is ${what}, not a bash script (give the script that runs vllm serve)`);
+  return text;
 }
 
 /** The live host (under --root) or the replay of a snapshot; never both. */
@@ -189,6 +199,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const skip = [...(options.skip ?? []), ...loaded.profile.skip];
   const ignoreTokens = options.ignore ?? [];
   const checks = selectChecks(catalogue, { only, skip });
+  if (checks.length === 0) throw noCheckSelected(only, options.skip ?? [], loaded.profile.skip);
   const ignore = resolveIgnore(catalogue, ignoreTokens);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.node !== undefined && options.cluster === undefined && !handle.cluster) throw new QprepError('usage', '--node needs --cluster FILE');
@@ -203,6 +214,9 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const host = new LimitedHost(handle.host, 8, toolLimits);
   // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script
   const launch = options.launch !== undefined ? await loadLaunchScript(options.launch) : handle.launch;
+  if (!launch && checks.every((c) => c.category === 'launch')) {
+    throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
+  }
   const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch);
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
@@ -261,7 +275,31 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
   if (signal) return { report: markInterrupted(report, signal, unfinished), results, ctx };
-  return { report, results, ctx };
+  return { report: markNothingAssessed(report), results, ctx };
+}
+
+/** `--only npu --skip npu`: a run that would judge nothing has no verdict to give. */
+function noCheckSelected(only: readonly string[], skip: readonly string[], profileSkip: readonly string[]): QprepError {
+  const words = [...only.map((t) => `--only ${t}`), ...skip.map((t) => `--skip ${t}`)];
+  const because = profileSkip.length > 0 ? `${words.join(' ')} and the profile's skip list (${profileSkip.join(', ')})` : words.join(' ');
+  return new QprepError('usage', `no check selected: ${because || 'the profile\'s skip list'} leave${words.length === 1 && profileSkip.length === 0 ? 's' : ''} nothing to run`);
+}
+
+/**
+ * Every selected check skipped: nothing was assessed, and silence is not "ready". The report
+ * keeps every skip with its reason; it carries no verdict (exit code 2, nothing-assessed).
+ */
+export function markNothingAssessed(report: Report): Report {
+  if (report.checks.length === 0 || !report.checks.every((c) => c.status === 'skip')) return report;
+  return {
+    ...report,
+    ready: false,
+    error: {
+      code: 'nothing-assessed',
+      message: `all ${report.checks.length} selected ${report.checks.length === 1 ? 'check was' : 'checks were'} skipped: nothing was assessed; no verdict`,
+      hint: 'select checks that apply to this host, or give the inputs they need (--launch, --cluster); each skip says why',
+    },
+  };
 }
 
 /** What the report says about the cluster: which file, which node this is, and how it knew. */

@@ -108,7 +108,9 @@ export function formatHuman(report: Report, options: HumanOptions): string {
       ].join(', ') +
       ` · ${seconds(report.durationMs)}`,
   );
-  if (report.interrupted) {
+  if (report.error?.code === 'nothing-assessed') {
+    out.push(`${chalk.red.bold('NO VERDICT')}: all ${plural(report.checks.length, 'selected check')} ${report.checks.length === 1 ? 'was' : 'were'} skipped`);
+  } else if (report.interrupted) {
     out.push(`${chalk.red.bold('NO VERDICT')}: ${report.error?.message ?? `interrupted by ${report.interrupted.signal}`}`);
   } else if (report.ready) {
     const note = s.warn > 0 ? ` (${plural(s.warn, 'warning')}; --strict would refuse them)` : '';

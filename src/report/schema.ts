@@ -189,7 +189,9 @@ export const fullReportSchema = z.object({
     })
     .optional()
     .describe('set when a signal stopped the run: the report is partial, ready is false and the exit code is 2'),
-  error: errorInfoSchema.optional().describe('set with interrupted (code "interrupted"): why this report carries no verdict'),
+  error: errorInfoSchema
+    .optional()
+    .describe('set when this report carries no verdict (exit code 2): with interrupted (code "interrupted"), or when every selected check skipped (code "nothing-assessed")'),
 });
 
 export const errorReportSchema = z.object({
