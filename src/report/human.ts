@@ -40,7 +40,9 @@ function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, p
     ? chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`)
     : result.waiverExpired
       ? chalk.dim(` (the waiver "${result.waiverExpired.reason}" no longer applies)`)
-      : '';
+      : result.waiverRefused
+        ? chalk.yellow(` (${result.waiverRefused})`)
+        : '';
   const lines = [`  ${label}  ${chalk.bold(result.id.padEnd(idWidth))}  ${result.message}${waived}`];
   const indent = ' '.repeat(2 + 7 + 2 + 2);
   if (result.status !== 'pass' && result.details) {
@@ -59,6 +61,19 @@ function checkLine(chalk: ChalkInstance, result: CheckResult, idWidth: number, p
     for (const line of rest) lines.push(`${indent}     ${line}`);
   }
   return lines;
+}
+
+/**
+ * " with 3 required failures waived (--ignore): npu.health, ...": a READY that waivers made
+ * says so on the verdict line, where a gate's log shows it.
+ */
+function waivedFailures(report: Report): string {
+  const waived = report.checks.filter((c) => c.level === 'required' && c.waived?.found === 'fail');
+  if (waived.length === 0) return '';
+  const byIgnore = waived.some((c) => c.waived!.reason === 'ignored with --ignore');
+  const byProfile = waived.some((c) => c.waived!.reason !== 'ignored with --ignore');
+  const how = [byIgnore ? '--ignore' : '', byProfile ? 'profile waivers' : ''].filter(Boolean).join(', ');
+  return ` with ${waived.length} required ${waived.length === 1 ? 'failure' : 'failures'} waived (${how}): ${waived.map((c) => c.id).join(', ')}`;
 }
 
 /** The report as a person reads it: grouped by category, one line per check, the fix under each problem. */
@@ -114,7 +129,7 @@ export function formatHuman(report: Report, options: HumanOptions): string {
     out.push(`${chalk.red.bold('NO VERDICT')}: ${report.error?.message ?? `interrupted by ${report.interrupted.signal}`}`);
   } else if (report.ready) {
     const note = s.warn > 0 ? ` (${plural(s.warn, 'warning')}; --strict would refuse them)` : '';
-    out.push(chalk.green.bold('READY') + note);
+    out.push(chalk.green.bold('READY') + waivedFailures(report) + note);
   } else {
     const blocking = report.checks.filter((c) => report.blocking.includes(c.id));
     const failed = blocking.filter((c) => c.status === 'fail').map((c) => c.id);

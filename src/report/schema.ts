@@ -29,9 +29,17 @@ export const checkResultSchema = z.object({
     .optional()
     .describe('lines for a person when the message cannot say it all: every failing pair of a ping plan, one line per peer'),
   waived: z
-    .object({ reason: z.string(), expires: z.string().optional() })
+    .object({
+      reason: z.string(),
+      expires: z.string().optional(),
+      found: z.enum(['fail', 'warn']).optional().describe('what the check found before the waiver'),
+    })
     .optional()
     .describe('set when a fail was downgraded to warn by --ignore or a profile waiver'),
+  waiverRefused: z
+    .string()
+    .optional()
+    .describe('set when --ignore or a profile waiver names this check but it ended in error: the waiver is not applied (an error means it could not assess; use --skip)'),
   waiverExpired: z
     .object({ reason: z.string(), expires: z.string() })
     .optional()
