@@ -1,4 +1,4 @@
-import { error, fail, pass, skip } from '../src/core/outcome.js';
+import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import type { NetInterface } from '../src/host/types.js';
 import { parseIfnameSelector, selectorAllows, type IfnameVariable } from '../src/parsers/socket-ifname.js';
@@ -33,6 +33,14 @@ export default defineCheck({
     const cluster = ctx.cluster;
     const envIp = env.HCCL_IF_IP?.trim() || undefined;
     const set = SOCKET_VARIABLES.filter((name) => (env[name] ?? '').trim() !== '');
+    const deploymentNodes = ctx.profile.deployment.nodes;
+    if (!envIp && set.length === 0 && !cluster && deploymentNodes >= 2) {
+      // a multi-node profile is judged as multi-node: "fine on one node" does not hold
+      return warn(
+        `the deployment of profile ${ctx.profile.name} spans ${deploymentNodes} nodes, but HCCL_IF_IP and the *_SOCKET_IFNAME variables are not set and there is no cluster file: the interface HCCL and Gloo use between nodes is not checked`,
+        { remediation: 'give the cluster file (qprep check --cluster FILE), or export the variables where qprep runs as the launch script does: source <(qprep env --cluster FILE)' },
+      );
+    }
     if (!envIp && set.length === 0 && !cluster) {
       return skip('HCCL_IF_IP and the *_SOCKET_IFNAME variables are not set and there is no cluster file: HCCL and Gloo pick an interface themselves, fine on one node', {
         remediation: 'for a multi-node launch, export them in the launch script: source <(qprep env --cluster FILE)',

@@ -180,6 +180,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .addOption(formatOption(['human', 'json']))
     .option('-o, --output <file>', 'write the verdict to this file (atomically) instead of stdout')
     .option('--cluster <file>', 'the nodes that should have reported: a cluster file or a JSON array of qprep facts documents')
+    .option('--profile <name|file>', "the deployment's profile: fewer reports than its deployment.nodes make the cluster not ready (without it, the reports' profiles say)")
     .option('--max-age <duration>', 'reports that started longer ago than this (e.g. 30m, 2h, 1d) make the cluster not ready')
     .option('--strict', 'warnings (kernel, sysctl or profile differences, nodes not in the cluster file) make the cluster not ready too', false);
   aggregate.action(async (reports: string[], options, command: Command) => {

@@ -17,6 +17,8 @@ export interface AggregateCliOptions {
   cluster?: string;
   maxAge?: string;
   strict?: boolean;
+  /** the deployment's profile: its deployment.nodes is how many nodes must report */
+  profile?: string;
 }
 
 /**
@@ -69,6 +71,11 @@ export async function aggregateOperands(operands: readonly string[], options: Ag
   const aggregateOptions: AggregateOptions = { now, strict: options.strict ?? false };
   if (maxAgeMs !== undefined) aggregateOptions.maxAgeMs = maxAgeMs;
   if (cluster && options.cluster) aggregateOptions.cluster = { file: options.cluster, cluster };
+  if (options.profile !== undefined) {
+    const { loadProfile } = await import('./session.js');
+    const loaded = await loadProfile(options.profile);
+    aggregateOptions.profile = { name: loaded.profile.name, nodes: loaded.profile.deployment.nodes };
+  }
   const document = aggregate(documents, aggregateOptions);
   // The contract is checked on the way out: a document that does not match its schema is a bug.
   const valid = aggregateDocumentSchema.safeParse(document);

@@ -260,7 +260,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     runId: randomUUID(),
     host: hostInfo,
     source: handle.source,
-    profile: { name: loaded.profile.name, source: loaded.source },
+    profile: { name: loaded.profile.name, source: loaded.source, nodes: loaded.profile.deployment.nodes },
     startedAt: started.toISOString(),
     durationMs: Math.round(performance.now() - startedMs),
     ready: blocking.length === 0,
@@ -270,7 +270,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     blocking: blocking.map((r) => r.id),
     checks: results,
   };
-  if (cluster) report.cluster = clusterInfo(cluster);
+  if (cluster) report.cluster = clusterInfo(cluster, loaded);
   const launchReport = await launchInfo(ctx);
   if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
@@ -303,7 +303,7 @@ export function markNothingAssessed(report: Report): Report {
 }
 
 /** What the report says about the cluster: which file, which node this is, and how it knew. */
-export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
+export function clusterInfo(loaded: LoadedCluster, profile?: LoadedProfile): ClusterInfo {
   const info: ClusterInfo = {
     file: loaded.file,
     name: loaded.cluster.name,
@@ -313,7 +313,14 @@ export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
     nodes: loaded.cluster.nodes.map((n) => n.name),
     plan: loaded.cluster.plan,
   };
-  if (loaded.note) info.note = loaded.note;
+  const notes = loaded.note ? [loaded.note] : [];
+  // a cluster file of another deployment than the profile's judges the wrong peers
+  const expected = profile?.profile.deployment.nodes ?? 1;
+  const listed = loaded.cluster.nodes.length;
+  if (profile && expected >= 2 && listed !== expected) {
+    notes.push(`warning: ${loaded.file} lists ${listed} ${listed === 1 ? 'node' : 'nodes'}, but the deployment of profile ${profile.profile.name} spans ${expected}`);
+  }
+  if (notes.length > 0) info.note = notes.join('; ');
   return info;
 }
 

@@ -174,7 +174,11 @@ export const fullReportSchema = z.object({
       snapshot: z.object({ file: z.string(), createdAt: z.string(), toolVersion: z.string() }).optional(),
     })
     .describe('where the answers came from: the live host (under root) or a recorded snapshot'),
-  profile: z.object({ name: z.string(), source: z.string().describe('"builtin" or the profile file') }),
+  profile: z.object({
+    name: z.string(),
+    source: z.string().describe('"builtin", the profile file, or "recorded" (the profile a replayed snapshot recorded)'),
+    nodes: z.number().int().positive().optional().describe("the nodes the profile's deployment spans (deployment.nodes); qprep aggregate expects that many reports"),
+  }),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   ready: z.boolean(),
