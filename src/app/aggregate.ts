@@ -8,7 +8,7 @@ import { formatErrorReport } from '../report/formats.js';
 import { parseDuration } from '../util/duration.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
-import { claimDocument } from './signals.js';
+import { claimDocument, releaseDocument } from './signals.js';
 
 export interface AggregateCliOptions {
   format?: string;
@@ -89,7 +89,10 @@ export async function runAggregateCommand(operands: readonly string[], options: 
     const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : (await import('../report/aggregate.js')).formatAggregateHuman(document, { color: useColor(options) });
     if (!claimDocument()) return 2;
     if (options.output) {
-      await writeOutputFile(options.output, text);
+      await writeOutputFile(options.output, text).catch((error: unknown) => {
+        releaseDocument();
+        throw error;
+      });
       process.stderr.write(`qprep: wrote ${options.output}\n`);
     } else process.stdout.write(text);
     return document.ready ? 0 : 1;

@@ -15,7 +15,7 @@ import { describeFailure, errorDocument } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
-import { claimDocument, describeRun, writeRunDocument } from './signals.js';
+import { claimDocument, describeRun, releaseDocument, writeRunDocument } from './signals.js';
 import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord, type CheckOptions } from './session.js';
 
 interface CommonCliOptions {
@@ -47,7 +47,10 @@ export function adviseOnInterruption(advice: string): void {
 async function emit(text: string, options: CommonCliOptions): Promise<void> {
   if (!claimDocument()) return;
   if (options.output) {
-    await writeOutputFile(options.output, text);
+    await writeOutputFile(options.output, text).catch((error: unknown) => {
+      releaseDocument();
+      throw error;
+    });
     process.stderr.write(`qprep: wrote ${options.output}\n`);
   } else {
     process.stdout.write(text);

@@ -35,6 +35,11 @@ export function claimDocument(): boolean {
   return true;
 }
 
+/** The document could not be written (its --output failed): the error document takes its place. */
+export function releaseDocument(): void {
+  documentClaimed = false;
+}
+
 export function documentWasClaimed(): boolean {
   return documentClaimed;
 }
