@@ -267,6 +267,8 @@ function identityFromArgv(argv: readonly string[]): Parameters<typeof describeRu
 let actionStarted = false;
 
 async function flushAndExit(code: number): Promise<never> {
+  // an interruption owns the end of the run: its document is the one this run prints
+  if (interruption) return interruption;
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
   if (!actionStarted) process.exit(code);
@@ -301,6 +303,7 @@ function guardStandardStreams(): void {
  * interrupted run, exit code 2. A second signal ends qprep at once.
  */
 let ending = false;
+let interruption: Promise<never> | undefined;
 function onSignalBeforeCommand(signal: NodeJS.Signals): void {
   if (ending) {
     process.stderr.write(`\nqprep: error: ${signal} again: exiting without a report\n`);
@@ -312,7 +315,7 @@ function onSignalBeforeCommand(signal: NodeJS.Signals): void {
     process.stderr.write(`\nqprep: note: ${signal} after the result was written; ending with it\n`);
     return;
   }
-  void import('./app/failure.js').then(({ endInterrupted }) => endInterrupted(signal, runIdentity(), actionStarted));
+  interruption = import('./app/failure.js').then(({ endInterrupted }) => endInterrupted(signal, runIdentity(), actionStarted));
 }
 
 export async function main(argv: readonly string[]): Promise<never> {
