@@ -6,10 +6,12 @@ import { isLoopbackOrLinkLocal } from '../util/ip.js';
 import { summarizeList } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import {
+  clusterFactsDocumentSchema,
   clusterFactsSchema,
   clusterNodesDocumentSchema,
   clusterProblems,
   normalizeFacts,
+  normalizeFactsDocument,
   normalizeNodesDocument,
   type Cluster,
   type ClusterNode,
@@ -73,6 +75,10 @@ export function parseClusterText(text: string, file: string): Cluster {
     cluster = normalizeFacts(facts);
   } else if (looksLikeFacts(document)) {
     throw invalid(file, 'this is one qprep facts document; a cluster is a JSON array of the facts of every node, or {nodes: [...]}');
+  } else if (typeof document === 'object' && document !== null && 'facts' in document && !('nodes' in document)) {
+    const parsed = clusterFactsDocumentSchema.safeParse(document);
+    if (!parsed.success) throw invalid(file, describeZodError(parsed.error));
+    cluster = normalizeFactsDocument(parsed.data);
   } else {
     if (typeof document !== 'object' || document === null) throw invalid(file, 'expected {nodes: [...]} or a JSON array of qprep facts documents');
     const parsed = clusterNodesDocumentSchema.safeParse(document);
