@@ -315,7 +315,10 @@ function onSignalBeforeCommand(signal: NodeJS.Signals): void {
     process.stderr.write(`\nqprep: note: ${signal} after the result was written; ending with it\n`);
     return;
   }
-  interruption = import('./app/failure.js').then(({ endInterrupted }) => endInterrupted(signal, runIdentity(), actionStarted));
+  const run = runIdentity();
+  // only the commands that examine a host start probes
+  const probing = actionStarted && !['aggregate', 'list', 'explain', 'schema'].includes(run.command ?? '');
+  interruption = import('./app/failure.js').then(({ endInterrupted }) => endInterrupted(signal, run, probing));
 }
 
 export async function main(argv: readonly string[]): Promise<never> {
