@@ -3,6 +3,22 @@ import { defineCheck } from '../src/core/types.js';
 import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT } from '../src/probes/launch.js';
 import { plural, summarizeList } from '../src/util/text.js';
 
+/**
+ * Launchers that start no vLLM server themselves but belong to a deployment: the proxy of
+ * vllm-ascend's prefill/decode examples (load_balance_proxy_server_example.py and its
+ * layerwise variant) runs in front of the servers.
+ */
+const KNOWN_LAUNCHERS = [{ pattern: /(^|\/)load_balance_proxy\w*\.py$/, name: "vllm-ascend's PD proxy" }];
+
+function knownLauncher(commands: ReadonlyArray<{ line: number; fields: ReadonlyArray<{ text: string }> }>): { name: string; line: number } | undefined {
+  for (const command of commands) {
+    for (const launcher of KNOWN_LAUNCHERS) {
+      if (command.fields.slice(0, 3).some((field) => launcher.pattern.test(field.text))) return { name: launcher.name, line: command.line };
+    }
+  }
+  return undefined;
+}
+
 export default defineCheck({
   id: 'launch.script',
   title: 'Launch script readable, server command found',
@@ -42,7 +58,12 @@ export default defineCheck({
       });
     }
     if (!serve) {
-      return warn(`${view.name} starts no vLLM server (no "vllm serve" or "python -m vllm.entrypoints.openai.api_server"): its flags are not checked`, {
+      const launcher = knownLauncher(script.commands);
+      // a script given to judge that starts nothing qprep knows is the wrong script: judging
+      // nothing in it must not read as a pass of the launch checks
+      const verdict = launcher ? warn : fail;
+      const what = launcher ? `runs ${launcher.name} (line ${launcher.line}), not a vLLM server` : 'starts no vLLM server';
+      return verdict(`${view.name} ${what} (no "vllm serve" or "python -m vllm.entrypoints.openai.api_server"): its flags are not checked`, {
         expected: 'vllm serve MODEL --flag value ...',
         actual: `${plural(script.commands.length, 'command')}, none a vLLM server`,
         remediation: `give qprep the script that runs vllm serve on this node (qprep check --launch run.sh); a wrapper that builds the command at run time cannot be read`,

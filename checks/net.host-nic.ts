@@ -4,6 +4,7 @@ import type { NetInterface } from '../src/host/types.js';
 import { judgeNicLinks } from '../src/probes/nic-link.js';
 import { parseIfnameSelector, selectorAllows, type IfnameVariable } from '../src/parsers/socket-ifname.js';
 import { isIP } from '../src/util/ip.js';
+import { launchView } from '../src/probes/launch.js';
 import { summarizeList } from '../src/util/text.js';
 
 const SOCKET_VARIABLES: readonly IfnameVariable[] = ['GLOO_SOCKET_IFNAME', 'TP_SOCKET_IFNAME', 'HCCL_SOCKET_IFNAME'];
@@ -42,6 +43,17 @@ export default defineCheck({
     const cluster = ctx.cluster;
     const envIp = env.HCCL_IF_IP?.trim() || undefined;
     const set = SOCKET_VARIABLES.filter((name) => (env[name] ?? '').trim() !== '');
+    const deploymentNodes = ctx.profile.deployment.nodes;
+    // the launch script exporting them is judged by launch.network
+    const view = !envIp && set.length === 0 && !cluster && deploymentNodes >= 2 ? await launchView(ctx) : undefined;
+    const scriptSetsThem = view !== undefined && ['HCCL_IF_IP', ...SOCKET_VARIABLES].some((name) => view.env.has(name));
+    if (!envIp && set.length === 0 && !cluster && deploymentNodes >= 2 && !scriptSetsThem) {
+      // a multi-node profile is judged as multi-node: "fine on one node" does not hold
+      return warn(
+        `the deployment of profile ${ctx.profile.name} spans ${deploymentNodes} nodes, but HCCL_IF_IP and the *_SOCKET_IFNAME variables are not set and there is no cluster file: the interface HCCL and Gloo use between nodes is not checked`,
+        { remediation: 'give the cluster file (qprep check --cluster FILE), or export the variables where qprep runs as the launch script does: source <(qprep env --cluster FILE)' },
+      );
+    }
     if (!envIp && set.length === 0 && !cluster) {
       return skip('HCCL_IF_IP and the *_SOCKET_IFNAME variables are not set and there is no cluster file: HCCL and Gloo pick an interface themselves, fine on one node', {
         remediation: 'for a multi-node launch, export them in the launch script: source <(qprep env --cluster FILE)',

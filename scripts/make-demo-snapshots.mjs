@@ -5,7 +5,7 @@
 // Re-run after a change to the checks: npm run build && node scripts/make-demo-snapshots.mjs [DIR]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadProfile, performCheck } from '../dist/src/app/session.js';
+import { loadProfile, performCheck, runSettingsRecord } from '../dist/src/app/session.js';
 import { MemoryHost } from '../dist/src/host/memory.js';
 import { RecordingHost } from '../dist/src/host/snapshot.js';
 import { redactScript } from '../dist/src/util/redact.js';
@@ -487,7 +487,12 @@ for (const demo of demos) {
   // answers "qprep check --snapshot X --cluster Y" (the pings); the report kept is the single-node one.
   for (const cluster of demo.clusters ?? []) await performCheck(handle, loaded, { cluster }, { now: () => CREATED });
   await recorder.interfaces();
-  const snapshot = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION }, CREATED)), report: stable(run.report, demo.name) };
+  // the profile is recorded as `qprep snapshot` records it: a replay without --profile judges with it
+  const snapshot = {
+    ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION }, CREATED)),
+    report: stable(run.report, demo.name),
+    ...runSettingsRecord(loaded, undefined, undefined),
+  };
   if (launch) snapshot.launch = { file: launch.file, text: redactScript(launch.text) };
   const file = join(outDir, `${demo.name}.json`);
   writeFileSync(file, `${JSON.stringify(snapshot, null, 1)}\n`);

@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { parseTimeout } from './util/duration.js';
 import { closest } from './util/suggest.js';
+import { validatePathOptions, validateReportOperands } from './app/path-options.js';
+import { claimDocument, describeRun, routeSignals, runIdentity } from './app/signals.js';
 import { VERSION } from './version.js';
 
 /**
@@ -40,7 +42,7 @@ function formatOption(formats: string[]): Option {
 
 function addHostOptions(command: Command, { snapshot = true }: { snapshot?: boolean } = {}): Command {
   command
-    .option('--profile <name|file>', 'built-in profile name or a YAML/JSON profile file', 'default')
+    .option('--profile <name|file>', 'built-in profile name or a YAML/JSON profile file (default: "default", or with --snapshot the profile it recorded)')
     .option('--root <dir>', "read the host's files under this prefix (e.g. /host in a container)");
   if (snapshot) command.option('--snapshot <file>', 'answer from a snapshot file instead of the live host');
   return command.option('--timeout <duration>', 'timeout of each probe: 10s, 500ms, 2m (a bare number is milliseconds)', duration('--timeout'), 10000);
@@ -214,6 +216,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     .addOption(formatOption(['human', 'json']))
     .option('-o, --output <file>', 'write the verdict to this file (atomically) instead of stdout')
     .option('--cluster <file>', 'the nodes that should have reported: a cluster file or a JSON array of qprep facts documents')
+    .option('--profile <name|file>', "the deployment's profile: fewer reports than its deployment.nodes make the cluster not ready (without it, the reports' profiles say)")
     .option('--max-age <duration>', 'reports that started longer ago than this (e.g. 30m, 2h, 1d) make the cluster not ready')
     .option('--strict', 'warnings (kernel, sysctl or profile differences, nodes not in the cluster file) make the cluster not ready too', false);
   aggregate.action(async (reports: string[], options, command: Command) => {
@@ -261,18 +264,42 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   return program;
 }
 
+const COMMANDS = ['check', 'snapshot', 'facts', 'tune', 'rollback', 'env', 'aggregate', 'list', 'explain', 'schema'];
+/** The commands whose --output is a verdict or a document that an interruption must replace. */
+const DOCUMENT_OUTPUTS = new Set(['check', 'facts', 'aggregate']);
+
+/** The command named on the command line, known even when parsing failed. */
+function requestedCommand(argv: readonly string[]): string | null {
+  const word = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return word !== undefined && COMMANDS.includes(word) ? word : null;
+}
+
+/** The value of an option on the raw command line (`--output F`, `--output=F`, `-o F`, `-oF`). */
+function rawOption(argv: readonly string[], long: string, short?: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg === long || (short !== undefined && arg === short)) found = argv[++i];
+    else if (arg.startsWith(`${long}=`)) found = arg.slice(long.length + 1);
+    else if (short !== undefined && arg.startsWith(short) && !arg.startsWith('--')) found = arg.slice(short.length);
+  }
+  return found;
+}
+
 /**
  * The --format the user asked for, known even when parsing failed. facts prints JSON only, so
  * its failures print the error document without being asked, as its interruptions do.
  */
 function requestedFormat(argv: readonly string[]): string {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--format' || arg === '-f') return argv[i + 1] ?? 'human';
-    if (arg.startsWith('--format=')) return arg.slice('--format='.length);
-  }
-  const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  return command === 'facts' ? 'json' : 'human';
+  return rawOption(argv, '--format', '-f') ?? (requestedCommand(argv) === 'facts' ? 'json' : 'human');
+}
+
+/** What an interruption says before the options are parsed: read from the raw command line. */
+function identityFromArgv(argv: readonly string[]): Parameters<typeof describeRun>[0] {
+  const command = requestedCommand(argv);
+  const output = command !== null && DOCUMENT_OUTPUTS.has(command) ? rawOption(argv, '--output', '-o') : undefined;
+  return { command, format: requestedFormat(argv), ...(output && output !== '-' ? { output } : {}) };
 }
 
 /**
@@ -301,6 +328,8 @@ function usageMessage(error: CommanderError): { message: string; hints: string[]
 let actionStarted = false;
 
 async function flushAndExit(code: number): Promise<never> {
+  // an interruption owns the end of the run: its document is the one this run prints
+  if (interruption) return interruption;
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
   if (!actionStarted) process.exit(code);
@@ -329,11 +358,43 @@ function guardStandardStreams(): void {
   process.stderr.on('error', () => undefined);
 }
 
+/**
+ * A signal before a command took the signals over (while commander parses, while the command's
+ * code loads), or during a command without a partial result to give: the error document of an
+ * interrupted run, exit code 2. A second signal ends qprep at once.
+ */
+let ending = false;
+let interruption: Promise<never> | undefined;
+function onSignalBeforeCommand(signal: NodeJS.Signals): void {
+  if (ending) {
+    process.stderr.write(`\nqprep: error: ${signal} again: exiting without a report\n`);
+    process.exit(2);
+  }
+  ending = true;
+  if (!claimDocument()) {
+    // the run's document is out already: it is the truth of the run, which ends on its own
+    process.stderr.write(`\nqprep: note: ${signal} after the result was written; ending with it\n`);
+    return;
+  }
+  const run = runIdentity();
+  // only the commands that examine a host start probes
+  const probing = actionStarted && !['aggregate', 'list', 'explain', 'schema'].includes(run.command ?? '');
+  interruption = import('./app/failure.js').then(({ endInterrupted }) => endInterrupted(signal, run, probing));
+}
+
 export async function main(argv: readonly string[]): Promise<never> {
+  // before anything else: a signal in the first moments must end the run like any other
+  routeSignals(onSignalBeforeCommand);
+  describeRun(identityFromArgv(argv));
   guardStandardStreams();
   const exit: Exit = { code: 0 };
   const program = buildProgram(exit);
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, actionCommand) => {
+    const options = actionCommand.opts();
+    for (const [key, value] of Object.entries(validatePathOptions(options))) actionCommand.setOptionValue(key, value);
+    if (actionCommand.name() === 'aggregate') validateReportOperands(actionCommand.args);
+    const output = DOCUMENT_OUTPUTS.has(actionCommand.name()) ? (actionCommand.opts().output as string | undefined) : undefined;
+    describeRun({ command: actionCommand.name(), format: (options.format as string | undefined) ?? 'human', ...(output ? { output } : { output: undefined }) });
     actionStarted = true;
   });
   if (argv.length <= 2) {
@@ -350,10 +411,10 @@ export async function main(argv: readonly string[]): Promise<never> {
       }
       const { reportFailure } = await import('./app/failure.js');
       const { message, hints } = usageMessage(error);
-      exit.code = reportFailure('usage', message, requestedFormat(argv), hints);
+      exit.code = reportFailure('usage', message, requestedFormat(argv), requestedCommand(argv), hints);
     } else {
       const { reportError } = await import('./app/failure.js');
-      exit.code = reportError(error, requestedFormat(argv));
+      exit.code = reportError(error, runIdentity().format, runIdentity().command);
     }
   }
   return flushAndExit(exit.code);

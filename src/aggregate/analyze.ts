@@ -17,6 +17,21 @@ export interface AggregateOptions {
   strict?: boolean;
   /** --cluster: the nodes that should have reported */
   cluster?: { file: string; cluster: Cluster };
+  /** --profile: the deployment's profile, whose node count the reports must reach */
+  profile?: { name: string; nodes: number };
+}
+
+/**
+ * How many nodes the deployment spans: the --profile's deployment.nodes, else the largest the
+ * reports' profiles say. Fewer reports than that is a cluster that is not all there.
+ */
+function expectedNodes(reports: readonly ReportEntry[], options: AggregateOptions): { nodes: number; profile: string } | undefined {
+  if (options.profile) return { nodes: options.profile.nodes, profile: options.profile.name };
+  let best: { nodes: number; profile: string } | undefined;
+  for (const { record } of reports) {
+    if (record.profileNodes !== null && record.profileNodes > (best?.nodes ?? 1)) best = { nodes: record.profileNodes, profile: record.profile };
+  }
+  return best;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,6 +329,16 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
   }
   for (const d of drift) {
     findings.push({ severity: d.severity, kind: 'drift', message: d.message, nodes: d.majority ? d.odd.map((o) => o.node) : d.groups.flatMap((g) => g.nodes) });
+  }
+  const expected = expectedNodes(reports, options);
+  if (expected && nodes.length < expected.nodes) {
+    const absent = expected.nodes - nodes.length;
+    findings.push({
+      severity: 'fail',
+      kind: 'missing',
+      message: `the deployment of profile ${expected.profile} spans ${expected.nodes} nodes, but ${plural(nodes.length, 'node')} ${nodes.length === 1 ? 'is' : 'are'} here: ${absent} missing`,
+      nodes: [],
+    });
   }
   for (const c of collisions) findings.push({ severity: 'fail', kind: 'ip-collision', message: c.message, nodes: [...new Set(c.owners.map((o) => o.node))] });
   // the launch layouts of the nodes checked with --launch, judged together

@@ -34,7 +34,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** What a document that is not a check report is, so that the message can say. */
 function otherDocument(value: Record<string, unknown>): string | undefined {
-  if (typeof value.command === 'string') return `a qprep ${value.command} document`;
+  // an error document of check says `command: "check"`: it is a node without a verdict
+  if (typeof value.command === 'string' && value.command !== 'check') return `a qprep ${value.command} document`;
   if (value.kind === 'snapshot' || ('commands' in value && 'files' in value)) return 'a qprep snapshot (its report is under "report")';
   if ('hostname' in value && 'npus' in value) return 'a qprep facts document';
   if ('nodes' in value && !('checks' in value)) return 'a cluster file';

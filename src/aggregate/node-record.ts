@@ -18,6 +18,8 @@ export interface ReportRecord {
   startedAt: string;
   ready: boolean;
   profile: string;
+  /** the nodes the report's profile deploys (deployment.nodes); null in reports that do not say */
+  profileNodes: number | null;
   summary: Report['summary'];
   failing: AggregateNode['failing'];
   /** the compared fields (see FIELDS), and `sysctl:<key>` for each kernel setting read */
@@ -199,6 +201,7 @@ export function recordOf(report: Report, raw: Record<string, unknown>, source: s
     startedAt: report.startedAt,
     ready: report.ready,
     profile: report.profile.name,
+    profileNodes: report.profile.nodes ?? null,
     summary: report.summary,
     failing: report.checks
       .filter((c) => blocking.has(c.id))

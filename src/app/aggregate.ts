@@ -8,6 +8,7 @@ import { formatErrorReport } from '../report/formats.js';
 import { parseDuration } from '../util/duration.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
+import { claimDocument, releaseDocument } from './signals.js';
 
 export interface AggregateCliOptions {
   format?: string;
@@ -16,6 +17,8 @@ export interface AggregateCliOptions {
   cluster?: string;
   maxAge?: string;
   strict?: boolean;
+  /** the deployment's profile: its deployment.nodes is how many nodes must report */
+  profile?: string;
 }
 
 /**
@@ -68,6 +71,11 @@ export async function aggregateOperands(operands: readonly string[], options: Ag
   const aggregateOptions: AggregateOptions = { now, strict: options.strict ?? false };
   if (maxAgeMs !== undefined) aggregateOptions.maxAgeMs = maxAgeMs;
   if (cluster && options.cluster) aggregateOptions.cluster = { file: options.cluster, cluster };
+  if (options.profile !== undefined) {
+    const { loadProfile } = await import('./session.js');
+    const loaded = await loadProfile(options.profile);
+    aggregateOptions.profile = { name: loaded.profile.name, nodes: loaded.profile.deployment.nodes };
+  }
   const document = aggregate(documents, aggregateOptions);
   // The contract is checked on the way out: a document that does not match its schema is a bug.
   const valid = aggregateDocumentSchema.safeParse(document);
@@ -79,8 +87,12 @@ export async function runAggregateCommand(operands: readonly string[], options: 
   try {
     const document = await aggregateOperands(operands, options);
     const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : (await import('../report/aggregate.js')).formatAggregateHuman(document, { color: useColor(options) });
+    if (!claimDocument()) return 2;
     if (options.output) {
-      await writeOutputFile(options.output, text);
+      await writeOutputFile(options.output, text).catch((error: unknown) => {
+        releaseDocument();
+        throw error;
+      });
       process.stderr.write(`qprep: wrote ${options.output}\n`);
     } else process.stdout.write(text);
     return document.ready ? 0 : 1;
@@ -89,7 +101,7 @@ export async function runAggregateCommand(operands: readonly string[], options: 
     if (options.output && options.format === 'json') {
       const { code, message } = describeFailure(error);
       if (code !== 'output') {
-        const text = formatErrorReport(errorDocument(code, message), 'json', new Date());
+        const text = formatErrorReport(errorDocument(code, message, 'aggregate'), 'json', new Date());
         await writeOutputFile(options.output, text!).catch(() => undefined);
       }
     }

@@ -4,8 +4,6 @@ import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORIES } from '../core/types.js';
 import { exitCodeFor } from '../core/verdict.js';
-import { killAllCommandGroups } from '../host/exec.js';
-import { exitProcess } from '../host/exit.js';
 import { writeOutputFile } from '../host/output.js';
 import { qprepInvocation } from '../host/invocation.js';
 import { RecordingHost } from '../host/snapshot.js';
@@ -15,11 +13,12 @@ import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
 import { didYouMean } from '../util/suggest.js';
 import { terminalWidth, useColor } from './color.js';
-import { describeFailure, errorDocument, reportFailure } from './failure.js';
+import { describeFailure, errorDocument } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
-import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import { claimDocument, describeRun, releaseDocument, writeRunDocument } from './signals.js';
+import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord, type CheckOptions } from './session.js';
 import { escapeControls } from '../util/text.js';
 
 interface CommonCliOptions {
@@ -39,25 +38,24 @@ type CheckCliOptions = CommonCliOptions &
 export { useColor };
 
 /**
- * A hung probe must not survive qprep: on SIGINT/SIGTERM, kill every command group first. The
- * commands without a partial result to give (facts, tune, rollback) stop there, with exit
- * code 2 (no verdict) and what they print when they cannot run: one line on stderr and, in a
- * machine format, their error document. check and snapshot use watchInterruption instead.
+ * A hung probe must not survive qprep: on SIGINT, SIGTERM or SIGHUP the commands without a
+ * partial result to give (facts, tune, rollback, env, aggregate) end through the handler main()
+ * installed first, which kills every command group and prints the command's error document,
+ * exit code 2. This adds what the operator does next to its message. check and snapshot use
+ * watchInterruption instead.
  */
-export function installSignalHandlers(reportInterruption: (error: QprepError) => void): void {
-  const onSignal = (signal: NodeJS.Signals) => () => {
-    killAllCommandGroups();
-    process.stderr.write('\n');
-    reportInterruption(new QprepError('interrupted', `interrupted by ${signal}; running probes were killed`));
-    void exitProcess(2);
-  };
-  process.once('SIGINT', onSignal('SIGINT'));
-  process.once('SIGTERM', onSignal('SIGTERM'));
+export function adviseOnInterruption(advice: string): void {
+  describeRun({ advice });
 }
 
+/** The run's one document: to the --output file (atomically) or standard output. */
 async function emit(text: string, options: CommonCliOptions): Promise<void> {
+  if (!claimDocument()) return;
   if (options.output) {
-    await writeOutputFile(options.output, text);
+    await writeOutputFile(options.output, text).catch((error: unknown) => {
+      releaseDocument();
+      throw error;
+    });
     process.stderr.write(`qprep: wrote ${options.output}\n`);
   } else {
     process.stdout.write(text);
@@ -66,6 +64,8 @@ async function emit(text: string, options: CommonCliOptions): Promise<void> {
 
 function toCheckOptions(options: CheckCliOptions): CheckOptions {
   const split = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  // `--only ''` selects nothing; read as "no --only" it would select everything
+  if ((options.only ?? []).length > 0 && split(options.only).length === 0) throw usageError('no check selected: --only is empty');
   const result: CheckOptions = {
     only: split(options.only),
     skip: split(options.skip),
@@ -112,7 +112,7 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
 async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions): Promise<void> {
   if (!options.output) return;
   const { code, message } = describeFailure(error);
-  const document = formatErrorReport(errorDocument(code, message), options.format ?? 'human', new Date());
+  const document = formatErrorReport(errorDocument(code, message, 'check'), options.format ?? 'human', new Date());
   if (document === undefined || code === 'output') return;
   try {
     await writeOutputFile(options.output, document);
@@ -124,8 +124,8 @@ async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions
 async function checkAndEmit(options: CheckCliOptions, interruption: Interruption): Promise<number> {
   if (options.verbose && options.quiet) throw usageError('--verbose and --quiet contradict each other: give one');
   const checkOptions = toCheckOptions(options);
-  const loaded = await loadProfile(checkOptions.profile);
   const handle = await openHost(checkOptions);
+  const loaded = await profileFor(checkOptions.profile, handle);
   const progress = createProgress(process.stderr);
   const run = await performCheck(handle, loaded, checkOptions, {
     onStart: (total) => progress.start(total),
@@ -142,6 +142,10 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
     process.stderr.write(`qprep: note: node_exporter's textfile collector reads only files named *.prom\n`);
   }
   await emit(text, options);
+  if (report.error?.code === 'nothing-assessed') {
+    process.stderr.write(`qprep: error: ${report.error.message}\n`);
+    return 2;
+  }
   if (report.error) {
     process.stderr.write(`qprep: error: ${escapeControls(report.error.message)}; the partial report says which checks finished\n`);
     return 2;
@@ -152,8 +156,8 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
 export async function runSnapshotCommand(options: CheckCliOptions): Promise<number> {
   const interruption = watchInterruption();
   const checkOptions = toCheckOptions(options);
-  const loaded = await loadProfile(checkOptions.profile);
   const handle = await openHost(checkOptions);
+  const loaded = await profileFor(checkOptions.profile, handle);
   const recorder = new RecordingHost(handle.host);
   const progress = createProgress(process.stderr);
   const run = await performCheck({ host: recorder, source: handle.source }, loaded, checkOptions, {
@@ -164,14 +168,21 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   // Interfaces are always kept: replaying a snapshot with --cluster needs them.
   if (!run.report.interrupted) await recorder.interfaces();
   progress.stop();
-  const recorded = { ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })), report: run.report };
+  const recorded = {
+    ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })),
+    report: run.report,
+    ...runSettingsRecord(loaded, run.ctx.cluster, checkOptions.node),
+  };
   if (run.ctx.launch) recorded.launch = { file: run.ctx.launch.file, text: run.redactor.script(run.ctx.launch.text) };
-  // what the tools printed and the files held go through the same policy as the report
+  // what the tools printed, the files held and the recorded settings go through the same policy as the report
   const snapshot = run.redactor.deep(recorded);
-  await writeOutputFile(options.output!, `${JSON.stringify(snapshot, null, 1)}\n`, 0o600);
+  const text = `${JSON.stringify(snapshot, null, 1)}\n`;
+  // -o - writes the snapshot to standard output
+  if (options.output) await writeOutputFile(options.output, text, 0o600);
+  else writeRunDocument(text);
   const { summary } = run.report;
   process.stderr.write(
-    `qprep: snapshot written to ${options.output}: ${snapshot.commands.length} commands, ` +
+    `qprep: snapshot written to ${options.output ?? 'standard output'}: ${snapshot.commands.length} commands, ` +
       `${Object.keys(snapshot.files).length} files, ${run.results.length} checks ` +
       `(${summary.pass} pass, ${summary.warn} warn, ${summary.fail} fail, ${summary.skip} skip, ${summary.error} error)\n`,
   );
@@ -193,7 +204,7 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
     title: check.title,
   }));
   if (options.format === 'json') {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    writeRunDocument(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
   // the category column gives the key --only and --skip take, not the heading of the report
@@ -201,7 +212,7 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
   const categoryWidth = Math.max(...Object.keys(CATEGORIES).map((c) => c.length));
   const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${r.category.padEnd(categoryWidth)}  ${r.title}`);
   const categories = (Object.entries(CATEGORIES) as Array<[string, string]>).map(([key, heading]) => `${key} (${heading})`).join(', ');
-  process.stdout.write(
+  writeRunDocument(
     `${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(categoryWidth)}  TITLE\n${lines.join('\n')}\n\n` +
       `--only and --skip take ids, id prefixes (npu, hccn) and categories: ${categories}\n`,
   );
@@ -218,7 +229,7 @@ async function listProfiles(options: CommonCliOptions & { profile?: string }): P
     summaries.push(profileSummary(loaded, parentOf(loaded)));
   }
   const text = options.format === 'json' ? `${JSON.stringify(summaries, null, 2)}\n` : formatProfilesHuman(summaries);
-  process.stdout.write(text);
+  writeRunDocument(text);
   return 0;
 }
 
@@ -243,10 +254,10 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
   const level = effectiveLevel(check, loaded.profile);
   if (options.format === 'json') {
     const { id: checkId, title, category, why, reads, fix } = check;
-    process.stdout.write(`${JSON.stringify({ id: checkId, title, category, level, why, reads, fix }, null, 2)}\n`);
+    writeRunDocument(`${JSON.stringify({ id: checkId, title, category, level, why, reads, fix }, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(
+  writeRunDocument(
     [
       `${check.id}: ${check.title}`,
       `category: ${CATEGORIES[check.category]} · level: ${level}${level === 'required' ? ' (a fail or error makes the node not ready)' : ' (a fail is reported as a warning)'}`,
@@ -267,14 +278,13 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
 
 export async function runSchemaCommand(name: string): Promise<number> {
   if (!schemaNames().includes(name)) throw usageError(`unknown document "${name}"\n${didYouMean(name, schemaNames(), `the schemas: ${schemaNames().join(', ')}`)}`);
-  process.stdout.write(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
+  writeRunDocument(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
   return 0;
 }
 
 export async function runFactsCommand(
   options: CommonCliOptions & { profile?: string; root?: string; snapshot?: string; timeout?: number; includeSerial?: boolean; includeMac?: boolean },
 ): Promise<number> {
-  installSignalHandlers((error) => reportFailure(error.code, error.message, options.format ?? 'json'));
   const { gatherFacts } = await import('./facts.js');
   const hostOptions: Parameters<typeof gatherFacts>[0] = {};
   if (options.profile !== undefined) hostOptions.profile = options.profile;

@@ -7,7 +7,8 @@ import type { NodeAddressRequest } from '../probes/node-address.js';
 import { formatEnvSh } from '../report/env.js';
 import { envDocumentSchema, type EnvDocument } from '../report/env-schema.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_TIMEOUT_MS, loadProfile, openHost, type HostOptions } from './session.js';
+import { claimDocument, writeRunDocument } from './signals.js';
+import { DEFAULT_TIMEOUT_MS, openHost, profileFor, type HostOptions } from './session.js';
 import { escapeControls } from '../util/text.js';
 
 export interface EnvCliOptions {
@@ -29,6 +30,7 @@ function failure(error: unknown, format: string | undefined): 2 {
   const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
   process.stderr.write(`qprep: error: ${escapeControls(message)}\n`);
   writeHints(hintsOf(error));
+  if (!claimDocument()) return 2;
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify({ schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command: 'env', error: { code, message } }, null, 2)}\n`);
   }
@@ -69,11 +71,11 @@ async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions,
 /** `qprep env`: nothing but the lines to source on stdout; notes go to stderr as well. */
 export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
   try {
-    const loaded = await loadProfile(options.profile);
     const hostOptions: HostOptions = { timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS };
     if (options.root !== undefined) hostOptions.root = options.root;
     if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
     const handle = await openHost(hostOptions);
+    const loaded = await profileFor(options.profile, handle);
     const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS);
     const request: NodeAddressRequest = {};
     if (options.ip !== undefined) request.ip = options.ip;
@@ -92,7 +94,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     const valid = envDocumentSchema.safeParse(document);
     if (!valid.success) throw new Error(`env document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
     for (const note of launch.notes) process.stderr.write(`qprep: note: ${escapeControls(note)}\n`);
-    process.stdout.write(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document));
+    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document));
     return 0;
   } catch (error) {
     return failure(error, options.format);

@@ -1,12 +1,12 @@
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost } from '../core/runner.js';
 import { buildFacts, factsContributorsWith, type InventoryDisclosure } from '../facts/build.js';
 import { factsSchema, type Facts } from '../facts/schema.js';
-import { DEFAULT_TIMEOUT_MS, loadProfile, openHost, type HostOptions } from './session.js';
+import { DEFAULT_TIMEOUT_MS, openHost, profileFor, type HostOptions } from './session.js';
 
 /** `qprep facts`: the facts document of the host (or snapshot) the options name. */
 export async function gatherFacts(options: HostOptions & InventoryDisclosure): Promise<Facts> {
-  const loaded = await loadProfile(options.profile);
   const handle = await openHost(options);
+  const loaded = await profileFor(options.profile, handle);
   const host = new LimitedHost(handle.host, 8, DEFAULT_TOOL_LIMITS);
   const ctx = createContext(host, loaded.profile, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const facts = await buildFacts(ctx, factsContributorsWith({ includeSerial: options.includeSerial === true, includeMac: options.includeMac === true }));

@@ -4,9 +4,11 @@ import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
 import type { HostInfo, Report } from '../report/schema.js';
 import { plural } from '../util/text.js';
+import { takeSignals } from './signals.js';
 
 /**
- * SIGINT and SIGTERM during `qprep check` (Ctrl-C, Ansible's or systemd's timeout, docker stop):
+ * SIGINT, SIGTERM and SIGHUP during `qprep check` (Ctrl-C, Ansible's or systemd's timeout,
+ * docker stop, a closed terminal or SSH session):
  * the running probes are killed with their process groups, no new command starts, and the run
  * ends with a partial report marked interrupted and exit code 2. A second signal, or a report
  * that cannot be written within REPORT_GRACE_MS, ends qprep at once, still with exit code 2.
@@ -16,7 +18,7 @@ import { plural } from '../util/text.js';
 export const REPORT_GRACE_MS = 3000;
 
 export interface Interruption {
-  /** resolves with the first SIGINT or SIGTERM; never resolves when none comes */
+  /** resolves with the first SIGINT, SIGTERM or SIGHUP; never resolves when none comes */
   readonly signal: Promise<NodeJS.Signals>;
   /** the signal, once it came */
   readonly received: NodeJS.Signals | undefined;
@@ -43,8 +45,7 @@ export function watchInterruption(): Interruption {
     }, REPORT_GRACE_MS).unref();
     resolve(sig);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  takeSignals(onSignal);
   return {
     signal,
     get received() {

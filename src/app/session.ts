@@ -3,16 +3,16 @@ import { didYouMean } from '../util/suggest.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
-import { openCluster, type LoadedCluster } from '../cluster/load.js';
+import { openCluster, openClusterText, type LoadedCluster } from '../cluster/load.js';
 import { QprepError } from '../core/errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
-import { builtinProfileNames, loadBuiltinProfile, parseProfileText, type LoadedProfile } from '../core/profile.js';
+import { builtinProfileNames, loadBuiltinProfile, parseProfileText, profileSchema, type LoadedProfile } from '../core/profile.js';
 import { assertProfileCheckIds } from '../core/profile-checks.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks } from '../core/runner.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { readInputFile, readStandardInput } from '../host/inputs.js';
+import { MAX_SETTINGS_BYTES, readInputFile, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { processesLeftBehind } from '../host/strays.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
@@ -27,6 +27,7 @@ import { visibleLine } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
+import { looksLikeProfileFile } from './path-options.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -56,12 +57,12 @@ export interface CheckOptions extends HostOptions {
 
 export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
   const name = spec ?? 'default';
-  const looksLikeFile = /[/\\]/.test(name) || /\.(ya?ml|json)$/i.test(name);
+  const looksLikeFile = looksLikeProfileFile(name);
   if (!looksLikeFile && builtinProfileNames().includes(name)) return loadBuiltinProfile(name);
   if (!looksLikeFile) {
     throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)')}`);
   }
-  const text = await readInputFile(name, 'profile', 'invalid-profile');
+  const text = await readInputFile(name, 'profile', 'invalid-profile', MAX_SETTINGS_BYTES);
   const loaded = parseProfileText(text, name);
   assertProfileCheckIds(loaded, defaultCatalogue);
   return loaded;
@@ -92,15 +93,53 @@ export interface HostHandle {
   source: Report['source'];
   /** the launch script a snapshot recorded */
   launch?: LaunchInput;
+  /** the profile a snapshot recorded, resolved */
+  profile?: LoadedProfile;
+  /** the cluster file and --node a snapshot recorded */
+  cluster?: { file: string; text: string; node?: string };
+}
+
+/** The source a report gives a profile that a snapshot recorded: the header says `(recorded)`. */
+export const RECORDED_PROFILE_SOURCE = 'recorded';
+
+/**
+ * The profile a snapshot was judged with on its node. Snapshots of qprep before it recorded the
+ * profile still name it in their report: a built-in name is loaded again.
+ */
+function recordedProfile(snapshot: Snapshot, file: string): LoadedProfile | undefined {
+  if (snapshot.profile) {
+    const parsed = profileSchema.safeParse(snapshot.profile.resolved);
+    if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: profile.resolved.${describeZodError(parsed.error)}`);
+    assertProfileCheckIds({ profile: parsed.data, source: file }, defaultCatalogue);
+    return { profile: parsed.data, source: RECORDED_PROFILE_SOURCE };
+  }
+  const named = (snapshot.report?.profile as { name?: unknown } | undefined)?.name;
+  if (typeof named === 'string' && builtinProfileNames().includes(named)) return { ...loadBuiltinProfile(named), source: RECORDED_PROFILE_SOURCE };
+  return undefined;
+}
+
+/** --profile when given; else the one the snapshot recorded; else default. */
+export async function profileFor(spec: string | undefined, handle: HostHandle): Promise<LoadedProfile> {
+  if (spec === undefined && handle.profile) return handle.profile;
+  return loadProfile(spec);
+}
+
+/** What a snapshot records of the run besides the host: the resolved profile, the cluster file and --node. */
+export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster | undefined, nodeOption: string | undefined): Pick<Snapshot, 'profile' | 'cluster'> {
+  const record: Pick<Snapshot, 'profile' | 'cluster'> = {
+    profile: { name: loaded.profile.name, source: loaded.source, resolved: loaded.profile as unknown as Record<string, unknown> },
+  };
+  if (cluster?.text !== undefined) record.cluster = { file: cluster.file, text: cluster.text, ...(nodeOption !== undefined ? { node: nodeOption } : {}) };
+  return record;
 }
 
 /** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
   if (spec === '-') {
     if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
-    return withinLaunchCap({ file: '-', text: await readStandardInput('invalid-input'), from: 'stdin' });
+    return withinLaunchCap({ file: '-', text: refuseBinaryScript(await readStandardInput('invalid-input'), 'standard input'), from: 'stdin' });
   }
-  return withinLaunchCap({ file: spec, text: await readInputFile(spec, 'launch script', 'invalid-input'), from: 'file' });
+  return withinLaunchCap({ file: spec, text: refuseBinaryScript(await readInputFile(spec, 'launch script', 'invalid-input'), spec), from: 'file' });
 }
 
 /** A launch script over 1 MiB is no launch script: refused before it is read as one. */
@@ -111,14 +150,27 @@ function withinLaunchCap(input: LaunchInput): LaunchInput {
   throw new QprepError('invalid-input', `cannot read launch script ${name}: ${bytes} bytes, over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`);
 }
 
+/**
+ * A launch script is bash text: an executable, an archive or a model file given by mistake
+ * would be judged as an empty script (no serve command) or as noise.
+ */
+function refuseBinaryScript(text: string, name: string): string {
+  const what = text.startsWith('\x7fELF') ? 'an ELF executable' : text.includes('\0') ? 'a binary file (it holds NUL bytes)' : undefined;
+  if (what) throw new QprepError('invalid-input', `cannot read launch script ${name}: it is ${what}, not a bash script (give the script that runs vllm serve)`);
+  return text;
+}
+
 /** The live host (under --root) or the replay of a snapshot; never both. */
 export async function openHost(options: HostOptions): Promise<HostHandle> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.snapshot) {
     if (options.root) throw new QprepError('usage', '--root and --snapshot cannot be combined: a snapshot carries its own root');
     const snapshot = await loadSnapshot(options.snapshot);
+    const profile = recordedProfile(snapshot, options.snapshot);
     return {
       ...(snapshot.launch ? { launch: { file: snapshot.launch.file, text: snapshot.launch.text, from: 'snapshot' as const } } : {}),
+      ...(profile ? { profile } : {}),
+      ...(snapshot.cluster ? { cluster: snapshot.cluster } : {}),
       host: new ReplayHost(snapshot, options.snapshot),
       source: {
         kind: 'snapshot',
@@ -170,14 +222,24 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const skip = [...(options.skip ?? []), ...loaded.profile.skip];
   const ignoreTokens = options.ignore ?? [];
   const checks = selectChecks(catalogue, { only, skip });
+  if (checks.length === 0) throw noCheckSelected(only, options.skip ?? [], loaded.profile.skip);
   const ignore = resolveIgnore(catalogue, ignoreTokens);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
-  const cluster = options.cluster === undefined ? undefined : await openCluster(options.cluster, handle.host, options.node);
+  if (options.node !== undefined && options.cluster === undefined && !handle.cluster) throw new QprepError('usage', '--node needs --cluster FILE');
+  // a replay is the node of the cluster it was recorded in, unless --cluster names another
+  const recorded = options.cluster === undefined ? handle.cluster : undefined;
+  const cluster = recorded
+    ? await openClusterText(recorded.text, recorded.file, handle.host, options.node ?? recorded.node)
+    : options.cluster === undefined
+      ? undefined
+      : await openCluster(options.cluster, handle.host, options.node);
   const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
   const host = new LimitedHost(handle.host, 8, toolLimits);
   // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script
   const launch = options.launch !== undefined ? await loadLaunchScript(options.launch) : handle.launch;
+  if (!launch && checks.every((c) => c.category === 'launch')) {
+    throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
+  }
   const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch);
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
@@ -223,7 +285,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     runId: randomUUID(),
     host: hostInfo,
     source: handle.source,
-    profile: { name: loaded.profile.name, source: loaded.source },
+    profile: { name: loaded.profile.name, source: loaded.source, nodes: loaded.profile.deployment.nodes },
     startedAt: started.toISOString(),
     durationMs: Math.round(performance.now() - startedMs),
     ready: blocking.length === 0,
@@ -233,7 +295,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     blocking: blocking.map((r) => r.id),
     checks: results,
   };
-  if (cluster) report.cluster = clusterInfo(cluster);
+  if (cluster) report.cluster = clusterInfo(cluster, loaded);
   const leftProcesses = processesLeftBehind();
   if (leftProcesses.length > 0) report.leftProcesses = leftProcesses;
   const launchReport = await launchInfo(ctx);
@@ -241,7 +303,8 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (facts) report.facts = facts;
   // Every format is made from this one document: secrets are hidden here, once, for all of them.
   const redactor = redactorFor(ctx);
-  return { report: redactor.deep(signal ? markInterrupted(report, signal, unfinished) : report), results, ctx, redactor };
+  const judged = signal ? markInterrupted(report, signal, unfinished) : markNothingAssessed(report);
+  return { report: redactor.deep(judged), results, ctx, redactor };
 }
 
 /** A Redactor that knows the secrets of this run's environment and launch script. */
@@ -252,8 +315,32 @@ export function redactorFor(ctx: CheckContext): Redactor {
   return redactor;
 }
 
+/** `--only npu --skip npu`: a run that would judge nothing has no verdict to give. */
+function noCheckSelected(only: readonly string[], skip: readonly string[], profileSkip: readonly string[]): QprepError {
+  const words = [...only.map((t) => `--only ${t}`), ...skip.map((t) => `--skip ${t}`)];
+  const because = profileSkip.length > 0 ? `${words.join(' ')} and the profile's skip list (${profileSkip.join(', ')})` : words.join(' ');
+  return new QprepError('usage', `no check selected: ${because || 'the profile\'s skip list'} leave${words.length === 1 && profileSkip.length === 0 ? 's' : ''} nothing to run`);
+}
+
+/**
+ * Every selected check skipped: nothing was assessed, and silence is not "ready". The report
+ * keeps every skip with its reason; it carries no verdict (exit code 2, nothing-assessed).
+ */
+export function markNothingAssessed(report: Report): Report {
+  if (report.checks.length === 0 || !report.checks.every((c) => c.status === 'skip')) return report;
+  return {
+    ...report,
+    ready: false,
+    error: {
+      code: 'nothing-assessed',
+      message: `all ${report.checks.length} selected ${report.checks.length === 1 ? 'check was' : 'checks were'} skipped: nothing was assessed; no verdict`,
+      hint: 'select checks that apply to this host, or give the inputs they need (--launch, --cluster); each skip says why',
+    },
+  };
+}
+
 /** What the report says about the cluster: which file, which node this is, and how it knew. */
-export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
+export function clusterInfo(loaded: LoadedCluster, profile?: LoadedProfile): ClusterInfo {
   const info: ClusterInfo = {
     file: loaded.file,
     name: loaded.cluster.name,
@@ -264,7 +351,14 @@ export function clusterInfo(loaded: LoadedCluster): ClusterInfo {
     plan: loaded.cluster.plan,
     pairs: loaded.cluster.pairs,
   };
-  if (loaded.note) info.note = loaded.note;
+  const notes = loaded.note ? [loaded.note] : [];
+  // a cluster file of another deployment than the profile's judges the wrong peers
+  const expected = profile?.profile.deployment.nodes ?? 1;
+  const listed = loaded.cluster.nodes.length;
+  if (profile && expected >= 2 && listed !== expected) {
+    notes.push(`warning: ${loaded.file} lists ${listed} ${listed === 1 ? 'node' : 'nodes'}, but the deployment of profile ${profile.profile.name} spans ${expected}`);
+  }
+  if (notes.length > 0) info.note = notes.join('; ');
   return info;
 }
 

@@ -14,8 +14,9 @@ import {
   type TuneDocument,
 } from '../report/tune-schema.js';
 import { VERSION } from '../version.js';
-import { installSignalHandlers, useColor } from './commands.js';
-import { DEFAULT_TIMEOUT_MS, describeHost, loadProfile, openHost, type HostHandle } from './session.js';
+import { adviseOnInterruption, useColor } from './commands.js';
+import { DEFAULT_TIMEOUT_MS, describeHost, openHost, profileFor, type HostHandle } from './session.js';
+import { claimDocument, writeRunDocument } from './signals.js';
 import { escapeControls } from '../util/text.js';
 
 export interface TuneCliOptions {
@@ -41,6 +42,11 @@ function processDeps(): TuneDeps {
 /** How this run was invoked, for the journal and the lock: `qprep tune --persist`. */
 function invocation(): string {
   return `qprep ${commandLine(process.argv.slice(2))}`;
+}
+
+function selectionWords(options: TuneCliOptions): string {
+  const words = [...(options.only ?? []).map((v) => `--only ${v}`), ...(options.skip ?? []).map((v) => `--skip ${v}`)];
+  return words.length > 0 ? words.join(' ') : 'the profile\'s skip list';
 }
 
 function split(values: string[] | undefined): string[] {
@@ -123,6 +129,7 @@ function failure(command: 'tune' | 'rollback', error: unknown, format: string | 
   if (code === 'internal' && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.stderr.write(`qprep: error: ${escapeControls(message)}\n`);
   writeHints(hintsOf(error));
+  if (!claimDocument()) return 2;
   if (format === 'json') {
     // an interrupted run may have written something before the signal: whether it did is the
     // journal's to say, so `changed` is left out rather than claimed false
@@ -153,17 +160,17 @@ async function openWritableHost(options: TuneCliOptions, what: string): Promise<
 }
 
 export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
-  installSignalHandlers((error) => {
-    // the journal holds every old value before the first write; tune refuses an unfinished one
-    if (!options.dryRun) error.message += '; what was written is journaled: run qprep rollback, then tune again';
-    failure('tune', error, options.format);
-  });
+  // the journal holds every old value before the first write; tune refuses an unfinished one
+  if (!options.dryRun) adviseOnInterruption('what was written is journaled: run qprep rollback, then tune again');
   const startedAt = new Date();
   const startedMs = performance.now();
   try {
-    const loaded = await loadProfile(options.profile);
-    const checks = tunableChecks(split(options.only), split(options.skip), loaded.profile.skip);
+    const only = split(options.only);
+    if ((options.only ?? []).length > 0 && only.length === 0) throw usageError('no check selected: --only is empty');
     const handle = await openWritableHost(options, 'tune');
+    const loaded = await profileFor(options.profile, handle);
+    const checks = tunableChecks(only, split(options.skip), loaded.profile.skip);
+    if (checks.length === 0) throw usageError(`no check selected: ${selectionWords(options)} leave no check that tunes`);
     const result = await tune(
       handle.host,
       loaded,
@@ -190,7 +197,8 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
         persist: options.persist ?? false,
       }),
     );
-    process.stdout.write(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options) }));
+    // a signal that came first has printed the interrupted document: this one is not printed
+    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options) }))) return 2;
     return ['planned', 'unchanged', 'applied'].includes(result.outcome) ? 0 : 1;
   } catch (error) {
     return failure('tune', error, options.format);
@@ -198,15 +206,12 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
 }
 
 export async function runRollbackCommand(options: RollbackCliOptions): Promise<number> {
-  installSignalHandlers((error) => {
-    if (!options.dryRun) error.message += '; the journal keeps what was not restored yet: run qprep rollback again';
-    failure('rollback', error, options.format);
-  });
+  if (!options.dryRun) adviseOnInterruption('the journal keeps what was not restored yet: run qprep rollback again');
   const startedAt = new Date();
   const startedMs = performance.now();
   try {
-    const loaded = await loadProfile(undefined);
     const handle = await openWritableHost(options, 'rollback');
+    const loaded = await profileFor(undefined, handle);
     const result = await rollback(
       handle.host,
       loaded,
@@ -223,7 +228,7 @@ export async function runRollbackCommand(options: RollbackCliOptions): Promise<n
         dryRun: options.dryRun ?? false,
       }),
     );
-    process.stdout.write(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatRollbackHuman(document, { color: useColor(options) }));
+    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatRollbackHuman(document, { color: useColor(options) }))) return 2;
     return result.outcome === 'incomplete' ? 1 : 0;
   } catch (error) {
     return failure('rollback', error, options.format);

@@ -2,16 +2,18 @@ import { yamlErrorReason } from '../util/position.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { parse as parseYaml } from 'yaml';
 import { QprepError } from '../core/errors.js';
-import { readInputFile } from '../host/inputs.js';
+import { MAX_SETTINGS_BYTES, readInputFile } from '../host/inputs.js';
 import type { Host } from '../host/types.js';
 import { isLoopbackOrLinkLocal } from '../util/ip.js';
 import { summarizeList } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import {
+  clusterFactsDocumentSchema,
   clusterFactsSchema,
   clusterNodesDocumentSchema,
   clusterProblems,
   normalizeFacts,
+  normalizeFactsDocument,
   normalizeNodesDocument,
   type Cluster,
   type ClusterNode,
@@ -28,6 +30,8 @@ export interface LoadedCluster {
   evidence: string;
   /** set when the hostname points at another node than the addresses do */
   note?: string;
+  /** the file's text as read, which a snapshot keeps */
+  text?: string;
 }
 
 const NOT_JSON = Symbol('not JSON');
@@ -75,6 +79,10 @@ export function parseClusterText(text: string, file: string): Cluster {
     cluster = normalizeFacts(facts);
   } else if (looksLikeFacts(document)) {
     throw invalid(file, 'this is one qprep facts document; a cluster is a JSON array of the facts of every node, or {nodes: [...]}');
+  } else if (typeof document === 'object' && document !== null && 'facts' in document && !('nodes' in document)) {
+    const parsed = clusterFactsDocumentSchema.safeParse(document);
+    if (!parsed.success) throw invalid(file, describeZodError(parsed.error));
+    cluster = normalizeFactsDocument(parsed.data);
   } else {
     if (typeof document !== 'object' || document === null) throw invalid(file, 'expected {nodes: [...]} or a JSON array of qprep facts documents');
     const parsed = clusterNodesDocumentSchema.safeParse(document);
@@ -91,7 +99,7 @@ export function parseClusterText(text: string, file: string): Cluster {
 }
 
 export async function loadClusterFile(file: string): Promise<Cluster> {
-  return parseClusterText(await readInputFile(file, 'cluster', 'invalid-cluster'), file);
+  return parseClusterText(await readInputFile(file, 'cluster', 'invalid-cluster', MAX_SETTINGS_BYTES), file);
 }
 
 function shortName(name: string): string {
@@ -153,6 +161,12 @@ export async function locateSelf(cluster: Cluster, host: Host, file: string, nod
 
 /** Loads, validates and locates: the --cluster option of check and snapshot. */
 export async function openCluster(file: string, host: Host, nodeOption?: string): Promise<LoadedCluster> {
-  const cluster = await loadClusterFile(file);
-  return locateSelf(cluster, host, file, nodeOption);
+  const text = await readInputFile(file, 'cluster', 'invalid-cluster', MAX_SETTINGS_BYTES);
+  return openClusterText(text, file, host, nodeOption);
+}
+
+/** openCluster of a text already read: the cluster file a snapshot recorded. */
+export async function openClusterText(text: string, file: string, host: Host, nodeOption?: string): Promise<LoadedCluster> {
+  const located = await locateSelf(parseClusterText(text, file), host, file, nodeOption);
+  return { ...located, text };
 }

@@ -125,12 +125,29 @@ export const clusterFactsSchema = z
   })
   .loose();
 
-export const clusterFileSchema = z.union([clusterNodesDocumentSchema, z.array(clusterFactsSchema).min(1)]);
+/**
+ * The facts of every node with the plan and the ports of the deployment: what a playbook
+ * writes when it gathers the nodes' facts and sets the ping plan and the peer ports itself.
+ */
+export const clusterFactsDocumentSchema = z
+  .object({
+    schemaVersion: z.literal(1).optional(),
+    name: z.string().max(120).optional().describe('a label for the deployment'),
+    plan: planKindSchema.default('same-index').describe('as in {nodes: [...]}'),
+    ringK: z.number().int().min(1).max(64).default(1),
+    master: z.string().optional().describe('the hostname of the node that hosts the DP master (default: the first node)'),
+    ports: z.array(clusterPortSchema).default([]).describe('TCP ports peers must reach, as in {nodes: [...]}'),
+    facts: z.array(clusterFactsSchema).min(1, { error: 'a cluster needs at least one node' }).describe('the qprep facts document of every node'),
+  })
+  .strict();
+
+export const clusterFileSchema = z.union([clusterNodesDocumentSchema, clusterFactsDocumentSchema, z.array(clusterFactsSchema).min(1)]);
 
 export type PlanKind = z.infer<typeof planKindSchema>;
 export type PairsMode = z.infer<typeof pairsModeSchema>;
 export type ClusterNodesDocument = z.output<typeof clusterNodesDocumentSchema>;
 export type ClusterFacts = z.output<typeof clusterFactsSchema>;
+export type ClusterFactsDocument = z.output<typeof clusterFactsDocumentSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // The normalized cluster every consumer reads, whatever form the file had.
@@ -219,6 +236,19 @@ export function normalizeNodesDocument(doc: ClusterNodesDocument): Cluster {
  * Facts list every address of a host, docker0's 172.17.0.1 included, which every node shares:
  * an address found on more than one node identifies none of them and is dropped.
  */
+/** The facts of every node with the deployment's plan and ports. */
+export function normalizeFactsDocument(document: ClusterFactsDocument): Cluster {
+  const cluster = normalizeFacts(document.facts);
+  return {
+    ...cluster,
+    name: document.name ?? null,
+    plan: document.plan,
+    ringK: document.ringK,
+    master: document.master ?? cluster.master,
+    ports: document.ports.map((p) => (typeof p === 'number' ? { port: p, name: null, on: 'master' as const } : { port: p.port, name: p.name ?? null, on: p.on })),
+  };
+}
+
 export function normalizeFacts(list: readonly ClusterFacts[]): Cluster {
   const seen = new Map<string, number>();
   for (const facts of list) for (const address of new Set(facts.hostAddresses)) seen.set(address, (seen.get(address) ?? 0) + 1);

@@ -133,6 +133,8 @@ export function checkBudgetMs(check: Check, ctx: CheckContext): number {
   return check.budgetMs?.(ctx) ?? ctx.timeoutMs * 4 + 5000;
 }
 
+export const WAIVER_REFUSED = 'waiver not applied: error means could not assess; use --skip';
+
 export interface PolicyInput {
   level: Level;
   ignored: boolean;
@@ -148,23 +150,28 @@ export interface PolicyInput {
 export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput): Omit<CheckResult, 'durationMs'> {
   let status = outcome.status;
   let message = outcome.message;
-  let waived: Waiver | undefined;
+  let waived: CheckResult['waived'];
   let expired: Required<Waiver> | undefined;
+  let refused: string | undefined;
   // Waivers come first, so that a waived warning of a recommended check is recorded as waived
   // (and --strict respects it) just like a waived failure of a required one.
   if (status === 'fail' || status === 'warn') {
     const today = input.now.toISOString().slice(0, 10);
     const waiver = input.waivers.find((w) => w.id === check.id);
+    const found = status;
     if (input.ignored) {
       status = 'warn';
-      waived = { reason: 'ignored with --ignore' };
+      waived = { reason: 'ignored with --ignore', found };
     } else if (waiver && (!waiver.expires || waiver.expires >= today)) {
       status = 'warn';
-      waived = waiver.expires ? { reason: waiver.reason, expires: waiver.expires } : { reason: waiver.reason };
+      waived = waiver.expires ? { reason: waiver.reason, expires: waiver.expires, found } : { reason: waiver.reason, found };
     } else if (waiver?.expires) {
       message = `${message} (waiver expired ${waiver.expires})`;
       expired = { reason: waiver.reason, expires: waiver.expires };
     }
+  }
+  if (status === 'error' && (input.ignored || input.waivers.some((w) => w.id === check.id))) {
+    refused = WAIVER_REFUSED;
   }
   if (status === 'fail' && input.level === 'recommended') status = 'warn';
   const result: Omit<CheckResult, 'durationMs'> = {
@@ -181,6 +188,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (outcome.remediation !== undefined) result.remediation = outcome.remediation;
   if (outcome.details !== undefined && outcome.details.length > 0) result.details = outcome.details;
   if (waived) result.waived = waived;
+  if (refused) result.waiverRefused = refused;
   if (expired) result.waiverExpired = expired;
   if (outcome.causedBy !== undefined && outcome.causedBy !== check.id && status !== 'pass') result.causedBy = outcome.causedBy;
   return result;

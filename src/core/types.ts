@@ -114,7 +114,10 @@ export interface CheckResult {
   remediation?: string;
   evidence: Record<string, unknown>;
   details?: string[];
-  waived?: Waiver;
+  /** the waiver that turned this result into a warning, and what the check had found */
+  waived?: Waiver & { found?: 'fail' | 'warn' };
+  /** --ignore or a profile waiver named this check, but it ended in error: a waiver cannot stand for an assessment */
+  waiverRefused?: string;
   /** a profile waiver of this check whose date has passed: it no longer applies */
   waiverExpired?: Required<Waiver>;
   /** the id of the check whose problem this one's follows from; set only when that check did not pass */

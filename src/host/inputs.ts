@@ -1,46 +1,102 @@
-import { fstatSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { QprepError, type ErrorCode } from '../core/errors.js';
 
-/** Input documents bigger than this are not profiles, clusters or snapshots. */
-const MAX_INPUT_BYTES = 256 * 1024 * 1024;
-
 /**
- * Reads one of qprep's own input files (profile, cluster, snapshot, report). These are the
- * operator's documents, not host state, so they are read directly and never recorded.
+ * The largest input document qprep reads: snapshots and the reports of a whole cluster on one
+ * standard input. The cap is enforced while reading, so a file that grows (or lies about its
+ * size) is cut off there too.
  */
-export async function readInputFile(path: string, what: string, code: ErrorCode): Promise<string> {
-  try {
-    refuseUnreadable(await fsp.stat(path), path, what, code);
-    return await fsp.readFile(path, 'utf8');
-  } catch (error) {
-    throw inputError(error, path, what, code);
-  }
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** Profiles and cluster files are written by hand: a few KiB. */
+export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
+
+/** "64 MiB": the cap as the error lines say it. */
+export function describeBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 /**
- * readInputFile without the event loop, for a command that reads many inputs and does nothing
- * else meanwhile: `qprep aggregate` of 1,000 reports spends far less in one synchronous read
- * per file than in the five thread-pool round trips of an asynchronous one.
+ * What a path given as an input is, without following it further than stat does and without
+ * opening it (a FIFO with no writer would block an open for reading).
  */
-export function readInputFileSync(path: string, what: string, code: ErrorCode): string {
+export function kindOfStat(stat: Stats): string {
+  if (stat.isFile()) return 'regular file';
+  if (stat.isDirectory()) return 'directory';
+  if (stat.isFIFO()) return 'FIFO';
+  if (stat.isCharacterDevice()) return 'character device';
+  if (stat.isBlockDevice()) return 'block device';
+  if (stat.isSocket()) return 'socket';
+  return 'special file';
+}
+
+/**
+ * Reads one of qprep's own input files (profile, cluster, snapshot, report, launch script).
+ * These are the operator's documents, not host state, so they are read directly and never
+ * recorded. Only a regular file is read: it is opened without blocking (a FIFO with no writer
+ * would hang the gate), checked again after opening, and read up to `maxBytes`.
+ */
+export async function readInputFile(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+  return readInputFileSync(path, what, code, maxBytes);
+}
+
+/**
+ * The synchronous read behind readInputFile: `qprep aggregate` of 1,000 reports spends far
+ * less in one synchronous read per file than in the thread-pool round trips of asynchronous ones.
+ */
+export function readInputFileSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES): string {
+  return readInputBytesSync(path, what, code, maxBytes).toString('utf8');
+}
+
+export function readInputBytesSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Buffer {
+  let fd: number | undefined;
   try {
-    refuseUnreadable(statSync(path), path, what, code);
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const kind = kindOfStat(stat);
+      throw new QprepError(code, `cannot read ${what} ${path}: it is a ${kind}, not a regular file`);
+    }
+    return readCapped(fd, stat.size, maxBytes, () => new QprepError(code, `cannot read ${what} ${path}: larger than ${describeBytes(maxBytes)}`));
   } catch (error) {
     throw inputError(error, path, what, code);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-function refuseUnreadable(stat: Stats, path: string, what: string, code: ErrorCode): void {
-  if (stat.isDirectory()) throw new QprepError(code, `cannot read ${what} ${path}: it is a directory`);
-  if (stat.size > MAX_INPUT_BYTES) throw new QprepError(code, `cannot read ${what} ${path}: larger than ${MAX_INPUT_BYTES} bytes`);
+/** Reads an open file to its end, never more than `maxBytes`: one byte over is the error. */
+function readCapped(fd: number, sizeHint: number, maxBytes: number, tooLarge: () => QprepError): Buffer {
+  if (sizeHint > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let chunk = Buffer.allocUnsafe(Math.min(Math.max(sizeHint + 1, 64 * 1024), maxBytes + 1));
+  for (;;) {
+    const room = Math.min(chunk.length, maxBytes + 1 - total);
+    const read = readSync(fd, chunk, 0, room, null);
+    if (read === 0) break;
+    total += read;
+    if (total > maxBytes) throw tooLarge();
+    chunks.push(Buffer.from(chunk.subarray(0, read)));
+    if (read === chunk.length) chunk = Buffer.allocUnsafe(Math.min(chunk.length * 2, maxBytes + 1));
+  }
+  return Buffer.concat(chunks, total);
 }
 
 function inputError(error: unknown, path: string, what: string, code: ErrorCode): QprepError {
   if (error instanceof QprepError) return error;
   const errno = (error as NodeJS.ErrnoException).code;
-  const reason = errno === 'ENOENT' ? 'no such file' : errno === 'EACCES' ? 'permission denied' : (error as Error).message;
+  const reason =
+    errno === 'ENOENT'
+      ? 'no such file'
+      : errno === 'EACCES'
+        ? 'permission denied'
+        : errno === 'EISDIR'
+          ? 'it is a directory'
+          : errno === 'EAGAIN'
+            ? 'no data can be read from it without waiting'
+            : (error as Error).message;
   return new QprepError(code, `cannot read ${what} ${path}: ${reason}`);
 }
 
@@ -90,34 +146,49 @@ export async function listJsonFiles(dir: string, code: ErrorCode): Promise<strin
   return found;
 }
 
-/** All of standard input as text (a launch script piped in). */
-export async function readStandardInput(code: ErrorCode): Promise<string> {
-  return (await readStandardInputBytes(code)).toString('utf8');
+/** All of standard input as text (a launch script piped in), up to `maxBytes`. */
+export async function readStandardInput(code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+  return (await readStandardInputBytes(code, maxBytes)).toString('utf8');
 }
 
 /**
- * All of standard input (reports piped in or redirected from a file). A regular file is read in
- * one call; a pipe as it comes, up to the same limit.
+ * All of standard input (reports piped in or redirected from a file). A regular file is read
+ * with the same cap as any input; a pipe as it comes, up to the same limit. A device or a
+ * directory on standard input is refused: /dev/zero would never end.
  */
-export async function readStandardInputBytes(code: ErrorCode): Promise<Buffer> {
-  const tooLarge = () => new QprepError(code, `cannot read standard input: larger than ${MAX_INPUT_BYTES} bytes`);
+export async function readStandardInputBytes(code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Promise<Buffer> {
+  const tooLarge = () => new QprepError(code, `cannot read standard input: larger than ${describeBytes(maxBytes)}`);
   let stat: Stats | undefined;
   try {
     stat = fstatSync(0);
   } catch {
     // no standard input to examine: the stream below says what it can
   }
-  if (stat?.isFile()) {
-    if (stat.size > MAX_INPUT_BYTES) throw tooLarge();
-    return readFileSync(0);
+  if (stat?.isFile()) return readCapped(0, stat.size, maxBytes, tooLarge);
+  if (stat && !stat.isFIFO() && !stat.isSocket()) {
+    throw new QprepError(code, `cannot read standard input: it is a ${kindOfStat(stat)}, not a regular file or a pipe`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buffer.length;
-    if (size > MAX_INPUT_BYTES) throw tooLarge();
+    if (size > maxBytes) {
+      process.stdin.destroy();
+      throw tooLarge();
+    }
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** The stat of a path the operator named (links followed), or undefined when nothing is there. */
+export function statInputPath(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const errno = (error as NodeJS.ErrnoException).code;
+    if (errno === 'ENOENT' || errno === 'ENOTDIR') return undefined;
+    throw new QprepError('usage', `cannot examine ${path}: ${errno === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+  }
 }

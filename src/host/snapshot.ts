@@ -149,6 +149,13 @@ export const snapshotSchema = z
      * unless --launch names another one
      */
     launch: z.object({ file: z.string(), text: z.string() }).optional(),
+    /**
+     * the profile the recording judged the host with, resolved (its base merged in): a replay
+     * judges with it unless --profile names another, so that it reaches the node's verdict
+     */
+    profile: z.object({ name: z.string(), source: z.string(), resolved: z.record(z.string(), z.unknown()) }).optional(),
+    /** the --cluster file (its text) and --node of the recording: a replay is the same node of the same cluster */
+    cluster: z.object({ file: z.string(), text: z.string(), node: z.string().optional() }).optional(),
   })
   .strict();
 

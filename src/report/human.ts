@@ -87,6 +87,7 @@ interface EntryContext {
 function waiverNote(chalk: ChalkInstance, result: CheckResult): string {
   if (result.waived) return chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`);
   if (result.waiverExpired) return chalk.dim(` (the waiver "${result.waiverExpired.reason}" no longer applies)`);
+  if (result.waiverRefused) return chalk.yellow(` (${result.waiverRefused})`);
   return '';
 }
 
@@ -113,6 +114,19 @@ function entryLines(ctx: EntryContext, result: CheckResult, withFix: boolean, su
     }
   }
   return lines;
+}
+
+/**
+ * " with 3 required failures waived (--ignore): npu.health, ...": a READY that waivers made
+ * says so on the verdict line, where a gate's log shows it.
+ */
+function waivedFailures(report: Report): string {
+  const waived = report.checks.filter((c) => c.level === 'required' && c.waived?.found === 'fail');
+  if (waived.length === 0) return '';
+  const byIgnore = waived.some((c) => c.waived!.reason === 'ignored with --ignore');
+  const byProfile = waived.some((c) => c.waived!.reason !== 'ignored with --ignore');
+  const how = [byIgnore ? '--ignore' : '', byProfile ? 'profile waivers' : ''].filter(Boolean).join(', ');
+  return ` with ${waived.length} required ${waived.length === 1 ? 'failure' : 'failures'} waived (${how}): ${waived.map((c) => c.id).join(', ')}`;
 }
 
 /** The checks whose problem follows from each cause, by the cause's id. */
@@ -264,10 +278,13 @@ function leftProcessLines(report: Report, chalk: ChalkInstance): string[] {
 /** The last line: the verdict, and when not ready, each problem once. */
 export function verdictLine(report: Report, chalk: ChalkInstance): string {
   const s = report.summary;
+  if (report.error?.code === 'nothing-assessed') {
+    return `${chalk.red.bold('NO VERDICT')}: all ${plural(report.checks.length, 'selected check')} ${report.checks.length === 1 ? 'was' : 'were'} skipped`;
+  }
   if (report.interrupted) return `${chalk.red.bold('NO VERDICT')}: ${report.error?.message ?? `interrupted by ${report.interrupted.signal}`}`;
   if (report.ready) {
     const note = s.warn > 0 ? ` (${plural(s.warn, 'warning')}; --strict would refuse them)` : '';
-    return chalk.green.bold('READY') + note;
+    return chalk.green.bold('READY') + waivedFailures(report) + note;
   }
   const problems = problemsOf(report);
   return `${chalk.red.bold('NOT READY')}: ${plural(problems.length, 'problem')} (${problems.join('; ')})`;

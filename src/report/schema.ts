@@ -29,9 +29,17 @@ export const checkResultSchema = z.object({
     .optional()
     .describe('lines for a person when the message cannot say it all: every failing pair of a ping plan, one line per peer'),
   waived: z
-    .object({ reason: z.string(), expires: z.string().optional() })
+    .object({
+      reason: z.string(),
+      expires: z.string().optional(),
+      found: z.enum(['fail', 'warn']).optional().describe('what the check found before the waiver'),
+    })
     .optional()
     .describe('set when a fail was downgraded to warn by --ignore or a profile waiver'),
+  waiverRefused: z
+    .string()
+    .optional()
+    .describe('set when --ignore or a profile waiver names this check but it ended in error: the waiver is not applied (an error means it could not assess; use --skip)'),
   waiverExpired: z
     .object({ reason: z.string(), expires: z.string() })
     .optional()
@@ -61,8 +69,11 @@ export const hostInfoSchema = z.object({
 });
 
 export const errorInfoSchema = z.object({
-  code: z.string().describe('usage, invalid-profile, invalid-snapshot, invalid-cluster, invalid-input, output, refused, locked, internal'),
+  code: z
+    .string()
+    .describe('usage, invalid-profile, invalid-snapshot, invalid-cluster, invalid-input, output, refused, locked, interrupted, nothing-assessed, internal'),
   message: z.string(),
+  hint: z.string().optional().describe('what to do about it, when the message alone does not say'),
 });
 
 export const clusterInfoSchema = z.object({
@@ -168,7 +179,11 @@ export const fullReportSchema = z.object({
       snapshot: z.object({ file: z.string(), createdAt: z.string(), toolVersion: z.string() }).optional(),
     })
     .describe('where the answers came from: the live host (under root) or a recorded snapshot'),
-  profile: z.object({ name: z.string(), source: z.string().describe('"builtin" or the profile file') }),
+  profile: z.object({
+    name: z.string(),
+    source: z.string().describe('"builtin", the profile file, or "recorded" (the profile a replayed snapshot recorded)'),
+    nodes: z.number().int().positive().optional().describe("the nodes the profile's deployment spans (deployment.nodes); qprep aggregate expects that many reports"),
+  }),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   ready: z.boolean(),
@@ -202,13 +217,20 @@ export const fullReportSchema = z.object({
     })
     .optional()
     .describe('set when a signal stopped the run: the report is partial, ready is false and the exit code is 2'),
-  error: errorInfoSchema.optional().describe('set with interrupted, or when qprep serve cut the run at its --budget (code "interrupted"): why this report carries no verdict'),
+  error: errorInfoSchema
+    .optional()
+    .describe('set when this report carries no verdict (exit code 2): with interrupted (code "interrupted"), when qprep serve cut the run at its --budget (code "interrupted"), or when every selected check skipped (code "nothing-assessed")'),
 });
 
 export const errorReportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: toolSchema,
-  ready: z.literal(false),
+  command: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('the command that failed (check, snapshot, facts, tune, ...); null when none was recognized; absent in documents of qprep before 0.2'),
+  ready: z.literal(false).optional().describe('present in the error documents of check and aggregate, the commands that give a readiness verdict'),
   error: errorInfoSchema,
 });
 

@@ -115,8 +115,9 @@ export class Agent implements AgentView {
     try {
       report = await this.options.execute();
     } catch (error) {
-      const { code, message } = describeFailure(error);
-      report = errorDocument(code, message);
+      // a run of serve is a run of check: its error document says ready: false
+      const { code, message, hint } = describeFailure(error);
+      report = errorDocument(code, message, 'check', hint);
     }
     if (this.stopped) return;
     const durationMs = Math.round(performance.now() - startedMono);

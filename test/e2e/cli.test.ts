@@ -117,7 +117,7 @@ describe('a required check that fails, and --ignore', () => {
     expect(run.exitCode).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.checks[0].status).toBe('warn');
-    expect(report.checks[0].waived).toEqual({ reason: 'ignored with --ignore' });
+    expect(report.checks[0].waived).toEqual({ reason: 'ignored with --ignore', found: 'fail' });
     expect(report.selection.ignore).toEqual(['net.ports']);
   });
 });
@@ -138,7 +138,7 @@ describe('--output', () => {
     const file = join(dir, 'missing', 'report.json');
     const run = await qprep(['check', '--output', file, '--only', 'sysctl']);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toBe(`qprep: error: cannot write ${file}: directory ${join(dir, 'missing')} does not exist\n`);
+    expect(run.stderr).toBe(`qprep: error: --output ${file}: directory ${join(dir, 'missing')} does not exist\n`);
     expect(existsSync(join(dir, 'missing'))).toBe(false);
   });
 

@@ -95,7 +95,7 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
     expect(Object.fromEntries([...run.recap].map(([host, r]) => [host, r.failed]))).toEqual({ 'a2-node1': 0, 'a2-node3': 0, 'a2-node7': 1, localhost: 1 });
     expect(taskStatuses(run, 'Copy the single-file qprep to the node')).toEqual({ 'a2-node1': 'changed', 'a2-node3': 'changed', 'a2-node7': 'changed' });
     expect(taskStatuses(run, 'Run qprep check as a node of the cluster')).toEqual({ 'a2-node1': 'ok', 'a2-node3': 'ok', 'a2-node7': 'ok' });
-    expect(taskStatuses(run, 'Fail the nodes that are not ready, naming their failing checks')).toEqual({ 'a2-node1': 'skipping', 'a2-node3': 'skipping', 'a2-node7': 'fatal' });
+    expect(taskStatuses(run, 'Fail the nodes that are not ready, naming their failing checks')).toEqual({ 'a2-node1': 'skipping', 'a2-node3': 'skipping', 'a2-node7': 'fatal', localhost: 'skipping' });
     for (const node of Object.keys(NODES)) expect(readFileSync(join(work, node, 'opt', 'qprep.mjs')).equals(readFileSync(bundle)), node).toBe(true);
 
     // the broken node's failure names each failing check with its message, as its report has them
@@ -109,9 +109,10 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
         `npu-smi version differs on a2-node7: 26.1.0; the other 2 nodes have 25.5.1 (details: ${controller}/aggregate.txt)`,
     );
 
-    // the cluster file: the gathered facts of the three nodes, the same on the controller and the nodes
+    // the cluster file: the gathered facts of the three nodes with the role's plan and ports, the same on the controller and the nodes
     const cluster = readFileSync(join(controller, 'cluster.json'), 'utf8');
-    expect(JSON.parse(cluster).map((n: { hostname: string; hostAddresses: string[] }) => [n.hostname, n.hostAddresses])).toEqual([
+    expect(JSON.parse(cluster)).toMatchObject({ plan: 'same-index', ringK: 1, ports: [] });
+    expect(JSON.parse(cluster).facts.map((n: { hostname: string; hostAddresses: string[] }) => [n.hostname, n.hostAddresses])).toEqual([
       ['a2-node1', ['10.20.0.11']],
       ['a2-node3', ['10.20.0.13']],
       ['a2-node7', ['10.20.0.17']],
@@ -154,6 +155,77 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
       localhost: [0, 1],
     });
     expect(again.failures.get('a2-node7')).toMatch(/^a2-node7 is not ready \(3 failing\): npu\.driver-files: /);
+  }, 600_000);
+
+  /** The preflight playbook over the given hosts (name -> demo snapshot, or host variables of their own). */
+  async function preflight(work: string, hosts: Record<string, Record<string, unknown>>, vars: Record<string, unknown> = {}) {
+    const controller = join(work, 'controller');
+    const withDirs = Object.fromEntries(
+      Object.entries(hosts).map(([node, extra]) => [node, { qprep_install_dir: join(work, node, 'opt'), qprep_state_dir: join(work, node, 'state'), ...extra }]),
+    );
+    const args = [
+      '-i',
+      inventory(work, withDirs),
+      join(PLAYBOOKS, 'preflight.yml'),
+      '-e',
+      extraVars(work, {
+        qprep_bundle: bundle,
+        qprep_profile: PROFILE,
+        qprep_node_executable: process.execPath,
+        qprep_controller_node_executable: process.execPath,
+        qprep_controller_dir: controller,
+        ...vars,
+      }),
+    ];
+    return { run: await ansiblePlaybook(args, work), controller };
+  }
+  const snapshotArgs = (demo: string) => ({ qprep_host_args: ['--snapshot', join(REPO, 'examples', 'snapshots', `${demo}.json`)] });
+
+  it('a node that cannot be reached is MISSING: the cluster is not ready; the ping plan and peer ports come from role variables', async () => {
+    const work = tmp('ansible-down');
+    const { run, controller } = await preflight(
+      work,
+      {
+        'a2-node1': snapshotArgs('a2-healthy'),
+        'a2-node3': snapshotArgs('a2-healthy-node3'),
+        // nothing listens on port 9 of the loopback: ssh is refused at once
+        'a2-node2': { ansible_connection: 'ssh', ansible_host: '127.0.0.1', ansible_port: 9, ansible_ssh_common_args: '-o ConnectTimeout=5 -o BatchMode=yes' },
+      },
+      { qprep_cluster_plan: 'full-mesh', qprep_cluster_ports: [{ port: 13389, name: 'dp-rpc' }] },
+    );
+    expect(run.exitCode, run.output).not.toBe(0);
+    const cluster = JSON.parse(readFileSync(join(controller, 'cluster.json'), 'utf8'));
+    expect(cluster).toMatchObject({ plan: 'full-mesh', ports: [{ port: 13389, name: 'dp-rpc' }] });
+    expect(cluster.facts.map((n: { hostname: string }) => n.hostname)).toEqual(['a2-node1', 'a2-node3', 'a2-node2']);
+    const verdict = JSON.parse(readFileSync(join(controller, 'aggregate.json'), 'utf8'));
+    expect(verdict.ready).toBe(false);
+    expect(verdict.nodes.map((n: { name: string; verdict: string }) => [n.name, n.verdict])).toContainEqual(['a2-node2', 'missing']);
+    expect(run.failures.get('localhost')).toContain('a2-node2 has no report');
+    expect(run.failures.get('a2-node2')).toBe('qprep check did not run on a2-node2: the node was unreachable or failed before it');
+    const report = JSON.parse(readFileSync(join(controller, 'reports', 'a2-node1.json'), 'utf8'));
+    expect(report.cluster.plan).toBe('full-mesh');
+  }, 600_000);
+
+  it('every node failed: the verdict play still runs and says why', async () => {
+    const work = tmp('ansible-all-failed');
+    const missing = { qprep_host_args: ['--snapshot', join(work, 'no-such-snapshot.json')] };
+    const { run, controller } = await preflight(work, { 'a2-node1': missing, 'a2-node3': missing });
+    expect(run.exitCode, run.output).toBe(2);
+    // the nodes failed first, each with its reason; the controller then fails the cluster
+    expect(taskStatuses(run, 'Fail when the cluster is not ready')).toEqual({ localhost: 'fatal' });
+    expect(run.failures.get('localhost')).toMatch(/^the cluster is not ready: a2-node1 has no verdict: invalid-snapshot: /);
+    expect(run.failures.get('a2-node1')).toMatch(/^qprep check gave no verdict on a2-node1 \(exit 2\): qprep: error: cannot read snapshot /);
+    expect(JSON.parse(readFileSync(join(controller, 'aggregate.json'), 'utf8')).summary).toMatchObject({ nodes: 2, noVerdict: 2 });
+  }, 600_000);
+
+  it('a duplicate device IP ends in one readable line, not a raw JSON dump', async () => {
+    const work = tmp('ansible-duplicate');
+    // two nodes replaying one snapshot: the same host address and the same device addresses
+    const { run } = await preflight(work, { 'a2-node1': snapshotArgs('a2-healthy'), 'a2-node9': snapshotArgs('a2-healthy') });
+    expect(run.exitCode, run.output).toBe(2);
+    expect(run.failures.get('localhost')).toMatch(/^qprep aggregate gave no cluster verdict \(exit 2\): qprep: error: invalid cluster .*cluster\.json: /);
+    expect(run.failures.get('a2-node1')).toMatch(/^qprep check gave no verdict on a2-node1 \(exit 2\): qprep: error: invalid cluster /);
+    expect(run.output).not.toContain('"cmd":');
   }, 600_000);
 
   it('tune: check mode says what would change and writes nothing; the first run changes, the second does not', async () => {

@@ -227,6 +227,21 @@ describe.skipIf(reason !== undefined)('qprep tune on the real /proc/sys and /sys
     }
   });
 
+  it('tune --snapshot "" and tune --root "" are usage errors that write nothing anywhere (the live host they once fell back to)', async () => {
+    const original = await state();
+    const journalDir = async () => String((await inNamespace(['sh', '-c', 'ls -A /var/lib /etc/sysctl.d /etc/tmpfiles.d 2>/dev/null'])).stdout);
+    const before = await journalDir();
+    for (const args of [['tune', '--snapshot', ''], ['tune', '--root', ''], ['rollback', '--root', '']]) {
+      const run = await qprepIn([...args, '--format', 'json', ...extraFlags]);
+      expect(run.exitCode, args.join(' ')).toBe(2);
+      expect(JSON.parse(run.stdout)).toMatchObject({ command: args[0], error: { code: 'usage' } });
+      expect(run.stderr).toMatch(/^qprep: error: --(snapshot|root) expects a path, got an empty value\n$/);
+    }
+    // every faked file byte for byte as it was, and no journal, lock or persistence file appeared
+    expect(await state()).toEqual(original);
+    expect(await journalDir()).toBe(before);
+  });
+
   it('--persist writes the boot-time files atomically and rollback removes them', async () => {
     const original = await state();
     const run = await qprepIn(['tune', '--persist', '--format', 'json', ...extraFlags]);

@@ -243,3 +243,23 @@ export async function waitFor(what: string, condition: () => boolean, deadlineMs
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Waits until process `pid` catches SIGHUP, SIGINT and SIGTERM (the SigCgt mask of
+ * /proc/PID/status): the first moment a signal can be handled at all. Node catches none of the
+ * three by default, so the mask shows qprep's own handling.
+ */
+export async function waitForCaughtSignals(pid: number, deadlineMs = 20_000): Promise<void> {
+  const wanted = (1n << 0n) | (1n << 1n) | (1n << 14n);
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    try {
+      const mask = /SigCgt:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (mask && (BigInt(`0x${mask}`) & wanted) === wanted) return;
+    } catch {
+      // not started yet, or gone
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`process ${pid} did not catch SIGHUP, SIGINT and SIGTERM within ${deadlineMs} ms`);
+}

@@ -38,10 +38,17 @@ describe('launch.script', () => {
     expectRemediation(outcome);
   });
 
-  it('warns when the script starts no vLLM server (the guide\'s proxy.sh)', async () => {
+  it('warns when the script runs a known launcher instead of a vLLM server (the guide\'s proxy.sh)', async () => {
     const { outcome } = await runOn(check, a3Node(), {}, { launch: { file: '/opt/pd/proxy.sh', text: guideScript('proxy.sh'), from: 'file' } });
     expect(outcome.status).toBe('warn');
-    expect(outcome.message).toMatch(/^proxy\.sh starts no vLLM server/);
+    expect(outcome.message).toMatch(/^proxy\.sh runs vllm-ascend's PD proxy \(line 10\), not a vLLM server/);
+    expectRemediation(outcome);
+  });
+
+  it('fails a script that starts neither a vLLM server nor a known launcher: the wrong script was given', async () => {
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: { file: '/opt/run.sh', text: '#!/bin/bash\necho starting\nexport FOO=1\n', from: 'file' } });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toMatch(/^run\.sh starts no vLLM server/);
     expectRemediation(outcome);
   });
 

@@ -240,3 +240,33 @@ describe('docs/cluster.md', () => {
     expect(`qprep: error: ${problemOf(example.replace('198.18.2.10', '198.18.1.10'), 'cluster.yaml')}`).toBe(quoted);
   });
 });
+
+describe('the facts of every node with the plan and the ports ({plan, ports, facts: [...]})', () => {
+  const facts = [
+    { hostname: 'node1', hostAddresses: ['198.19.0.11'], family: 'a2', devices: [{ device: 0, ip: '198.18.0.10' }] },
+    { hostname: 'node2', hostAddresses: ['198.19.0.12'], family: 'a2', devices: [{ device: 0, ip: '198.18.0.20' }] },
+  ];
+
+  it('reads the nodes as from a facts array, and the plan, ringK, master and ports as written', () => {
+    const cluster = parseClusterText(JSON.stringify({ plan: 'ring', ringK: 1, master: 'node2', ports: [13389, { port: 6379, name: 'ray', on: 'all' }], facts }), 'c.json');
+    expect(cluster.nodes.map((n) => [n.name, n.host])).toEqual([
+      ['node1', '198.19.0.11'],
+      ['node2', '198.19.0.12'],
+    ]);
+    expect(cluster).toMatchObject({ plan: 'ring', ringK: 1, master: 'node2', ports: [{ port: 13389, name: null, on: 'master' }, { port: 6379, name: 'ray', on: 'all' }] });
+  });
+
+  it('a node named by its hostname alone (no facts were gathered) is a member without addresses', () => {
+    const cluster = parseClusterText(JSON.stringify({ facts: [facts[0], { hostname: 'node9' }] }), 'c.json');
+    expect(cluster.nodes.map((n) => [n.name, n.host, n.devices.length])).toEqual([
+      ['node1', '198.19.0.11', 1],
+      ['node9', null, 0],
+    ]);
+    expect(cluster.plan).toBe('same-index');
+  });
+
+  it('an unknown key or a bad plan is one line naming the field', () => {
+    expect(() => parseClusterText(JSON.stringify({ plan: 'star', facts }), 'c.json')).toThrow(/^invalid cluster c\.json: plan: /);
+    expect(() => parseClusterText(JSON.stringify({ facts, extra: 1 }), 'c.json')).toThrow(/^invalid cluster c\.json: /);
+  });
+});

@@ -110,9 +110,12 @@ describe('runChecks', () => {
     const checks = [fakeCheck('t.a', async () => fail('bad', { remediation: 'x' })), fakeCheck('t.b', async () => errorOutcome('cannot tell', { remediation: 'x' }))];
     const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options({ ignore: 'all' }));
     expect(results[0]!.status).toBe('warn');
-    expect(results[0]!.waived).toEqual({ reason: 'ignored with --ignore' });
+    expect(results[0]!.waived).toEqual({ reason: 'ignored with --ignore', found: 'fail' });
+    expect(results[0]!.waiverRefused).toBeUndefined();
     expect(results[1]!.status).toBe('error');
     expect(results[1]!.waived).toBeUndefined();
+    // the report says the waiver was asked for and not applied
+    expect(results[1]!.waiverRefused).toBe('waiver not applied: error means could not assess; use --skip');
   });
 
   it('applies profile waivers until they expire', async () => {
@@ -126,7 +129,7 @@ describe('runChecks', () => {
     const now = () => new Date('2026-12-02T10:00:00Z');
     const results = await runChecks(checks, createContext(new FakeHost(), profile, 200, now), options({ now }));
     expect(results[0]!.status).toBe('warn');
-    expect(results[0]!.waived).toEqual({ reason: 'known, ticket OPS-12', expires: '2027-01-31' });
+    expect(results[0]!.waived).toEqual({ reason: 'known, ticket OPS-12', expires: '2027-01-31', found: 'fail' });
     expect(results[1]!.status).toBe('fail');
     expect(results[1]!.message).toBe('bad (waiver expired 2026-01-01)');
     expect(results[1]!.waived).toBeUndefined();

@@ -37,7 +37,7 @@ describe('/metrics of qprep serve', () => {
   });
 
   it('a run without a verdict: not ready, the error code, still the duration and finish time', () => {
-    const text = formatServeMetrics(metrics({ last: { report: errorDocument('invalid-cluster', 'bad'), durationMs: 12, finishedAtMs: FINISHED }, reloadFailed: true, running: true }));
+    const text = formatServeMetrics(metrics({ last: { report: errorDocument('invalid-cluster', 'bad', 'check'), durationMs: 12, finishedAtMs: FINISHED }, reloadFailed: true, running: true }));
     expect(text).toContain('\nqprep_ready 0\n');
     expect(text).toContain('\nqprep_run_error{code="invalid-cluster"} 1\n');
     expect(text).toContain('\nqprep_run_duration_seconds 0.012\n');
@@ -62,7 +62,7 @@ describe('/metrics of qprep serve', () => {
   describe.skipIf(!hasTool(PROMTOOL, 'prometheus'))('read by promtool check metrics', () => {
     it('parses and lints without a remark in every state', () => {
       const { last: _last, ...none } = metrics();
-      for (const input of [metrics({ process: { residentBytes: 1, heapUsedBytes: 1, cpuSeconds: 0.5, startTimeSeconds: 2 } }), metrics({ last: { report: errorDocument('interrupted', 'x'), durationMs: 1, finishedAtMs: FINISHED } }), none]) {
+      for (const input of [metrics({ process: { residentBytes: 1, heapUsedBytes: 1, cpuSeconds: 0.5, startTimeSeconds: 2 } }), metrics({ last: { report: errorDocument('interrupted', 'x', 'check'), durationMs: 1, finishedAtMs: FINISHED } }), none]) {
         const run = execaSync('promtool', ['check', 'metrics'], { input: formatServeMetrics(input), reject: false });
         expect(`${String(run.stdout)}${String(run.stderr)}`).toBe('');
         expect(run.exitCode).toBe(0);

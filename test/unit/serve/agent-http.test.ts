@@ -67,7 +67,7 @@ describe('the agent', () => {
     expect(agent.trigger('reload')).toBe(true);
     await release();
     expect(agent.runs).toEqual({ ready: 1, 'not-ready': 1, 'no-verdict': 1 });
-    expect(agent.last?.report).toEqual(errorDocument('invalid-cluster', 'invalid cluster file c.yaml: nodes: required'));
+    expect(agent.last?.report).toEqual(errorDocument('invalid-cluster', 'invalid cluster file c.yaml: nodes: required', 'check'));
     expect(lines.map((l) => `${l.level} ${l.event}`)).toEqual(['info run', 'info state', 'warn run', 'warn state', 'error run', 'error state']);
     expect(lines[3]!.fields).toEqual({ from: 'ready', to: 'not-ready', blocking: ['npu.idle', 'hccn.link'], error: undefined });
     expect(lines[2]!.fields).toMatchObject({ trigger: 'http', verdict: 'not-ready', runId: NOT_READY.runId, blocking: ['npu.idle', 'hccn.link'] });

@@ -39,7 +39,7 @@ describe('/readyz verdict', () => {
 
   it('before the first run, and after a run without a verdict', () => {
     expect(readiness(undefined, FINISHED, 60_000)).toEqual({ ready: false, line: 'not ready: the first run has not finished yet' });
-    const error = errorDocument('invalid-cluster', 'invalid cluster file c.yaml: nodes[1].address: not an IP address');
+    const error = errorDocument('invalid-cluster', 'invalid cluster file c.yaml: nodes[1].address: not an IP address', 'check');
     expect(readiness(finished(error), FINISHED + 1000, 60_000).line).toBe('no verdict: invalid cluster file c.yaml: nodes[1].address: not an IP address (1s ago)');
   });
 

@@ -1,0 +1,72 @@
+/**
+ * One owner for SIGINT, SIGTERM and SIGHUP from the first line of main() to the exit. A
+ * command installs its own handling when it starts (takeSignals); before that, and for the
+ * commands that have no partial result to give, the handler given to routeSignals ends the run
+ * with the error document of an interrupted run. Nothing here imports anything: the launcher
+ * loads this module before commander has parsed a word.
+ */
+
+export const HANDLED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+type SignalHandler = (signal: NodeJS.Signals) => void;
+
+let commandHandler: SignalHandler | undefined;
+let documentClaimed = false;
+
+/** Installs the routing; `beforeCommand` handles a signal that comes before a command took them. */
+export function routeSignals(beforeCommand: SignalHandler): void {
+  for (const signal of HANDLED_SIGNALS) process.on(signal, (received: NodeJS.Signals) => (commandHandler ?? beforeCommand)(received));
+}
+
+/** From now on this command handles the signals. */
+export function takeSignals(handler: SignalHandler): void {
+  commandHandler = handler;
+}
+
+/**
+ * One document per run: the command's result and the document of its interruption both claim
+ * the right to be written, and only the first gets it. A signal that comes once the result is
+ * on its way leaves it alone (it is the truth of the run); a result that comes after the
+ * interruption's document is not written at all.
+ */
+export function claimDocument(): boolean {
+  if (documentClaimed) return false;
+  documentClaimed = true;
+  return true;
+}
+
+/** The document could not be written (its --output failed): the error document takes its place. */
+export function releaseDocument(): void {
+  documentClaimed = false;
+}
+
+export function documentWasClaimed(): boolean {
+  return documentClaimed;
+}
+
+/** What the interruption of the run says and where: filled from argv at once, then from the parsed options. */
+export interface RunIdentity {
+  command: string | null;
+  format: string;
+  /** the --output file of a command whose output is a verdict or a document */
+  output?: string;
+  /** appended to the message of an interruption: what the operator does next */
+  advice?: string;
+}
+
+const run: RunIdentity = { command: null, format: 'human' };
+
+export function describeRun(update: Partial<RunIdentity>): void {
+  Object.assign(run, update);
+}
+
+export function runIdentity(): RunIdentity {
+  return { ...run };
+}
+
+/** Writes the run's document to standard output, unless an interruption's document is already out. */
+export function writeRunDocument(text: string): boolean {
+  if (!claimDocument()) return false;
+  process.stdout.write(text);
+  return true;
+}

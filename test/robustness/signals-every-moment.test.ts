@@ -1,0 +1,109 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.js';
+import { expectAllGone, fakeBin, hangingWithChild, hostTree, pidsFrom, startQprep, tmp, untunedTree, waitForCaughtSignals } from './support.js';
+
+/*
+ * A signal at any moment of any command ends the run with exactly one document and exit code 2:
+ * at the first moment the process can catch one (before the command's code has even loaded),
+ * during aggregate, during tune and rollback after their writes. SIGHUP (a closed SSH session)
+ * is handled like SIGTERM, the running tool killed. An --output file is replaced by the
+ * interrupted document: an old "ready" must not survive a run that gave no verdict.
+ */
+
+const HEALTHY = join(REPO, 'examples/snapshots/a2-healthy.json');
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Starts qprep, signals it the moment it catches signals, and returns what it printed. */
+async function signalledAtFirstMoment(args: string[], signal: NodeJS.Signals) {
+  const child = startQprep(null, args);
+  await waitForCaughtSignals(child.pid!);
+  child.kill(signal);
+  return child;
+}
+
+describe('a signal at the first moment of the run', () => {
+  const COMMANDS: Array<[string, string[]]> = [
+    ['check', ['check', '--snapshot', HEALTHY, '--format', 'json']],
+    ['facts', ['facts', '--snapshot', HEALTHY]],
+    ['aggregate', ['aggregate', join(REPO, 'examples/snapshots'), '--format', 'json']],
+    ['env', ['env', '--snapshot', HEALTHY, '--format', 'json']],
+    ['list', ['list', '--format', 'json']],
+  ];
+  for (const signal of SIGNALS) {
+    it.each(COMMANDS)(`${signal} to %s: exit 2 and one interrupted document`, async (command, args) => {
+      const result = await signalledAtFirstMoment(args, signal);
+      expect(result.exitCode, String(result.stderr)).toBe(2);
+      // one document: two concatenated would not parse
+      const document = JSON.parse(String(result.stdout));
+      expect(document.error.code).toBe('interrupted');
+      expect(document.error.message).toContain(`interrupted by ${signal}`);
+      expect(document.command ?? 'check').toBe(command);
+    });
+  }
+
+  it('an old --output that said ready is replaced by the interrupted document (check and aggregate)', async () => {
+    const dir = tmp('output');
+    for (const args of [
+      (file: string) => ['check', '--snapshot', HEALTHY, '--format', 'json', '-o', file],
+      (file: string) => ['aggregate', '-', '--format', 'json', '-o', file],
+    ]) {
+      const file = join(dir, `verdict-${args('x')[0]}.json`);
+      writeFileSync(file, JSON.stringify({ schemaVersion: 1, ready: true }));
+      const result = await signalledAtFirstMoment(args(file), 'SIGTERM');
+      expect(result.exitCode).toBe(2);
+      const written = JSON.parse(readFileSync(file, 'utf8'));
+      expect(written.ready).toBe(false);
+      expect(written.error.code).toBe('interrupted');
+    }
+  });
+});
+
+describe('SIGHUP during a check', () => {
+  it('is handled like SIGTERM: the running tool and its child killed, a partial report, exit 2', async () => {
+    const pidFile = join(tmp('pid'), 'pids');
+    const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
+    const child = startQprep(bin, ['check', '--root', hostTree(), '--timeout', '600000', '--skip', 'hccn.conf,hccn.ip', '--format', 'json']);
+    const pids = await pidsFrom(pidFile);
+    child.kill('SIGHUP');
+    const result = await child;
+    expect(result.exitCode).toBe(2);
+    const report = JSON.parse(String(result.stdout));
+    expect(report.interrupted.signal).toBe('SIGHUP');
+    expect(report.error.code).toBe('interrupted');
+    await expectAllGone(pids, [pids[0]!]);
+  });
+});
+
+describe('tune and rollback signalled at every moment', () => {
+  // delays spread over a whole run, so that some signals land after the writes, some after the document
+  const DELAYS = [0, 40, 80, 120, 160, 200, 260, 320, 400, 500, 650, 800];
+  for (const command of ['tune', 'rollback'] as const) {
+    it(`${command}: exactly one JSON document whose outcome agrees with the exit code`, async () => {
+      for (const delay of DELAYS) {
+        const root = untunedTree();
+        if (command === 'rollback') {
+          const tuned = await startQprep(null, ['tune', '--root', root, '--format', 'json']);
+          expect(tuned.exitCode).toBe(0);
+        }
+        const child = startQprep(null, [command, '--root', root, '--format', 'json']);
+        await waitForCaughtSignals(child.pid!);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        child.kill(delay % 80 === 0 ? 'SIGTERM' : 'SIGINT');
+        const result = await child;
+        const stdout = String(result.stdout);
+        const document = JSON.parse(stdout);
+        expect(document.command, `${command} after ${delay} ms`).toBe(command);
+        if (result.exitCode === 2) expect(document.error.code, `${command} after ${delay} ms: ${stdout}`).toBe('interrupted');
+        else {
+          expect(result.exitCode, `${command} after ${delay} ms: ${String(result.stderr)}`).toBe(0);
+          expect(document.error).toBeUndefined();
+          expect(document.outcome).toBe(command === 'tune' ? 'applied' : 'rolled-back');
+        }
+        // an interrupted tune leaves its journal for rollback; a finished one too (rollback retires it)
+        if (command === 'rollback' && result.exitCode === 0) expect(existsSync(join(root, 'var/lib/qprep/journal.json'))).toBe(false);
+      }
+    });
+  }
+});
