@@ -1,7 +1,7 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, callerOf, describeCallerValues, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { summarizeList } from '../src/util/text.js';
@@ -240,11 +240,23 @@ export default defineCheck({
     }
     const layout = parallelism(args);
     for (const problem of layout.problems) problems.push({ level: 'fail', text: problem, fix: `${view.name}: write the size as a whole number` });
+    const template = layout.unknowns.filter((u) => u.positional);
+    if (template.length > 0) {
+      evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
+      problems.push({
+        level: 'warn',
+        text: `sizes come from the caller: ${describeCallerValues(template)}; ${view.name} is a template filled in by ${callerOf(template)}, and nothing is derived from them here`,
+        fix: `check the script that runs ${view.name} with its arguments (qprep check --launch on a copy with the values written in)`,
+      });
+    }
 
     const json = checkJson(view, args, problems);
-    checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);
-    checkRanks(view, args, problems);
-    checkConcurrency(ctx, view, args, problems);
+    // kv_connector_extra_config, ranks and concurrency are judged against sizes; an unknown size judges nothing
+    if (layout.unknowns.length === 0) {
+      checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);
+      checkRanks(view, args, problems);
+      checkConcurrency(ctx, view, args, problems);
+    }
 
     // the same flag twice with different values: the last one wins, silently
     const seen = new Map<string, string>();
