@@ -10,8 +10,8 @@ import { plural, summarizeList } from '../src/util/text.js';
 const MUST_NOT_BE_EMPTY =
   /^(HCCL_IF_IP|HCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|ASCEND_RT_VISIBLE_DEVICES|nic_name|local_ip|node0_ip|IP_ADDRESS|MASTER_IP_ADDRESS|MASTER_ADDR|NETWORK_CARD_NAME)$/;
 const NIC = /(^|_)(nic|ifname|network_card|netcard|iface|interface)(_|$)/i;
-const LOCAL_IP = /^(local_ip|hccl_if_ip|ip_address|local_addr(ess)?|node_ip|host_ip|pod_ip|host)$/i;
-const MASTER = /(node0|master|head|rank0|data-parallel-address)/i;
+const LOCAL_IP = /^(local_ip|hccl_if_ip|ip_address|local_addr(ess)?|node_ip|node-ip-address|host_ip|pod_ip|host)$/i;
+const MASTER = /(node0|master|head|rank0|data-parallel-address|^address$)/i;
 
 interface Finding {
   /** the variable or the flag as written */

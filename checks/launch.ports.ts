@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
-import { at, callerValue, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
 import { formatRanges, plural, summarizeList } from '../src/util/text.js';
 
@@ -28,7 +28,7 @@ function gather(view: LaunchView, devices: number): Gathered {
   const portFlag = (name: string, label: string, fallback: number | undefined) => {
     if (!serve) return;
     const flag = integerFlag(serve.parsed, name, 1);
-    if (flag.state === 'invalid' && callerValue(flag.flag)) return;
+    if (flag.state === 'invalid' && unfilledValue(flag.flag)) return;
     if (flag.state === 'invalid') {
       const level = flag.flag.value && !flag.flag.value.known ? 'warn' : 'fail';
       problems.push({ level, text: `${flag.reason} (${at(view, flag.flag.line)})`, fix: `${view.name} line ${flag.flag.line}: ${flag.flag.written} <port>   # a number from 1 to 65535` });

@@ -123,6 +123,15 @@ export function callerValue(flag: ServeFlag): CallerValue | undefined {
   return undefined;
 }
 
+/** A flag whose value is left to fill in: the caller's, or a tutorial placeholder (`--port <port>`, `--tensor-parallel-size xx`). */
+export function unfilledValue(flag: ServeFlag): CallerValue | undefined {
+  const fromCaller = callerValue(flag);
+  if (fromCaller) return fromCaller;
+  const value = flag.value;
+  const placeholder = value?.known ? placeholderIn(value.text) : undefined;
+  return placeholder ? { flag: flag.written, source: placeholder, line: flag.line, positional: false } : undefined;
+}
+
 /** "$3 = --data-parallel-size, $7 = --tensor-parallel-size" */
 export function describeCallerValues(values: readonly CallerValue[]): string {
   return values.map((v) => `${v.source} = ${v.flag}`).join(', ');
@@ -143,7 +152,7 @@ export function parallelism(args: ServeArgs): Parallelism {
   const read = (name: string, fallback: number, min = 1): { value: number; given: boolean } => {
     const flag = integerFlag(args, name, min);
     if (flag.state === 'ok') return { value: flag.value, given: true };
-    const fromCaller = flag.state === 'invalid' ? callerValue(flag.flag) : undefined;
+    const fromCaller = flag.state === 'invalid' ? unfilledValue(flag.flag) : undefined;
     if (fromCaller) unknowns.push(fromCaller);
     else if (flag.state === 'invalid') problems.push(`${flag.reason} (line ${flag.flag.line})`);
     return { value: fallback, given: false };
@@ -152,7 +161,9 @@ export function parallelism(args: ServeArgs): Parallelism {
   const pp = read('pipeline-parallel-size', 1);
   const pcp = read('prefill-context-parallel-size', 1);
   const dp = read('data-parallel-size', 1);
-  const local = read('data-parallel-size-local', dp.value, 0);
+  // --data-parallel-rank: one rank per server, the external load-balancing of launch_online_dp.py
+  const rankGiven = lastFlag(args, 'data-parallel-rank') !== undefined;
+  const local = read('data-parallel-size-local', rankGiven ? 1 : dp.value, 0);
   const start = read('data-parallel-start-rank', 0, 0);
   const nodes = read('nnodes', 1);
   const nodeRank = read('node-rank', 0, 0);
