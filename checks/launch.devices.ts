@@ -1,6 +1,6 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
-import { at, describeVariable, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, rootOf } from '../src/probes/launch.js';
+import { at, describeCallerValues, describeVariable, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, rootOf } from '../src/probes/launch.js';
 import { npuInventory, parseDeviceList } from '../src/probes/npu.js';
 import { formatRanges, plural } from '../src/util/text.js';
 
@@ -37,6 +37,13 @@ export default defineCheck({
     if (variable) {
       const where = describeVariable(view, variable);
       evidence.ascendRtVisibleDevices = { value: variable.value.text, line: variable.line, known: variable.value.known };
+      const argument = variable.value.known ? undefined : variable.value.dynamic.find((d) => /^\$(?:\d|\{\d+\})$/.test(d));
+      if (argument) {
+        return skip(`${where} is the script's argument ${argument}: the caller picks the devices, so they are judged where the values are written in`, {
+          remediation: `check the launcher's command line, or a copy of ${view.name} with the devices written in`,
+          evidence,
+        });
+      }
       if (!variable.value.known) {
         return warn(`${where} is computed at run time (${variable.value.dynamic[0]}): the devices cannot be checked`, {
           remediation: `write the ids literally: export ASCEND_RT_VISIBLE_DEVICES=${present.join(',') || '0'}`,
@@ -72,6 +79,12 @@ export default defineCheck({
     if (!serve) return pass(`the devices of ${view.name} exist here (${source}); no server command to size`, { evidence });
     const layout = parallelism(serve.parsed);
     evidence.layout = { tp: layout.tp, pp: layout.pp, pcp: layout.pcp, dp: layout.dp, dpLocal: layout.dpLocal, nnodes: layout.nnodes, perNode: layout.perNode, backend: layout.backend };
+    if (layout.unknowns.length > 0) {
+      return skip(`cannot size the server of ${view.name}: ${describeCallerValues(layout.unknowns)} come from the caller (launch.flags says so)`, {
+        remediation: `check a copy of ${view.name} with the sizes written in`,
+        evidence,
+      });
+    }
     if (layout.problems.length > 0) {
       return skip(`cannot size the server of ${view.name}: ${layout.problems[0]} (launch.flags reports it)`, {
         remediation: `correct the flag at ${at(view, serve.line)} (qprep explain launch.flags)`,

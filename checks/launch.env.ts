@@ -12,6 +12,19 @@ const ARCH_TRIPLETS: Record<string, string> = { x86_64: 'x86_64-linux-gnu', aarc
 /** HCCL's own default, in MB (CANN environment-variable reference). */
 const DEFAULT_HCCL_BUFFSIZE = 200;
 
+const NOSET = 'RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES';
+/** `echo performance | tee /sys/...`, `echo 0 > /proc/sys/...`, `sysctl -w`, `cpupower frequency-set` */
+const HOST_MODIFYING = /\btee\b[^|;&]*\s\/(sys|proc\/sys)\/|>{1,2}\s*\/(sys|proc\/sys)\/|\bsysctl\s+(-w\b|-p\b|[\w.]+=)|\bcpupower\s+\S*-set\b/;
+
+function hostModifyingLines(text: string): Array<{ line: number; text: string }> {
+  const found: Array<{ line: number; text: string }> = [];
+  text.split('\n').forEach((raw, index) => {
+    const code = raw.replace(/(^|\s)#.*$/, '');
+    if (HOST_MODIFYING.test(code)) found.push({ line: index + 1, text: raw.trim() });
+  });
+  return found;
+}
+
 interface Problem {
   level: 'fail' | 'warn';
   text: string;
@@ -33,7 +46,10 @@ export default defineCheck({
     'architecture (ld.so prints "cannot be preloaded" in every process), HCCL_BUFFSIZE too small for expert-parallel ' +
     'dispatch ("HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE"), RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES ' +
     'missing with the Ray backend (workers see no NPU; DistStoreError after 30 minutes), HCCL_CONNECT_TIMEOUT outside ' +
-    '[120, 7200], and HCCL or vLLM variables assigned without export, which never reach vllm.',
+    '[120, 7200], and HCCL or vLLM variables assigned without export, which never reach vllm. ray start on an NPU ' +
+    'node needs RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1 before it (tutorials/features/ray.md), whatever the ' +
+    'server flags say; lines that write /sys or /proc/sys (echo | tee, sysctl -w) need a privileged container, or ' +
+    'qprep tune on the host.',
   reads: ['the --launch script (never executed)', 'LD_PRELOAD paths', `${LIBRARY} locations`],
   fix: 'Apply the export line the check prints in the launch script.',
   async run(ctx) {
@@ -107,7 +123,7 @@ export default defineCheck({
 
     // Ray needs the runtime to leave ASCEND_RT_VISIBLE_DEVICES alone
     if (layout?.backend === 'ray') {
-      const noset = view.env.get('RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES');
+      const noset = view.env.get(NOSET);
       if (!noset || noset.value.text.trim() !== '1') {
         problems.push({
           level: 'fail',
@@ -116,6 +132,31 @@ export default defineCheck({
         });
       } else checked.push('RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1');
     }
+
+    // ray start on an NPU node: the Ray tutorial exports the variable before it, whatever the backend flag says
+    const rayStarts = view.script.commands.filter((c) => c.fields[0]?.text.replace(/^.*\//, '') === 'ray' && c.fields[1]?.text === 'start');
+    if (rayStarts.length > 0 && layout?.backend !== 'ray') {
+      const first = rayStarts[0]!;
+      const set = view.script.assignments.some((a) => a.name === NOSET && a.line < first.line && a.value.known && a.value.text.trim() === '1' && (a.exported || a.commandPrefix))
+        || ctx.host.env()[NOSET]?.trim() === '1';
+      if (!set) {
+        problems.push({
+          level: 'fail',
+          text: `ray start at line ${first.line} without ${NOSET}=1 exported before it: Ray hides the NPUs from its workers (tutorials/features/ray.md sets it on every node)`,
+          fix: `${view.name} line ${first.line}: export ${NOSET}=1   # before ray start, on every node`,
+        });
+      } else checked.push(`${NOSET}=1 before ray start`);
+    }
+
+    // lines that change the host: they need privileges a container does not have
+    // a note, not a problem: in a privileged container, or on the host, they work
+    const hostLines = hostModifyingLines(view.input.text);
+    const hostNote =
+      hostLines.length > 0
+        ? `${hostLines.length === 1 ? 'line' : 'lines'} ${hostLines.map((l) => l.line).join(', ')} change the host (${hostLines[0]!.text.slice(0, 50)}): ` +
+          'they need a privileged container (else "Read-only file system"), or qprep tune on the host instead'
+        : undefined;
+    if (hostLines.length > 0) evidence.hostModifying = hostLines;
 
     // HCCL_CONNECT_TIMEOUT: [120, 7200] s
     const connect = view.env.get('HCCL_CONNECT_TIMEOUT');
@@ -136,14 +177,15 @@ export default defineCheck({
 
     evidence.problems = problems.map((p) => `${p.level}: ${p.text}`);
     if (problems.length === 0) {
-      return pass(checked.length > 0 ? `${view.name}: ${summarizeList(checked, 4)}` : `${view.name} sets nothing qprep judges here (LD_PRELOAD, HCCL_BUFFSIZE, Ray, HCCL_CONNECT_TIMEOUT)`, { evidence });
+      const judged = checked.length > 0 ? `${view.name}: ${summarizeList(checked, 4)}` : `${view.name} sets nothing qprep judges here (LD_PRELOAD, HCCL_BUFFSIZE, Ray, HCCL_CONNECT_TIMEOUT)`;
+      return pass(hostNote ? `${judged}; note: ${hostNote}` : judged, { evidence });
     }
     const failing = problems.filter((p) => p.level === 'fail');
     const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
     const details = {
       expected: 'every preloaded library present, HCCL_BUFFSIZE with expert parallelism, runtime variables exported',
       actual: summarizeList(ordered.map((p) => p.text), 2),
-      remediation: [...new Set(ordered.map((p) => p.fix))].join('\n'),
+      remediation: [...new Set(ordered.map((p) => p.fix)), ...(hostNote ? [`note: ${hostNote}`] : [])].join('\n'),
       evidence,
     };
     const message = `${ordered[0]!.text}${ordered.length > 1 ? ` (and ${ordered.length - 1} more)` : ''}`;

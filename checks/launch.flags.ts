@@ -1,10 +1,12 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, callerOf, describeCallerValues, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { isSecretName, REDACTED } from '../src/util/redact.js';
+import { inspectModel, locateModel, type ModelFiles } from '../src/probes/model.js';
+import { modelHeadsOf } from '../src/data/model-heads.js';
 import { summarizeList } from '../src/util/text.js';
 
 interface Problem {
@@ -167,13 +169,109 @@ function checkConcurrency(ctx: CheckContext, view: LaunchView, args: ServeArgs, 
   }
 }
 
+/**
+ * Whether the server captures FULL graphs, where npugraph_ex runs: not with --enforce-eager, nor
+ * with cudagraph_mode PIECEWISE or NONE (graph_mode.md: "PIECEWISE: Npugraph_ex is disabled").
+ */
+function fullGraph(args: ServeArgs, json: Map<string, unknown>): boolean {
+  if (booleanFlag(args, 'enforce-eager') === true) return false;
+  const compilation = json.get('compilation-config');
+  const mode = isObject(compilation) ? compilation.cudagraph_mode : undefined;
+  return !(typeof mode === 'string' && /^(PIECEWISE|NONE)$/i.test(mode));
+}
+
+/** What the weights say of themselves, when they are on this host. */
+async function localWeights(ctx: CheckContext, view: LaunchView): Promise<ModelFiles | undefined> {
+  const model = view.serve?.parsed.model;
+  if (!model) return undefined;
+  return ctx.shared('launch.flags:weights', async () => {
+    const location = await locateModel(ctx, view, model);
+    if (location.kind !== 'path' && location.kind !== 'cached') return undefined;
+    const directory = await inspectModel(ctx, location.path);
+    return directory.ok ? directory.files : undefined;
+  });
+}
+
+function configNumber(config: Record<string, unknown> | null, key: string): number | undefined {
+  if (!config) return undefined;
+  const text = isObject(config.text_config) ? config.text_config : undefined;
+  const value = config[key] ?? text?.[key];
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * vLLM splits the attention heads over TP (ModelConfig.verify_with_parallel_config: "Total number
+ * of attention heads must be divisible by tensor parallel size"), and the KV heads too, or
+ * replicates them when TP is a multiple of them.
+ */
+function checkHeads(view: LaunchView, args: ServeArgs, weights: ModelFiles | undefined, problems: Problem[]): void {
+  const layout = parallelism(args);
+  if (layout.unknowns.length > 0 || layout.problems.length > 0 || layout.tp <= 1) return;
+  const model = args.model?.known ? args.model.text : undefined;
+  if (!model) return;
+  const fromConfig = configNumber(weights?.config ?? null, 'num_attention_heads');
+  const row = fromConfig === undefined ? modelHeadsOf(model) : undefined;
+  const heads = fromConfig ?? row?.heads;
+  if (heads === undefined) return;
+  const kvHeads = fromConfig !== undefined ? (configNumber(weights!.config, 'num_key_value_heads') ?? heads) : row!.kvHeads;
+  const source = fromConfig !== undefined ? "the weights' config.json" : `${row!.id}'s config.json (qprep's table)`;
+  const tp = layout.tp;
+  const flag = lastFlag(args, 'tensor-parallel-size')!;
+  const divisors = (n: number) => [...Array(n).keys()].map((i) => i + 1).filter((d) => n % d === 0 && (d >= kvHeads ? d % kvHeads === 0 : kvHeads % d === 0));
+  const fits = divisors(heads);
+  const below = fits.filter((d) => d < tp).pop();
+  const suggestion = below ? `${flag.written} ${below}` : `${flag.written} <a divisor of ${heads}>`;
+  if (heads % tp !== 0) {
+    problems.push({
+      level: 'fail',
+      text: `${flag.written} ${tp} (${at(view, flag.line)}) does not divide the ${heads} attention heads of ${model} (${source}): vLLM refuses to start`,
+      fix: `${view.name} line ${flag.line}: ${suggestion}   # TP sizes that fit: ${fits.join(', ')}`,
+    });
+  } else if (tp >= kvHeads ? tp % kvHeads !== 0 : kvHeads % tp !== 0) {
+    problems.push({
+      level: 'fail',
+      text: `${flag.written} ${tp} (${at(view, flag.line)}) does not fit the ${kvHeads} KV heads of ${model} (${source}): the KV heads are neither split evenly nor replicated`,
+      fix: `${view.name} line ${flag.line}: ${suggestion}   # TP sizes that fit: ${fits.join(', ')}`,
+    });
+  }
+}
+
+/**
+ * Weights quantized by msModelSlim (they carry quant_model_description.json) run only with
+ * --quantization ascend (quantization.md: "specifying the --quantization ascend parameter";
+ * LLM-Compressor weights need no flag). A W8A8/W4A8 name without the local files is a hint only.
+ */
+function checkQuantization(view: LaunchView, args: ServeArgs, weights: ModelFiles | undefined, problems: Problem[]): void {
+  const quantization = lastFlag(args, 'quantization');
+  if (quantization?.value && !quantization.value.known) return;
+  if (quantization?.value?.text === 'ascend') return;
+  const model = args.model?.known ? args.model.text : undefined;
+  if (!model) return;
+  const described = weights?.quantDescriptions ?? [];
+  const line = quantization?.line ?? view.serve!.line;
+  if (described.length > 0) {
+    problems.push({
+      level: 'fail',
+      text: `${model} is quantized by msModelSlim (${described[0]}) but ${quantization?.value ? `--quantization is ${quantization.value.text}` : 'the server has no --quantization ascend'}: the quantized weights do not load`,
+      fix: `${view.name} line ${line}: --quantization ascend`,
+    });
+  } else if (!weights && /(^|[-_./])w(8a8|4a8)/i.test(model.replace(/^.*\//, '')) && !quantization) {
+    problems.push({
+      level: 'warn',
+      text: `${model} looks W8A8/W4A8-quantized and the server has no --quantization ascend: msModelSlim weights need it (LLM-Compressor weights do not); the weights are not on this host to tell`,
+      fix: `${view.name} line ${line}: --quantization ascend   # if the weights come from msModelSlim (they carry quant_model_description.json)`,
+    });
+  }
+}
+
 /** The rules of the Atlas 300I Duo / 200I Pro guide for Qwen3.5 dense. */
 function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, problems: Problem[]): void {
   const line = view.serve!.line;
   const dtype = lastFlag(args, 'dtype');
   if (!dtype?.value || dtype.value.text !== 'float16') {
     problems.push({
-      level: 'warn',
+      // the 310P guide: "--dtype float16 must be set on Atlas 300I DUO and Atlas 200I Pro"
+      level: 'fail',
       text: `310P supports only FP16, and ${dtype?.value ? `--dtype is ${dtype.value.text}` : '--dtype is not set (bfloat16 models load as bfloat16)'}`,
       fix: `${view.name} line ${dtype?.line ?? line}: --dtype float16`,
     });
@@ -190,7 +288,7 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
   const additional = json.get('additional-config');
   const ascendCompilation = isObject(additional) ? additional.ascend_compilation_config : undefined;
   const npugraph = isObject(ascendCompilation) ? ascendCompilation.enable_npugraph_ex : undefined;
-  if (npugraph !== false) {
+  if (npugraph !== false && fullGraph(args, json)) {
     const flag = lastFlag(args, 'additional-config');
     problems.push({
       level: 'warn',
@@ -222,7 +320,15 @@ export default defineCheck({
     'enable_npugraph_ex false and at most two capture sizes with TP > 1; prefix caching on the hybrid Qwen3.5 models ' +
     'needs --mamba-cache-mode align; with MTP the capture sizes should be multiples of num_speculative_tokens + 1; ' +
     '--max-num-seqs x --data-parallel-size below the expected concurrency (profile deployment.expectedConcurrency) ' +
-    'queues requests; a script whose kv_role is not the role the profile gives this node is the wrong script.',
+    'queues requests; a script whose kv_role is not the role the profile gives this node is the wrong script. ' +
+    'Sizes that come from the caller ($1..$7 of a template such as examples/external_online_dp/run_dp_template.sh) are ' +
+    'named once and nothing is derived from them. --dtype float16 is required on 310P ("must be set on Atlas 300I DUO ' +
+    'and Atlas 200I Pro", tutorials/models/Qwen3.5-Dense.md); enable_npugraph_ex matters only in FULL graph modes ' +
+    '(user_guide/feature_guide/graph_mode.md: PIECEWISE disables it, --enforce-eager captures nothing). ' +
+    '--tensor-parallel-size must divide the attention heads and fit the KV heads (vLLM ModelConfig.' +
+    'verify_with_parallel_config), read from the weights\' config.json or, without them, from a table of the ' +
+    'tutorials\' models (src/data/model-heads.ts, from each model\'s config.json on Hugging Face). msModelSlim ' +
+    'weights (quant_model_description.json) need --quantization ascend (user_guide/feature_guide/quantization.md).',
   reads: ['the --launch script (never executed)', 'npu-smi info (the NPU family)'],
   fix: 'Change the flag on the line the check names, as it prints it.',
   async run(ctx) {
@@ -241,11 +347,23 @@ export default defineCheck({
     }
     const layout = parallelism(args);
     for (const problem of layout.problems) problems.push({ level: 'fail', text: problem, fix: `${view.name}: write the size as a whole number` });
+    const template = layout.unknowns.filter((u) => u.positional);
+    if (template.length > 0) {
+      evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
+      problems.push({
+        level: 'warn',
+        text: `sizes come from the caller: ${describeCallerValues(template)}; ${view.name} is a template filled in by ${callerOf(template)}, and nothing is derived from them here`,
+        fix: `check the script that runs ${view.name} with its arguments (qprep check --launch on a copy with the values written in)`,
+      });
+    }
 
     const json = checkJson(view, args, problems);
-    checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);
-    checkRanks(view, args, problems);
-    checkConcurrency(ctx, view, args, problems);
+    // kv_connector_extra_config, ranks and concurrency are judged against sizes; an unknown size judges nothing
+    if (layout.unknowns.length === 0) {
+      checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);
+      checkRanks(view, args, problems);
+      checkConcurrency(ctx, view, args, problems);
+    }
 
     // the same flag twice with different values: the last one wins, silently
     const seen = new Map<string, string>();
@@ -289,6 +407,9 @@ export default defineCheck({
     const npuFamily = await family(ctx);
     evidence.family = npuFamily;
     if (npuFamily === '310p') check310p(view, args, json, problems);
+    const weights = await localWeights(ctx, view);
+    checkHeads(view, args, weights, problems);
+    checkQuantization(view, args, weights, problems);
 
     evidence.problems = problems.map((p) => `${p.level}: ${p.text}`);
     if (problems.length === 0) {

@@ -274,6 +274,8 @@ export default defineCheck({
       // --data-parallel-address ${IP_ADDRESS} on the master: the value judged above as this node's address
       if (seenRoots.has(master.root) && isMaster) continue;
       if (!master.known) {
+        // $5 of a template, or a variable set nowhere: the caller's value, named by launch.flags / launch.placeholders
+        if (/^\$(?:\d|\{\d+\})$|set nowhere/.test(master.dynamic ?? '')) continue;
         problems.push({ level: 'warn', text: `${master.label} is computed at run time (${master.dynamic ?? ''})`, fix: master.fix('<address of node 0>', 'written literally, so it can be checked') });
         continue;
       }

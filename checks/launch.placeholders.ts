@@ -11,8 +11,8 @@ import { plural, summarizeList } from '../src/util/text.js';
 const MUST_NOT_BE_EMPTY =
   /^(HCCL_IF_IP|HCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|ASCEND_RT_VISIBLE_DEVICES|nic_name|local_ip|node0_ip|IP_ADDRESS|MASTER_IP_ADDRESS|MASTER_ADDR|NETWORK_CARD_NAME)$/;
 const NIC = /(^|_)(nic|ifname|network_card|netcard|iface|interface)(_|$)/i;
-const LOCAL_IP = /^(local_ip|hccl_if_ip|ip_address|local_addr(ess)?|node_ip|host_ip|pod_ip|host)$/i;
-const MASTER = /(node0|master|head|rank0|data-parallel-address)/i;
+const LOCAL_IP = /^(local_ip|hccl_if_ip|ip_address|local_addr(ess)?|node_ip|node-ip-address|host_ip|pod_ip|host)$/i;
+const MASTER = /(node0|master|head|rank0|data-parallel-address|^address$)/i;
 
 interface Finding {
   /** the variable or the flag as written */
@@ -30,6 +30,9 @@ interface Finding {
 
 const key = (name: string, line: number) => `${name}@${line}`;
 
+/** Flags of the commands around the server that take no value (ray start, the proxies). */
+const BOOLEAN_COMMAND_FLAGS = new Set(['--head', '--block', '--disable-usage-stats', '--verbose', '-v']);
+
 function originKeys(value: Value): string[] {
   return value.origins.map((o: ValueOrigin) => key(o.name, o.line));
 }
@@ -46,6 +49,7 @@ function flagValues(fields: readonly Field[]): Array<{ flag: string; value: Fiel
       continue;
     }
     const next = fields[i + 1];
+    if (next?.vanished && BOOLEAN_COMMAND_FLAGS.has(text)) continue;
     if (next && !/^-{1,2}[A-Za-z]/.test(next.text)) {
       out.push({ flag: text, value: next });
       i++;
@@ -101,6 +105,12 @@ function collect(view: LaunchView): Finding[] {
         ]
       : flagValues(command.fields).map((v) => ({ ...v, kind: 'flag' as const }));
     for (const { flag, value, kind } of values) {
+      if (value.unset.length > 0 && value.origins.length === 0) {
+        // --dp-address $node_p0_ip with node_p0_ip set nowhere: the caller's value, or a line lost in the copy
+        const refs = value.unset.map((n) => `$${n}`).join(', ');
+        findings.set(key(flag, value.line), { name: flag, line: value.line, placeholder: refs, value: value.vanished ? '' : value.text, kind, usedBy: [], unsetRefs: [...value.unset] });
+        continue;
+      }
       const placeholder = value.text === '' ? undefined : placeholderIn(value.text);
       if (placeholder === undefined) continue;
       if (value.source.includes(placeholder)) {
@@ -163,9 +173,15 @@ export default defineCheck({
     const node = await nodeAddress(ctx);
     const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
     const isMaster = layout !== undefined && layout.startRank === 0 && !layout.headless;
+    const angleOn = (f: Finding) => view.anglePlaceholders.find((a) => a.token === f.placeholder && a.line <= f.line && f.line - a.line < 3);
     const shown = findings.map((f) => {
       if (f.placeholder === '') return `${f.name} empty (line ${f.line}${f.unsetRefs.length > 0 ? `: $${f.unsetRefs[0]} is set nowhere` : ''})`;
-      return `${f.name}${f.kind === 'variable' ? '=' : ' '}"${redactEnvValue(f.name, f.value).slice(0, 40)}" (line ${f.line})`;
+      if (f.unsetRefs.length > 0) return `${f.name} ${f.placeholder} (line ${f.line}: set nowhere in the script or the environment)`;
+      const angle = angleOn(f);
+      const redirection = angle ? `; unquoted, bash reads ${angle.token} as a redirection` : '';
+      const value = redactEnvValue(f.name, f.value);
+      const written = value.length > 40 ? `holds "${f.placeholder}"` : `${f.kind === 'variable' ? '=' : ''}"${value}"`;
+      return `${f.name}${f.kind === 'variable' && value.length <= 40 ? '' : ' '}${written} (line ${f.line}${redirection})`;
     });
     // beside each sentence, the edit as a command when the value is known and the file is here
     const editable = view.input.from === 'file';

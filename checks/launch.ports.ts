@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
 import { formatRanges, plural, summarizeList } from '../src/util/text.js';
 
@@ -28,6 +28,7 @@ function gather(view: LaunchView, devices: number): Gathered {
   const portFlag = (name: string, label: string, fallback: number | undefined) => {
     if (!serve) return;
     const flag = integerFlag(serve.parsed, name, 1);
+    if (flag.state === 'invalid' && unfilledValue(flag.flag)) return;
     if (flag.state === 'invalid') {
       const level = flag.flag.value && !flag.flag.value.known ? 'warn' : 'fail';
       problems.push({ level, text: `${flag.reason} (${at(view, flag.flag.line)})`, fix: `${view.name} line ${flag.flag.line}: ${flag.flag.written} <port>   # a number from 1 to 65535` });
@@ -59,7 +60,7 @@ function gather(view: LaunchView, devices: number): Gathered {
           const connector = String(config.kv_connector ?? '');
           // vllm-ascend's Mooncake connectors: kv_port + data-parallel rank x TP x PP x PCP + TP rank
           const perRank = layout.tp * layout.pp * layout.pcp;
-          if (/mooncake/i.test(connector)) {
+          if (/mooncake/i.test(connector) && layout.unknowns.length === 0) {
             uses.push({ port: base + layout.startRank * perRank, count: layout.dpLocal * perRank, what: `kv ports of ${connector}`, line: kv.flag.line });
           } else uses.push({ port: base, count: 1, what: `kv_port of ${connector || '--kv-transfer-config'}`, line: kv.flag.line });
         }

@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext } from '../src/core/types.js';
 import { booleanFlag, lastFlag } from '../src/parsers/vllm-args.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
 import { inspectModel, locateModel, type ModelFiles } from '../src/probes/model.js';
 import { npuInventory, parseDeviceList } from '../src/probes/npu.js';
 import { formatBytes } from '../src/util/size.js';
@@ -85,6 +85,13 @@ export default defineCheck({
     if (!serve?.parsed.model) return skip(`${view.name} names no model to check (launch.script / launch.flags say why)`, { remediation: LAUNCH_REMEDIATION });
     const model = serve.parsed.model;
     const line = model.line;
+    const placeholder = model.known ? placeholderIn(model.text) : undefined;
+    if (placeholder !== undefined) {
+      return skip(`the model of ${view.name} (${at(view, line)}) is the placeholder ${placeholder}: no weights to look for (launch.placeholders names it)`, {
+        remediation: `${view.name} line ${line}: vllm serve <the weights directory or hub id>`,
+        evidence: { script: view.input.file, model: model.text, line, placeholder },
+      });
+    }
     const location = await locateModel(ctx, view, model);
     const evidence: Record<string, unknown> = { script: view.input.file, model: model.text, line, location };
 

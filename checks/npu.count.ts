@@ -2,7 +2,7 @@ import { fail, pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
 import { npuInventory, visibleDevices } from '../src/probes/npu.js';
-import { formatRanges } from '../src/util/text.js';
+import { formatRanges, plural } from '../src/util/text.js';
 
 export default defineCheck({
   id: 'npu.count',
@@ -23,7 +23,7 @@ export default defineCheck({
     const { minCount, family: wantedFamily } = ctx.profile.npu;
     const visible = visibleDevices(ctx);
     const cards = new Set(devices.map((d) => d.card)).size;
-    const shape = cards !== devices.length ? ` (${cards} cards × ${Math.round(devices.length / Math.max(cards, 1))} chips)` : '';
+    const shape = cards !== devices.length ? ` (${plural(cards, 'card')} × ${plural(Math.round(devices.length / Math.max(cards, 1)), 'chip')})` : '';
     const evidence = { devices: devices.length, cards, family, minCount, wantedFamily, visible };
 
     if (wantedFamily !== 'any' && family !== wantedFamily) {
@@ -35,7 +35,7 @@ export default defineCheck({
       });
     }
     if (devices.length < Math.max(minCount, 1)) {
-      return fail(`${devices.length} NPU device${devices.length === 1 ? '' : 's'} visible, the profile needs at least ${minCount}`, {
+      return fail(`${plural(devices.length, 'NPU device')} visible, the profile needs at least ${minCount}`, {
         expected: `>= ${minCount} devices`,
         actual: `${devices.length}: ${formatRanges(devices.map((d) => d.device))}`,
         remediation: `in a container pass all of them (--device /dev/davinci0 ... /dev/davinci${minCount - 1}); on a host check "npu-smi info -l" and "lspci | grep -i d80" for a missing card`,
@@ -59,7 +59,7 @@ export default defineCheck({
         });
       }
       if (visible.ids.length < minCount) {
-        return fail(`${visible.source}=${visible.text} selects ${visible.ids.length} devices, the profile needs ${minCount}`, {
+        return fail(`${visible.source}=${visible.text} selects ${plural(visible.ids.length, 'device')}, the profile needs ${minCount}`, {
           expected: `>= ${minCount} selected`,
           actual: String(visible.ids.length),
           remediation: `select ${minCount} devices, e.g. ASCEND_RT_VISIBLE_DEVICES=0-${minCount - 1}`,
@@ -69,6 +69,6 @@ export default defineCheck({
     }
     const selection = visible.ids ? `, ${visible.ids.length} selected by ${visible.source}` : '';
     const expectation = minCount > 0 ? ` (profile: at least ${minCount}${wantedFamily !== 'any' ? `, ${wantedFamily}` : ''})` : '';
-    return pass(`${devices.length} NPU devices${shape}, family ${family}${selection}${expectation}`, { evidence });
+    return pass(`${plural(devices.length, 'NPU device')}${shape}, family ${family}${selection}${expectation}`, { evidence });
   },
 });

@@ -4,7 +4,7 @@ import { healthInfo, parseNpuSmiKeyValue, type NpuHealthInfo } from '../src/pars
 import { commandProblem } from '../src/probes/commands.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
 import { deviceLabel, npuInventory, selectVisible, visibleDevices, type NpuDevice } from '../src/probes/npu.js';
-import { summarizeList } from '../src/util/text.js';
+import { plural, summarizeList } from '../src/util/text.js';
 
 /** Details are fetched for this many unhealthy chips at most: enough to act on, cheap on a sick node. */
 const DETAIL_LIMIT = 4;
@@ -70,7 +70,7 @@ export default defineCheck({
         ].join('\n')
       : '';
     if (blocking.length > 0) {
-      return fail(`${blocking.length} of ${used.size} NPU devices the workload uses ${blocking.length === 1 ? 'is' : 'are'} not OK: ${summarizeList(blocking.map(describe), 3)}`, {
+      return fail(`${blocking.length} of ${plural(used.size, 'NPU device')} the workload uses ${blocking.length === 1 ? 'is' : 'are'} not OK: ${summarizeList(blocking.map(describe), 3)}`, {
         expected: 'OK',
         actual: blocking.map((u) => `${u.label}: ${u.device.health}`).join(', '),
         remediation,
@@ -83,6 +83,6 @@ export default defineCheck({
         evidence,
       });
     }
-    return pass(`all ${inventory.devices.length} NPU devices report OK`, { evidence });
+    return pass(inventory.devices.length === 1 ? 'the NPU device reports OK' : `all ${inventory.devices.length} NPU devices report OK`, { evidence });
   },
 });

@@ -2,7 +2,7 @@ import { fail, pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
 import { deviceLabel, npuInventory, selectVisible, visibleDevices, type NpuDevice } from '../src/probes/npu.js';
-import { summarizeList } from '../src/util/text.js';
+import { plural, summarizeList } from '../src/util/text.js';
 
 interface Busy {
   device: NpuDevice;
@@ -38,7 +38,8 @@ export default defineCheck({
       }
       const memory = device.memory;
       const limit = memory ? limits[memory.kind] : 0;
-      if (memory && memory.usedMB > limit) {
+      // a 310B board's Memory-Usage is the DDR its own OS runs in: used, but not by a workload
+      if (memory && memory.usedMB > limit && !/^310B/i.test(device.name)) {
         busy.push({ device, label, reason: `${label}: ${memory.usedMB} of ${memory.totalMB} MB ${memory.kind.toUpperCase()} in use, no process listed` });
       }
     }
@@ -58,7 +59,7 @@ export default defineCheck({
       const remediation = pids.length > 0
         ? `kill ${[...new Set(pids)].slice(0, 8).join(' ')}   # stop the holder if it is a leftover (in another container: docker ps, then docker stop it)\n${around}`
         : `a process outside this view holds the memory (another container, or a process the host's npu-smi lists): run npu-smi info on the host and stop it\n${around}`;
-      return fail(`${busy.length} of ${used.length} NPU devices in use: ${summarizeList(busy.map((b) => b.reason), 3)}`, {
+      return fail(`${busy.length} of ${plural(used.length, 'NPU device')} in use: ${summarizeList(busy.map((b) => b.reason), 3)}`, {
         expected: `no process, memory <= ${limits.hbm} MB HBM / ${limits.ddr} MB DDR`,
         actual: busy.map((b) => b.label).join(', '),
         remediation,
@@ -67,6 +68,6 @@ export default defineCheck({
     }
     const range = memories.length ? `, ${Math.min(...memories)}-${Math.max(...memories)} MB in use (idle baseline)` : '';
     const note = inventory.processSection ? 'no process' : 'this driver prints no process table';
-    return pass(`${used.length} NPU device${used.length === 1 ? '' : 's'} free: ${note}${range}`, { evidence });
+    return pass(`${plural(used.length, 'NPU device')} free: ${note}${range}`, { evidence });
   },
 });

@@ -3,7 +3,7 @@ import { defineCheck } from '../src/core/types.js';
 import { INSTALL_INFO_PATH } from '../src/probes/ascend-versions.js';
 import { mountSetOf, npuSmiRemediation } from '../src/probes/npu-advice.js';
 import { npuInventory } from '../src/probes/npu.js';
-import { formatRanges } from '../src/util/text.js';
+import { formatRanges, plural } from '../src/util/text.js';
 
 export default defineCheck({
   id: 'npu.smi',
@@ -41,6 +41,19 @@ export default defineCheck({
       warnings: inventory.warnings,
       skippedRows: inventory.skippedRows,
     };
+    if (inventory.truncated) {
+      const processes = inventory.table.processes.length;
+      return warn(
+        `npu-smi's output begins mid-table (${devices.length > 0 ? 'device rows' : 'a process table'} without the banner and header): it is read for what it holds, ` +
+          `${plural(devices.length, 'NPU device')}${devices.length > 0 ? ` (family ${family})` : ''} and ${plural(processes, 'process', 'processes')}, and may be cut`,
+        {
+          expected: 'the whole npu-smi info table, from its banner',
+          actual: `${plural(devices.length, 'device row')}${devices.length > 0 ? '' : `, ${plural(processes, 'process row')}`}, no header`,
+          remediation: 'record the whole output of npu-smi info (qprep snapshot on the host), not an excerpt',
+          evidence: { ...evidence, truncated: true, processes },
+        },
+      );
+    }
     if (devices.length === 0) {
       return fail('npu-smi printed its table but no NPU in it', {
         remediation: 'check that the NPUs are visible (lspci | grep -i d80) and that the driver is loaded; in a container pass them with --device /dev/davinciN',

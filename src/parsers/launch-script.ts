@@ -50,6 +50,12 @@ export interface Field extends Value {
   line: number;
   /** the word as written */
   source: string;
+  /**
+   * the word expands to nothing because it is made of variables set nowhere (`--dp-address
+   * $node_p0_ip`): bash drops it, but it stands for a value the caller is meant to give, so it
+   * is kept, not known, with the variables in `unset`
+   */
+  vanished?: boolean;
 }
 
 export interface AssignmentRecord {
@@ -214,6 +220,22 @@ function wordFields(word: Word, lookup: Lookup, home: () => Value): Field[] {
     });
   }
   end();
+  if (fields.length === 0) {
+    const names = word.parts.filter((p): p is Extract<WordPart, { kind: 'variable' }> => p.kind === 'variable' && !p.fallback && !p.alternate && !lookup(p.name)).map((p) => p.name);
+    if (names.length > 0) {
+      fields.push({
+        text: word.source,
+        known: false,
+        dynamic: [`${names.map((n) => `$${n}`).join(', ')} (set nowhere in the script or its environment)`],
+        origins: [],
+        inherited: [],
+        unset: names,
+        line: word.line,
+        source: word.source,
+        vanished: true,
+      });
+    }
+  }
   return fields;
 }
 
@@ -334,6 +356,11 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
       const key = `${line}:${what}`;
       if (noted.has(key) || !source.includes(what)) continue;
       noted.add(key);
+      if (/^\$(?:\d|\{\d+\})$/.test(what)) {
+        // a template filled in by its launcher: not a doubt about the script, launch.flags names the sizes
+        notes.push({ line, severity: 'info', construct: 'script argument', message: `${name} (line ${line}) is the script's argument ${what}: the caller fills it in` });
+        continue;
+      }
       notes.push({
         line,
         severity: 'warning',

@@ -86,6 +86,11 @@ export interface NpuSmiTable {
   notes: string[];
   /** a row of `...` showed that the capture was cut by hand */
   elided: boolean;
+  /**
+   * the output begins mid-table: device rows without the banner and header, or a process table
+   * alone. What it holds is read (the layout guessed from the rows), and it may lack devices.
+   */
+  truncated: boolean;
   /** table rows that were not understood, so a caller can say what was ignored */
   skippedRows: Array<{ line: number; text: string }>;
 }
@@ -206,17 +211,28 @@ export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
   if (tooLong >= 0) {
     return { kind: 'invalid', line: tooLong + 1, text: preview(lines[tooLong]!), reason: `line is ${lines[tooLong]!.length} characters long; npu-smi lines are under 200` };
   }
-  const headerIndex = lines.findIndex((line) => (cellsOf(line) ?? []).some((c) => /^Health$/i.test(c)));
-  if (headerIndex < 0) return errorOutput(lines);
-
-  const firstHeader = cellsOf(lines[headerIndex]!)!;
-  let secondIndex = headerIndex + 1;
-  while (secondIndex < lines.length && cellsOf(lines[secondIndex]!) === undefined && lines[secondIndex]!.trim() === '') secondIndex++;
-  const secondHeader = cellsOf(lines[secondIndex] ?? '');
-  const header = headerInfo(firstHeader, secondHeader);
-  if (!header) {
-    const at = secondHeader ? secondIndex : headerIndex;
-    return { kind: 'invalid', line: at + 1, text: preview(lines[at]!), reason: 'unknown table layout: the second header row starts with neither "Chip", "Chip Phy-ID" nor "Chip Device"' };
+  let headerIndex = lines.findIndex((line) => (cellsOf(line) ?? []).some((c) => /^Health$/i.test(c)));
+  let secondIndex: number;
+  let header: HeaderInfo | undefined;
+  let truncated = false;
+  if (headerIndex < 0) {
+    const excerpt = excerptStart(lines);
+    if (!excerpt) return errorOutput(lines);
+    // rows pasted without the table's head: read them from the row before the first one
+    ({ header } = excerpt);
+    secondIndex = excerpt.index - 1;
+    headerIndex = 0;
+    truncated = true;
+  } else {
+    const firstHeader = cellsOf(lines[headerIndex]!)!;
+    secondIndex = headerIndex + 1;
+    while (secondIndex < lines.length && cellsOf(lines[secondIndex]!) === undefined && lines[secondIndex]!.trim() === '') secondIndex++;
+    const secondHeader = cellsOf(lines[secondIndex] ?? '');
+    header = headerInfo(firstHeader, secondHeader);
+    if (!header) {
+      const at = secondHeader ? secondIndex : headerIndex;
+      return { kind: 'invalid', line: at + 1, text: preview(lines[at]!), reason: 'unknown table layout: the second header row starts with neither "Chip", "Chip Phy-ID" nor "Chip Device"' };
+    }
   }
 
   const table: NpuSmiTable = {
@@ -232,10 +248,11 @@ export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
     warnings: [],
     notes: [],
     elided: false,
+    truncated,
     skippedRows: [],
   };
 
-  for (let i = 0; i < headerIndex; i++) {
+  for (let i = 0; i < (truncated ? 0 : headerIndex); i++) {
     const line = lines[i]!;
     const cells = cellsOf(line);
     if (cells) {
@@ -350,6 +367,30 @@ export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
   return table;
 }
 
+/**
+ * Where an excerpt without the table's head starts, and the layout its rows show: the first
+ * device row (`| 0  310B4 | Alarm | ... |`, then `| 0  0 | NA | ... |`) or the process header.
+ * Two numbers in the second row are Chip and Device (310 family, by name) or Chip and Phy-ID
+ * (A3); one is the A2 Chip column.
+ */
+function excerptStart(lines: readonly string[]): { index: number; header: HeaderInfo } | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const cells = cellsOf(lines[i]!);
+    if (!cells) continue;
+    if (cells.some((c) => /^Process id$/i.test(c))) return { index: i, header: { layout: 'a2', hbm: true, hugepages: false } };
+    const first = parseFirstRow(cells, true);
+    const next = cellsOf(lines[i + 1] ?? '');
+    if (!first || !next || !isBusIdCell(next[1] ?? '')) continue;
+    const ids = tokensOf(next[0] ?? '');
+    if (!ids.every((t) => INTEGER.test(t)) || ids.length === 0 || ids.length > 2) continue;
+    const hugepages = pairsOf(tokensOf(cells[2] ?? '')).length > 0;
+    if (ids.length === 1) return { index: i, header: { layout: 'a2', hbm: true, hugepages } };
+    if (/^310/i.test(first.name)) return { index: i, header: { layout: 'chip-device', hbm: false, hugepages } };
+    return { index: i, header: { layout: 'a3', hbm: true, hugepages } };
+  }
+  return undefined;
+}
+
 type FirstRow = Pick<NpuSmiChip, 'npu' | 'name' | 'health' | 'powerW' | 'temperatureC' | 'hugepages'>;
 
 function metricsOfFirstRow(cell: string): Pick<NpuSmiChip, 'powerW' | 'temperatureC' | 'hugepages'> {
@@ -400,9 +441,9 @@ export type NpuFamily = 'a2' | 'a3' | '310p' | 'unknown';
 /**
  * The product family, from the table's layout rather than the chip name (a `910B3` is an A2
  * chip, whatever its name suggests). The 910A-class boards share the A2 layout but fill the
- * DDR column, which 910B leaves at `0 / 0`; Ascend 310 cards (not 310P) share the 310P
- * layout and are told apart by their name, the one place a name is used. Neither they nor
- * the 950 are vllm-ascend targets: `unknown`.
+ * DDR column, which 910B leaves at `0 / 0`; Ascend 310 cards and 310B boards (not 310P) share
+ * the 310P layout and are told apart by their name, the one place a name is used. Neither they
+ * nor the 950 are vllm-ascend targets: `unknown`.
  */
 export function familyOf(table: NpuSmiTable): NpuFamily {
   switch (table.layout) {
@@ -411,7 +452,8 @@ export function familyOf(table: NpuSmiTable): NpuFamily {
     case 'a2':
       return table.chips.some((c) => (c.ddr?.totalMB ?? 0) > 0) ? 'unknown' : 'a2';
     case 'chip-device':
-      return table.chips.length > 0 && table.chips.every((c) => /^310$/i.test(c.name)) ? 'unknown' : '310p';
+      // Ascend 310 cards and the 310B of the Atlas 200I DK A2 / OrangePi AIpro boards share the 310P layout
+      return table.chips.length > 0 && table.chips.every((c) => /^310$|^310B/i.test(c.name)) ? 'unknown' : '310p';
     default:
       return 'unknown';
   }

@@ -143,7 +143,8 @@ export function parseServeArgs(args: readonly Field[]): ServeArgs {
       break;
     }
     if (!looksLikeFlag(text)) {
-      positionals.push(field);
+      // an unset $EXTRA_ARGS after the model is nothing to bash; only the model itself is kept
+      if (!field.vanished || positionals.length === 0) positionals.push(field);
       continue;
     }
     const eq = text.indexOf('=');

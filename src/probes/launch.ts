@@ -1,7 +1,8 @@
 import type { LaunchInput } from '../core/launch-input.js';
 import type { CheckContext } from '../core/types.js';
 import { readLaunchScript, type Field, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
-import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs } from '../parsers/vllm-args.js';
+import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
+import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
 import { resolveNodeAddress, type NodeAddress } from './node-address.js';
 
 /**
@@ -28,6 +29,8 @@ export interface LaunchView {
   serve: ServeView | null;
   /** the environment the server starts with (or, without a server command, what the script exports) */
   env: Map<string, ShellVariable>;
+  /** unquoted `<host_ip>` placeholders, which bash reads as redirections; the script is read with them quoted */
+  anglePlaceholders: AnglePlaceholder[];
 }
 
 export const NO_LAUNCH_SCRIPT = 'no launch script given (--launch SCRIPT)';
@@ -37,7 +40,8 @@ export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {
   return ctx.shared('launch-script', async () => {
     const input = ctx.launch;
     if (!input) return undefined;
-    const script = readLaunchScript(input.text, ctx.host.env());
+    const angles = quoteAnglePlaceholders(input.text);
+    const script = readLaunchScript(angles.text, ctx.host.env());
     const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
     let env = serve?.env;
     if (!env) {
@@ -45,7 +49,7 @@ export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {
       for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
     }
     const name = input.file === '-' ? 'the script on stdin' : input.file.replace(/^.*\//, '');
-    return { input, name, script, serve, env };
+    return { input, name, script, serve, env, anglePlaceholders: angles.placeholders };
   });
 }
 
@@ -88,22 +92,78 @@ export interface Parallelism {
   text: string;
   /** flags that could not be read as numbers */
   problems: string[];
+  /**
+   * sizes the script leaves to whoever starts it: a positional parameter (`--tensor-parallel-size $7`)
+   * or a variable set nowhere in the script. Nothing is derived from them: the layout above uses
+   * vLLM's defaults in their place and is not a judgement.
+   */
+  unknowns: CallerValue[];
+}
+
+/** A flag whose value comes from the caller of the script. */
+export interface CallerValue {
+  /** as written: "--data-parallel-size" */
+  flag: string;
+  /** what the script writes: "$3", "$TP" */
+  source: string;
+  line: number;
+  /** a positional parameter ($1..$9, ${10}) rather than a variable */
+  positional: boolean;
+}
+
+const POSITIONAL = /^\$(?:\d|\{\d+\})$/;
+
+/** The flag's value is filled in by the caller: a positional parameter, or a variable set nowhere. */
+export function callerValue(flag: ServeFlag): CallerValue | undefined {
+  const value = flag.value;
+  if (!value || value.known) return undefined;
+  const positional = value.dynamic.find((d) => POSITIONAL.test(d));
+  if (positional) return { flag: flag.written, source: positional, line: flag.line, positional: true };
+  if (value.unset.length > 0) return { flag: flag.written, source: `$${value.unset[0]}`, line: flag.line, positional: false };
+  return undefined;
+}
+
+/** A flag whose value is left to fill in: the caller's, or a tutorial placeholder (`--port <port>`, `--tensor-parallel-size xx`). */
+export function unfilledValue(flag: ServeFlag): CallerValue | undefined {
+  const fromCaller = callerValue(flag);
+  if (fromCaller) return fromCaller;
+  const value = flag.value;
+  const placeholder = value?.known ? placeholderIn(value.text) : undefined;
+  return placeholder ? { flag: flag.written, source: placeholder, line: flag.line, positional: false } : undefined;
+}
+
+/** "$3 = --data-parallel-size, $7 = --tensor-parallel-size" */
+export function describeCallerValues(values: readonly CallerValue[]): string {
+  return values.map((v) => `${v.source} = ${v.flag}`).join(', ');
+}
+
+/** Who fills the values in, for messages. */
+export function callerOf(values: readonly CallerValue[]): string {
+  if (values.some((v) => v.positional)) {
+    return "the script's arguments (a launcher runs it, as examples/external_online_dp/launch_online_dp.py runs run_dp_template.sh)";
+  }
+  return 'variables the script does not set (the caller exports them)';
 }
 
 /** The parallel layout of the server, with vLLM's defaults for what is not given. */
 export function parallelism(args: ServeArgs): Parallelism {
   const problems: string[] = [];
+  const unknowns: CallerValue[] = [];
   const read = (name: string, fallback: number, min = 1): { value: number; given: boolean } => {
     const flag = integerFlag(args, name, min);
     if (flag.state === 'ok') return { value: flag.value, given: true };
-    if (flag.state === 'invalid') problems.push(`${flag.reason} (line ${flag.flag.line})`);
+    const fromCaller = flag.state === 'invalid' ? unfilledValue(flag.flag) : undefined;
+    if (fromCaller) unknowns.push(fromCaller);
+    else if (flag.state === 'invalid') problems.push(`${flag.reason} (line ${flag.flag.line})`);
     return { value: fallback, given: false };
   };
   const tp = read('tensor-parallel-size', 1);
   const pp = read('pipeline-parallel-size', 1);
   const pcp = read('prefill-context-parallel-size', 1);
   const dp = read('data-parallel-size', 1);
-  const local = read('data-parallel-size-local', dp.value, 0);
+  // --data-parallel-rank: one rank per server, the external load-balancing of launch_online_dp.py
+  const rankGiven = lastFlag(args, 'data-parallel-rank') !== undefined;
+  const local = read('data-parallel-size-local', rankGiven ? 1 : dp.value, 0);
   const start = read('data-parallel-start-rank', 0, 0);
   const nodes = read('nnodes', 1);
   const nodeRank = read('node-rank', 0, 0);
@@ -131,6 +191,7 @@ export function parallelism(args: ServeArgs): Parallelism {
     perNode,
     text: parts.join(' x ').replace(' x /', ' /'),
     problems,
+    unknowns,
   };
 }
 
@@ -150,7 +211,10 @@ export function describeVariable(view: LaunchView, variable: ShellVariable): str
   return `${variable.name} (${at(view, variable.line)}${from})`;
 }
 
-/** Values left as in a tutorial: xxx, x.x.x.x, 141.xx.xx.1, <node0_ip>, /path/to/model, your_path, model_path. */
+/**
+ * Values left as in a tutorial: xxx, x.x.x.x, 141.xx.xx.1, <node0_ip>, {local_ip}, {服务器ip}, /path/to/model,
+ * path-to-weights, your_path, your_ip_here, model_path.
+ */
 export function placeholderIn(text: string): string | undefined {
   const value = text.trim();
   if (/^x{2,}$/i.test(value)) return value;
@@ -160,9 +224,12 @@ export function placeholderIn(text: string): string | undefined {
     if (/^x{3,}$/i.test(segment)) return segment;
     if (/x/i.test(segment) && /^(?:\d{1,3}|x{1,3})(?:\.(?:\d{1,3}|x{1,3})){3}$/i.test(segment)) return segment;
   }
-  const angle = /<[A-Za-z_][^<>\n]{0,60}>/.exec(value);
+  const angle = /<[A-Za-z_\u0080-\uffff][^<>\n]{0,60}>/.exec(value);
   if (angle) return angle[0];
-  const template = /\/path\/to\/[^\s'"]*|(?:^|[/_-])your[_-][A-Za-z0-9_./-]*/i.exec(value);
-  if (template) return template[0].replace(/^[/_-](?=your)/i, '');
+  // {local_ip}, { node0 ip }, {服务器ip}: a name in braces, not JSON (no quote, no colon) nor a brace expansion
+  const brace = /\{\s*[A-Za-z_\u0080-\uffff][^{}"':,\n]{0,40}\}/.exec(value);
+  if (brace && !brace[0].includes('..')) return brace[0];
+  const template = /\/path\/to\/[^\s'"]*|(?:^|\/)path[-_]to[-_][^\s'"/]*|(?:^|[/_-])your[_-][A-Za-z0-9_./-]*/i.exec(value);
+  if (template) return template[0].replace(/^[/_-](?=your)/i, '').replace(/^\/(?=path[-_]to[-_])/i, '');
   return undefined;
 }

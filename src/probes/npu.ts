@@ -98,6 +98,8 @@ export type NpuInventory =
       warnings: string[];
       /** the capture was cut by hand (`...`): devices may be missing */
       elided: boolean;
+      /** the output begins mid-table (no banner or header): devices may be missing */
+      truncated: boolean;
       skippedRows: Array<{ line: number; text: string }>;
       table: NpuSmiTable;
     }
@@ -181,6 +183,7 @@ export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
         processSection: parsed.processSection,
         warnings: parsed.warnings,
         elided: parsed.elided,
+        truncated: parsed.truncated,
         skippedRows: parsed.skippedRows,
         table: parsed,
       };

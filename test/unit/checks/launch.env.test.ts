@@ -26,14 +26,19 @@ describe('launch.env', () => {
     const { outcome } = await runOn(check, host, {}, { launch: SINGLE_NODE });
     expect(outcome.status).toBe('warn');
     expect(outcome.message).toBe('LD_PRELOAD entry /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 does not exist on this host: ld.so prints "cannot be preloaded" and runs without it');
-    expect(outcome.remediation).toBe('run.sh line 14: export LD_PRELOAD=/usr/lib64/libjemalloc.so.2:$LD_PRELOAD   # libjemalloc.so.2 on this aarch64 host');
+    expect(outcome.remediation).toBe(
+      'run.sh line 14: export LD_PRELOAD=/usr/lib64/libjemalloc.so.2:$LD_PRELOAD   # libjemalloc.so.2 on this aarch64 host\n' +
+        'note: lines 10, 11, 12, 13 change the host (echo performance | tee /sys/devices/system/cpu/cpu): they need a privileged container (else "Read-only file system"), or qprep tune on the host instead',
+    );
   });
 
   it('passes the same script on an Ubuntu A3 where the path exists', async () => {
     const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2': 'ELF' } });
     const { outcome } = await runOn(check, host, {}, { launch: SINGLE_NODE });
     expect(outcome.status).toBe('pass');
-    expect(outcome.message).toBe('run.sh: LD_PRELOAD /usr/lib/aarch64-linux-gnu/libjemalloc.so.2, HCCL_BUFFSIZE 1024');
+    expect(outcome.message).toBe(
+      'run.sh: LD_PRELOAD /usr/lib/aarch64-linux-gnu/libjemalloc.so.2, HCCL_BUFFSIZE 1024; note: lines 10, 11, 12, 13 change the host (echo performance | tee /sys/devices/system/cpu/cpu): they need a privileged container (else "Read-only file system"), or qprep tune on the host instead',
+    );
   });
 
   it('warns about an LD_PRELOAD for another architecture', async () => {

@@ -119,7 +119,7 @@ describe('launch.flags', () => {
     expect(outcome.status).toBe('pass');
   });
 
-  it('warns on a 300I Duo about bfloat16, the SSM cache dtype, npugraph_ex and too many capture sizes with TP 2', async () => {
+  it('fails on a 300I Duo on bfloat16 (the guide: "must be set"), and warns on the SSM cache dtype, npugraph_ex and too many capture sizes with TP 2', async () => {
     const script = edited(DENSE_2B, [
       ['--tensor-parallel-size 1', '--tensor-parallel-size 2'],
       ['--dtype float16', '--dtype bfloat16'],
@@ -127,7 +127,7 @@ describe('launch.flags', () => {
       ['"enable_npugraph_ex": false', '"enable_npugraph_ex": true'],
     ]);
     const { outcome } = await runOn(check, DUO(), {}, { launch: script });
-    expect(outcome.status).toBe('warn');
+    expect(outcome.status).toBe('fail');
     expect(outcome.message).toBe('310P supports only FP16, and --dtype is bfloat16 (and 3 more)');
     expect(outcome.remediation!.split('\n')).toEqual([
       'run.sh line 15: --dtype float16',
@@ -140,7 +140,7 @@ describe('launch.flags', () => {
   it('applies the 310P rules when the profile says 310P and npu-smi cannot tell', async () => {
     const script = edited(DENSE_2B, [['--dtype float16', '--dtype bfloat16']]);
     const { outcome } = await runOn(check, {}, { npu: { family: '310p' } }, { launch: script });
-    expect(outcome.status).toBe('warn');
+    expect(outcome.status).toBe('fail');
   });
 
   it('warns about MTP capture sizes that are not multiples of num_speculative_tokens + 1', async () => {

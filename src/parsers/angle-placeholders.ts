@@ -1,0 +1,105 @@
+/**
+ * The guides write values to fill in as `<host_ip>`, `<your_nic_name>`, `<path_to_your_model>/...`,
+ * unquoted. Bash reads `<host_ip>` as two redirections (input from a file named `host_ip`, output
+ * to the next word), so the script a reader sees and the one bash runs differ, and the model or
+ * the flag value vanishes. This pass finds those placeholders outside quotes, comments and
+ * here-documents, and quotes them, so that the script is read as its author meant it and the
+ * placeholder is reported where it stands. Pure and total; the line count never changes.
+ */
+
+export interface AnglePlaceholder {
+  /** 1-based */
+  line: number;
+  /** as written: "<host_ip>" */
+  token: string;
+}
+
+export interface AngleQuoted {
+  text: string;
+  placeholders: AnglePlaceholder[];
+}
+
+const TOKEN = /^<[A-Za-z_\u0080-\uffff][^<>\s'"`$;&|()]{0,60}>/;
+const HEREDOC = /^<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/;
+
+export function quoteAnglePlaceholders(input: string): AngleQuoted {
+  const placeholders: AnglePlaceholder[] = [];
+  let out = '';
+  let line = 1;
+  let quote: "'" | '"' | null = null;
+  const heredocs: string[] = [];
+  let i = 0;
+  while (i < input.length) {
+    const c = input[i]!;
+    if (c === '\n') {
+      out += c;
+      line++;
+      i++;
+      // here-document bodies start on the next line: copy them through their delimiter
+      while (quote === null && heredocs.length > 0) {
+        const delimiter = heredocs.shift()!;
+        for (;;) {
+          if (i >= input.length) break;
+          const end = input.indexOf('\n', i);
+          const body = input.slice(i, end === -1 ? input.length : end + 1);
+          out += body;
+          i += body.length;
+          if (end !== -1) line++;
+          if (body.replace(/\r?\n$/, '').replace(/^\t+/, '') === delimiter || end === -1) break;
+        }
+      }
+      continue;
+    }
+    if (quote === "'") {
+      out += c;
+      if (c === "'") quote = null;
+      i++;
+      continue;
+    }
+    if (c === '\\' && i + 1 < input.length) {
+      out += c + input[i + 1];
+      if (input[i + 1] === '\n') line++;
+      i += 2;
+      continue;
+    }
+    if (quote === '"') {
+      out += c;
+      if (c === '"') quote = null;
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(input[i - 1]!))) {
+      const end = input.indexOf('\n', i);
+      const comment = input.slice(i, end === -1 ? input.length : end);
+      out += comment;
+      i += comment.length;
+      continue;
+    }
+    if (c === '<') {
+      const rest = input.slice(i, i + 80);
+      const heredoc = HEREDOC.exec(rest);
+      if (heredoc) {
+        heredocs.push(heredoc[2]!);
+        out += heredoc[0];
+        i += heredoc[0].length;
+        continue;
+      }
+      const token = TOKEN.exec(rest);
+      if (token && input[i - 1] !== '<') {
+        placeholders.push({ line, token: token[0] });
+        out += `'${token[0]}'`;
+        i += token[0].length;
+        continue;
+      }
+    }
+    out += c;
+    i++;
+  }
+  return { text: out, placeholders };
+}
