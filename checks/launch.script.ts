@@ -6,15 +6,19 @@ import { plural, summarizeList } from '../src/util/text.js';
 /**
  * Launchers that start no vLLM server themselves but belong to a deployment: the proxy of
  * vllm-ascend's prefill/decode examples (load_balance_proxy_server_example.py and its
- * layerwise variant) runs in front of the servers.
+ * layerwise variant) runs in front of the servers, and `ray start` joins a node to the Ray
+ * cluster that a `vllm serve --distributed-executor-backend ray` on the head node uses.
  */
-const KNOWN_LAUNCHERS = [{ pattern: /(^|\/)load_balance_proxy\w*\.py$/, name: "vllm-ascend's PD proxy" }];
+const KNOWN_LAUNCHERS: ReadonlyArray<{ name: string; matches(words: readonly string[]): boolean }> = [
+  { name: "vllm-ascend's PD proxy", matches: (words) => words.slice(0, 3).some((word) => /(^|\/)load_balance_proxy\w*\.py$/.test(word)) },
+  { name: 'ray start (a Ray cluster node)', matches: (words) => /(^|\/)ray$/.test(words[0] ?? '') && words[1] === 'start' },
+];
 
 function knownLauncher(commands: ReadonlyArray<{ line: number; fields: ReadonlyArray<{ text: string }> }>): { name: string; line: number } | undefined {
   for (const command of commands) {
-    for (const launcher of KNOWN_LAUNCHERS) {
-      if (command.fields.slice(0, 3).some((field) => launcher.pattern.test(field.text))) return { name: launcher.name, line: command.line };
-    }
+    const words = command.fields.map((field) => field.text);
+    const launcher = KNOWN_LAUNCHERS.find((known) => known.matches(words));
+    if (launcher) return { name: launcher.name, line: command.line };
   }
   return undefined;
 }
