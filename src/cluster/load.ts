@@ -1,3 +1,4 @@
+import type { RollingLedger } from './rolling.js';
 import { parse as parseYaml } from 'yaml';
 import { QprepError } from '../core/errors.js';
 import { readInputFile } from '../host/inputs.js';
@@ -26,6 +27,8 @@ export interface LoadedCluster {
   evidence: string;
   /** set when the hostname points at another node than the addresses do */
   note?: string;
+  /** plan: rolling under qprep serve: the proofs of earlier runs; a one-shot check has none */
+  rolling?: RollingLedger;
 }
 
 const NOT_JSON = Symbol('not JSON');
