@@ -7,7 +7,8 @@ import aggregate from './aggregate.mjs';
 import check from './check.mjs';
 import clusterScaling from './cluster-scaling.mjs';
 import nodeCheck from './node-check.mjs';
+import rollingCoverage from './rolling-coverage.mjs';
 import serve from './serve.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, check, aggregate, clusterScaling, serve];
+export const measurements = [startup, nodeCheck, check, aggregate, clusterScaling, rollingCoverage, serve];
