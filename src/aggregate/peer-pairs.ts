@@ -75,6 +75,8 @@ export interface PeerPairsRecord {
   peerOwned: Array<{ peerNode: string; localDevice: number; peerDevice: number }>;
   /** plan: rolling: the bound a proof must be within */
   rollingMaxAgeS?: number;
+  /** plan: rolling: the last proof of every pair of the node's matrix; atMs null when never proven */
+  rollingProofs?: Map<string, { atMs: number | null; state: string; detail: string }>;
 }
 
 const resultKey = (peerNode: string, localDevice: number, peerDevice: number) => `${peerNode}\t${localDevice}\t${peerDevice}`;
@@ -98,7 +100,7 @@ const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []
  * peersEvidenceSchema: 1,000 reports of 48 results took zod half a second, the reader 30 ms.
  * An entry of another shape is left out, so its pair is not verified.
  */
-export function readPeerPairs(report: Report, nowMs: number = Date.now()): PeerPairsRecord | null {
+export function readPeerPairs(report: Report): PeerPairsRecord | null {
   const node = report.cluster?.self;
   if (!node) return null;
   const check = report.checks.find((c) => c.id === 'hccn.peers');
@@ -109,7 +111,7 @@ export function readPeerPairs(report: Report, nowMs: number = Date.now()): PeerP
   record.plan = evidence.plan;
   // rolling: the kept proofs stand for the results of this run (which are among them)
   const rolling = evidence.plan === 'rolling' && isObject(evidence.rolling) ? evidence.rolling : null;
-  if (rolling) readRollingProofs(record, rolling, nowMs);
+  if (rolling) readRollingProofs(record, rolling);
   for (const r of rolling ? [] : listOf(evidence.results)) {
     if (!isObject(r) || !isDevice(r.localDevice) || !isDevice(r.peerDevice) || typeof r.peerNode !== 'string') continue;
     if (!isObject(r.outcome) || typeof r.outcome.status !== 'string' || !OUTCOMES.has(r.outcome.status)) continue;
@@ -130,28 +132,39 @@ export function readPeerPairs(report: Report, nowMs: number = Date.now()): PeerP
 
 /**
  * plan: rolling: the pairs of the node's matrix with their last proofs (kept by qprep serve
- * across runs). Ages are counted again at aggregate time: a report read an hour after it was
- * written has proofs an hour older. A pair without a proof, or with one older than the bound,
- * is not verified.
+ * across runs). They are judged at aggregate time (judgeRollingProofs): a report read an hour
+ * after it was written has proofs an hour older.
  */
-function readRollingProofs(record: PeerPairsRecord, rolling: Record<string, unknown>, nowMs: number): void {
-  const maxAgeS = typeof rolling.maxAgeS === 'number' && rolling.maxAgeS > 0 ? rolling.maxAgeS : 3600;
-  record.rollingMaxAgeS = maxAgeS;
+function readRollingProofs(record: PeerPairsRecord, rolling: Record<string, unknown>): void {
+  record.rollingMaxAgeS = typeof rolling.maxAgeS === 'number' && rolling.maxAgeS > 0 ? rolling.maxAgeS : 3600;
+  record.rollingProofs = new Map();
   for (const p of listOf(rolling.proofs)) {
     if (!isObject(p) || !isDevice(p.localDevice) || !isDevice(p.peerDevice) || typeof p.peerNode !== 'string') continue;
-    const key = resultKey(p.peerNode, p.localDevice, p.peerDevice);
     const at = typeof p.provenAt === 'string' ? Date.parse(p.provenAt) : Number.NaN;
-    if (Number.isNaN(at)) {
-      record.results.set(key, { state: 'not-verified', detail: 'not verified: never proven', ageS: null });
+    record.rollingProofs.set(resultKey(p.peerNode, p.localDevice, p.peerDevice), {
+      atMs: Number.isNaN(at) ? null : at,
+      state: String(p.state),
+      detail: typeof p.detail === 'string' ? p.detail : String(p.state),
+    });
+  }
+}
+
+/** A pair without a proof, or with one older than the bound, is not verified; one whose last ping failed is failed. */
+function judgeRollingProofs(record: PeerPairsRecord, nowMs: number): Map<string, Judged> {
+  const maxAgeS = record.rollingMaxAgeS ?? 3600;
+  const results = new Map<string, Judged>();
+  for (const [key, p] of record.rollingProofs ?? []) {
+    if (p.atMs === null) {
+      results.set(key, { state: 'not-verified', detail: 'not verified: never proven', ageS: null });
       continue;
     }
-    const ageS = Math.max(0, Math.round((nowMs - at) / 1000));
-    const detail = typeof p.detail === 'string' ? p.detail : String(p.state);
-    if (p.state === 'failed') record.results.set(key, { state: 'failed', detail: `${detail} (${ageS} s ago)`, ageS });
-    else if (ageS > maxAgeS) record.results.set(key, { state: 'not-verified', detail: `not verified: last proven ${ageS} s ago, older than ${maxAgeS} s`, ageS });
-    else if (p.state === 'ok') record.results.set(key, { state: 'ok', detail: 'ok', ageS });
-    else record.results.set(key, { state: 'not-verified', detail: `not verified: ${detail}`, ageS });
+    const ageS = Math.max(0, Math.round((nowMs - p.atMs) / 1000));
+    if (p.state === 'failed') results.set(key, { state: 'failed', detail: `${p.detail} (${ageS} s ago)`, ageS });
+    else if (ageS > maxAgeS) results.set(key, { state: 'not-verified', detail: `not verified: last proven ${ageS} s ago, older than ${maxAgeS} s`, ageS });
+    else if (p.state === 'ok') results.set(key, { state: 'ok', detail: 'ok', ageS });
+    else results.set(key, { state: 'not-verified', detail: `not verified: ${p.detail}`, ageS });
   }
+  return results;
 }
 
 const RANK: Record<PairState, number> = { failed: 2, 'not-verified': 0, ok: 1 };
@@ -173,7 +186,8 @@ const describePair = (p: MatrixPair) => `${p.owner} dev${p.ownerDevice} -> ${p.o
  * The whole matrix of the reports run with pairs: once, and the findings it makes: every failing
  * pair, and by owner the pairs nobody verified. Undefined when no report used pairs: once.
  */
-export function joinPeerPairs(records: readonly PeerPairsRecord[]): { peerPairs: PeerPairs; findings: Finding[] } | undefined {
+export function joinPeerPairs(given: readonly PeerPairsRecord[], nowMs: number = Date.now()): { peerPairs: PeerPairs; findings: Finding[] } | undefined {
+  const records = given.map((r) => (r.rollingProofs ? { ...r, results: judgeRollingProofs(r, nowMs) } : r));
   const once = records.filter((r) => r.pairs === 'once' || r.plan === 'rolling');
   if (once.length === 0) return undefined;
   const byNode = new Map(records.map((r) => [r.node.toLowerCase(), r]));
