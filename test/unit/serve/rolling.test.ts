@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { performCheck } from '../../../src/app/session.js';
 import check from '../../../checks/hccn.peers.js';
 import { aggregate } from '../../../src/aggregate/analyze.js';
 import { readNodeDocuments } from '../../../src/aggregate/documents.js';
@@ -10,7 +14,9 @@ import { formatAggregateHuman } from '../../../src/report/aggregate.js';
 import type { Report } from '../../../src/report/schema.js';
 import { syntheticFixture } from '../../helpers/fixtures.js';
 import { captureLines, hccnHost, runHccn } from '../../helpers/hccn-host.js';
+import { FakeHost } from '../../helpers/fake-host.js';
 import { clusterNode, demoReport } from '../../helpers/node-reports.js';
+import { profileWith } from '../../helpers/run-check.js';
 
 /**
  * plan: rolling as qprep serve runs it: one ledger for the life of the agent, handed to every
@@ -149,5 +155,28 @@ describe('plan: rolling under qprep serve', () => {
     expect(document.ready).toBe(false);
     expect(document.peerPairs!.rolling!.never).toBeGreaterThan(0);
     expect(document.findings.some((f) => f.kind === 'pair-not-verified' && /never proven/.test(f.message))).toBe(true);
+  });
+
+  it('performCheck hands serve\'s ledger to the run: the runs of one agent add up, a run without it starts over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-rolling-'));
+    try {
+      const file = join(dir, 'cluster.yaml');
+      const text = clusterText();
+      writeFileSync(file, text);
+      const ledger = new RollingLedger();
+      const runOnce = async (rolling?: RollingLedger) => {
+        const rotation = rolling?.nextRotation() ?? 0;
+        const plan = planPings(parseClusterText(text, 'cluster.yaml'), 'node1', { rotation });
+        const host = new FakeHost(hccnHost({ pings: plan.pings.map((p) => ({ device: p.localDevice, address: p.address, answer: ok(p.localDevice, p.address) })) }));
+        const run = await performCheck({ host, source: { kind: 'live', root: '/' } }, { profile: profileWith(), source: 'builtin' }, { cluster: file, node: 'node1' }, { catalogue: [check], ...(rolling ? { rolling } : {}) });
+        return run.results[0]!;
+      };
+      const statuses: string[] = [];
+      for (let run = 0; run < 6; run++) statuses.push((await runOnce(ledger)).status);
+      expect(statuses).toEqual(['warn', 'warn', 'warn', 'warn', 'warn', 'pass']);
+      expect(ledger.nextRotation()).toBe(6);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
