@@ -48,6 +48,29 @@ export const peersEvidenceSchema = z
       )
       .optional()
       .describe('pairs: once: the pairs of this node its peers own, by owner'),
+    rolling: z
+      .object({
+        rotation: z.number().int().nonnegative().describe('the run number this run\'s window comes from'),
+        rotations: z.number().int().positive().describe('M: how many runs in a row cover the whole matrix'),
+        maxAgeS: z.number().int().positive().describe('rollingMaxAgeS: a proof older than this verifies nothing'),
+        proofs: z
+          .array(
+            z
+              .object({
+                localDevice: device,
+                peerNode: z.string(),
+                peerDevice: device,
+                provenAt: z.string().nullable().describe('the last ping of the pair; null when no run has pinged it'),
+                state: z.enum(['ok', 'failed', 'not-verified']),
+                detail: z.string(),
+              })
+              .loose(),
+          )
+          .describe('every pair of this node\'s same-index matrix with its last proof (kept across the runs of qprep serve)'),
+      })
+      .loose()
+      .optional()
+      .describe('plan: rolling: the coverage of the matrix and the last proof of each pair; aggregate judges the proofs by their age'),
   })
   .loose();
 
