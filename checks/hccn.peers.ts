@@ -1,7 +1,9 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext } from '../src/core/types.js';
-import { describePing, formatPingSummary, summarizePings } from '../src/cluster/ping-summary.js';
-import { planPings, type PingPlan, type PlannedPing } from '../src/cluster/plan.js';
+import { describeOutcome, describePing, formatPingSummary, summarizePings, type PingOutcome } from '../src/cluster/ping-summary.js';
+import { planPings, type PingPlan, type PlannedPing, type RollingPart } from '../src/cluster/plan.js';
+import { RollingLedger, type PairProof, type RollingCoverage } from '../src/cluster/rolling.js';
+import type { Outcome } from '../src/core/types.js';
 import { hccnLink, hccnVnic, runPings } from '../src/probes/hccn.js';
 import { devName, hccnScope } from '../src/probes/hccn-scope.js';
 import { formatDuration } from '../src/util/duration.js';
@@ -16,10 +18,86 @@ function plannedUpperBound(ctx: CheckContext): number {
   if (!loaded) return 0;
   const { cluster, self } = loaded;
   const devicesOf = (count: number) => Math.max(count, 16);
-  const peers = cluster.plan === 'ring' ? Math.min(cluster.ringK, cluster.nodes.length - 1) : cluster.nodes.length - 1;
   const local = devicesOf(self.devices.length);
+  // rolling: the ring neighbours on both sides, and the budget beyond them
+  if (cluster.plan === 'rolling') return Math.min(2 * cluster.ringK, cluster.nodes.length - 1) * local + cluster.rollingK;
+  const peers = cluster.plan === 'ring' ? Math.min(cluster.ringK, cluster.nodes.length - 1) : cluster.nodes.length - 1;
   const remote = devicesOf(Math.max(0, ...cluster.nodes.map((n) => n.devices.length)));
   return peers * (cluster.plan === 'full-mesh' ? local * remote : local);
+}
+
+/** A one-shot check with plan: rolling takes the rotation of the current minute. */
+const ONE_SHOT_ROTATION_MS = 60_000;
+
+function proofOf(outcome: PingOutcome, atMs: number): PairProof {
+  if (outcome.status === 'ok') return { atMs, state: 'ok', detail: 'ok' };
+  const detail = describeOutcome(outcome);
+  return { atMs, state: outcome.status === 'loss' || outcome.status === 'unreachable' ? 'failed' : 'not-verified', detail };
+}
+
+interface RollingJudgement {
+  coverage: RollingCoverage;
+  partialOneShot: boolean;
+  evidence: Record<string, unknown>;
+}
+
+/** Records this run's pings in the ledger (a fresh one for a one-shot check) and judges the whole matrix by its last proofs. */
+function judgeRolling(ctx: CheckContext, kept: RollingLedger | undefined, part: RollingPart, runs: ReadonlyArray<{ ping: PlannedPing; outcome: PingOutcome }>, maxAgeS: number): RollingJudgement {
+  const ledger = kept ?? new RollingLedger();
+  const nowMs = ctx.now().getTime();
+  ledger.record(runs.map((r) => ({ localDevice: r.ping.localDevice, peerNode: r.ping.peerNode, peerDevice: r.ping.peerDevice, proof: proofOf(r.outcome, nowMs) })));
+  const { pairs, coverage } = ledger.judge(part.matrix, nowMs, maxAgeS);
+  return {
+    coverage,
+    partialOneShot: kept === undefined,
+    evidence: {
+      rotation: part.rotation,
+      rotations: part.rotations,
+      budget: part.budget,
+      ringPairs: part.ringPairs,
+      pool: part.pool,
+      maxAgeS,
+      keptAcrossRuns: kept !== undefined,
+      coverage,
+      proofs: pairs,
+    },
+  };
+}
+
+/**
+ * Past this run's own failures: a pair that failed at its last proof fails the check; a matrix
+ * not yet proven whole warns (partial coverage: qprep aggregate counts the rest not verified).
+ */
+function rollingVerdict(rolling: RollingJudgement, pinged: number, details: string[], evidence: Record<string, unknown>): Outcome | undefined {
+  const { coverage } = rolling;
+  const lines = [
+    ...details,
+    `matrix coverage: ${coverage.ok} of ${plural(coverage.total, 'pair')} proven within ${coverage.maxAgeS} s` +
+      (coverage.never > 0 ? `, ${coverage.never} never proven` : '') +
+      (coverage.stale > 0 ? `, ${coverage.stale} older than that` : '') +
+      (coverage.oldestAgeS !== null ? `; oldest proof ${coverage.oldestAgeS} s` : ''),
+  ];
+  const rotation = `rotation ${(evidence.rolling as { rotation: number }).rotation % (evidence.rolling as { rotations: number }).rotations + 1} of ${(evidence.rolling as { rotations: number }).rotations}`;
+  if (coverage.failed > 0) {
+    return fail(`${plural(coverage.failed, 'pair')} of the matrix failed at ${coverage.failed === 1 ? 'its' : 'their'} last ping (rolling, ${rotation})`, {
+      expected: 'every pair of the matrix answers at its last proof',
+      actual: `${coverage.ok} ok, ${coverage.failed} failed, ${coverage.notVerified} not verified of ${coverage.total}`,
+      remediation: 'the failing pairs are in the evidence (rolling.proofs, state failed): check both ends\' link and address (hccn_tool -i N -link -g, -ip -g) and the switch ports between them',
+      evidence,
+      details: lines,
+    });
+  }
+  if (coverage.notVerified > 0) {
+    const where = rolling.partialOneShot
+      ? 'partial coverage: a one-shot run pings one rotation; qprep serve proves the rest over the next runs, and qprep aggregate counts a pair never proven or proven too long ago as not verified'
+      : 'partial coverage: the next runs of qprep serve prove the rest; until then qprep aggregate counts those pairs as not verified';
+    return warn(`all ${pinged} pings of this run ok; ${coverage.ok} of ${plural(coverage.total, 'pair')} of the matrix proven (rolling, ${rotation}): ${where}`, {
+      remediation: `let qprep serve run ${(evidence.rolling as { rotations: number }).rotations} times within ${coverage.maxAgeS} s (rollingMaxAgeS), or use plan: same-index for a one-shot proof of the whole matrix`,
+      evidence,
+      details: lines,
+    });
+  }
+  return pass(`all ${plural(coverage.total, 'pair')} of the matrix proven within ${coverage.maxAgeS} s (rolling, ${rotation}: ${pinged} pings this run)`, { evidence, details: lines });
 }
 
 /**
@@ -81,7 +159,9 @@ export default defineCheck({
     const scope = await hccnScope(ctx, 'the peer pings');
     if (!scope.ok) return scope.outcome;
     const family = scope.family === 'a2' || scope.family === 'a3' ? scope.family : cluster.family;
-    const plan = planPings(cluster, self.name, { family, localDevices: scope.devices.map((d) => d.device) });
+    // rolling: serve's run counter; a one-shot check walks the rotation with the clock, one step a minute
+    const rotation = cluster.plan === 'rolling' ? (loaded.rolling?.nextRotation() ?? Math.floor(ctx.now().getTime() / ONE_SHOT_ROTATION_MS)) : undefined;
+    const plan = planPings(cluster, self.name, { family, localDevices: scope.devices.map((d) => d.device), ...(rotation === undefined ? {} : { rotation }) });
     const planEvidence = { plan: plan.plan, ringK: plan.ringK, pairs: plan.pairs, family: plan.family, peers: plan.peers, ...peerOwnedEvidence(plan) };
     if (plan.pings.length === 0 && plan.unplanned.length === 0 && plan.peerOwned.length > 0) {
       // pairs: once between few devices: the peers may own every pair of this node
@@ -115,6 +195,7 @@ export default defineCheck({
 
     const runs = await runPings(ctx, plan.pings, { skip: downReason, startBy });
     const summary = summarizePings(runs, plan.unplanned);
+    const rolling = plan.rolling ? judgeRolling(ctx, loaded.rolling, plan.rolling, runs, cluster.rollingMaxAgeS) : undefined;
     const notRun = runs.filter((r) => r.outcome.status === 'skipped');
     const judged = runs.length - notRun.length;
     const details = [...formatPingSummary(summary), ...summary.skippedLines, ...peerOwnedLine(plan)];
@@ -135,6 +216,7 @@ export default defineCheck({
         attempts: r.attempts,
       })),
       unplanned: plan.unplanned,
+      ...(rolling ? { rolling: rolling.evidence } : {}),
     };
     const skippedText = notRun.length > 0 ? `${notRun.length} not run (${summarizeList([...new Set(notRun.map((r) => (r.outcome as { reason: string }).reason))], 2)})` : '';
 
@@ -171,6 +253,10 @@ export default defineCheck({
         evidence,
         details,
       });
+    }
+    if (rolling) {
+      const verdict = rollingVerdict(rolling, runs.length, details, evidence);
+      if (verdict) return verdict;
     }
     if (plan.unplanned.length > 0) {
       return warn(`all ${judged} pings ok, but ${plural(plan.unplanned.length, 'planned pair')} ${plan.unplanned.length === 1 ? 'has' : 'have'} no address to ping: ${summarizeList(summary.skippedLines, 2)}`, {

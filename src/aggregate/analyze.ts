@@ -346,7 +346,7 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
   const launch = withLayout.length > 0 ? judgeLaunch(withLayout.map(launchNode), reports.filter((entry) => entry.record.launch === null).map((entry) => entry.name)) : undefined;
   if (launch) findings.push(...launch.findings);
   // pairs: once: each report holds half of the ping matrix; the join proves the whole of it or names the gaps
-  const joined = joinPeerPairs(reports.flatMap((entry) => (entry.record.peerPairs ? [entry.record.peerPairs] : [])));
+  const joined = joinPeerPairs(reports.flatMap((entry) => (entry.record.peerPairs ? [entry.record.peerPairs] : [])), options.now.getTime());
   if (joined) findings.push(...joined.findings);
   for (const name of unexpected) findings.push({ severity: 'warn', kind: 'unexpected-node', message: `${name} reported, but ${clusterFile} does not list it`, nodes: [name] });
   for (const d of duplicates) {

@@ -48,6 +48,29 @@ export const peersEvidenceSchema = z
       )
       .optional()
       .describe('pairs: once: the pairs of this node its peers own, by owner'),
+    rolling: z
+      .object({
+        rotation: z.number().int().nonnegative().describe('the run number this run\'s window comes from'),
+        rotations: z.number().int().positive().describe('M: how many runs in a row cover the whole matrix'),
+        maxAgeS: z.number().int().positive().describe('rollingMaxAgeS: a proof older than this verifies nothing'),
+        proofs: z
+          .array(
+            z
+              .object({
+                localDevice: device,
+                peerNode: z.string(),
+                peerDevice: device,
+                provenAt: z.string().nullable().describe('the last ping of the pair; null when no run has pinged it'),
+                state: z.enum(['ok', 'failed', 'not-verified']),
+                detail: z.string(),
+              })
+              .loose(),
+          )
+          .describe('every pair of this node\'s same-index matrix with its last proof (kept across the runs of qprep serve)'),
+      })
+      .loose()
+      .optional()
+      .describe('plan: rolling: the coverage of the matrix and the last proof of each pair; aggregate judges the proofs by their age'),
   })
   .loose();
 
@@ -57,6 +80,8 @@ interface Judged {
   state: PairState;
   /** "100% loss", "skipped: local dev3 link is DOWN (hccn.link)" */
   detail: string;
+  /** plan: rolling: seconds since the last proof at aggregate time, null when never proven */
+  ageS?: number | null;
 }
 
 /** What aggregate keeps of one report's hccn.peers: results by `peer\tlocal\tpeer device`, and the pairs others own. */
@@ -71,6 +96,10 @@ export interface PeerPairsRecord {
   /** pairs this node owns but could not ping, by the same key */
   unplanned: Map<string, string>;
   peerOwned: Array<{ peerNode: string; localDevice: number; peerDevice: number }>;
+  /** plan: rolling: the bound a proof must be within */
+  rollingMaxAgeS?: number;
+  /** plan: rolling: the last proof of every pair of the node's matrix; atMs null when never proven */
+  rollingProofs?: Map<string, { atMs: number | null; state: string; detail: string }>;
 }
 
 const resultKey = (peerNode: string, localDevice: number, peerDevice: number) => `${peerNode}\t${localDevice}\t${peerDevice}`;
@@ -103,12 +132,16 @@ export function readPeerPairs(report: Report): PeerPairsRecord | null {
   if (!evidence || typeof evidence.plan !== 'string') return record;
   record.pairs = evidence.pairs === 'once' ? 'once' : 'both';
   record.plan = evidence.plan;
-  for (const r of listOf(evidence.results)) {
+  // rolling: the kept proofs stand for the results of this run (which are among them)
+  const rolling = evidence.plan === 'rolling' && isObject(evidence.rolling) ? evidence.rolling : null;
+  if (rolling) readRollingProofs(record, rolling);
+  for (const r of rolling ? [] : listOf(evidence.results)) {
     if (!isObject(r) || !isDevice(r.localDevice) || !isDevice(r.peerDevice) || typeof r.peerNode !== 'string') continue;
     if (!isObject(r.outcome) || typeof r.outcome.status !== 'string' || !OUTCOMES.has(r.outcome.status)) continue;
     record.results.set(resultKey(r.peerNode, r.localDevice, r.peerDevice), judge(r.outcome as { status: string }));
   }
   for (const u of listOf(evidence.unplanned)) {
+    if (rolling) break;
     if (isObject(u) && isDevice(u.localDevice) && isDevice(u.peerDevice) && typeof u.peerNode === 'string') record.unplanned.set(resultKey(u.peerNode, u.localDevice, u.peerDevice), String(u.reason));
   }
   for (const owner of listOf(evidence.peerOwned)) {
@@ -119,6 +152,45 @@ export function readPeerPairs(report: Report): PeerPairsRecord | null {
   }
   return record;
 }
+
+/**
+ * plan: rolling: the pairs of the node's matrix with their last proofs (kept by qprep serve
+ * across runs). They are judged at aggregate time (judgeRollingProofs): a report read an hour
+ * after it was written has proofs an hour older.
+ */
+function readRollingProofs(record: PeerPairsRecord, rolling: Record<string, unknown>): void {
+  record.rollingMaxAgeS = typeof rolling.maxAgeS === 'number' && rolling.maxAgeS > 0 ? rolling.maxAgeS : 3600;
+  record.rollingProofs = new Map();
+  for (const p of listOf(rolling.proofs)) {
+    if (!isObject(p) || !isDevice(p.localDevice) || !isDevice(p.peerDevice) || typeof p.peerNode !== 'string') continue;
+    const at = typeof p.provenAt === 'string' ? Date.parse(p.provenAt) : Number.NaN;
+    record.rollingProofs.set(resultKey(p.peerNode, p.localDevice, p.peerDevice), {
+      atMs: Number.isNaN(at) ? null : at,
+      state: String(p.state),
+      detail: typeof p.detail === 'string' ? p.detail : String(p.state),
+    });
+  }
+}
+
+/** A pair without a proof, or with one older than the bound, is not verified; one whose last ping failed is failed. */
+function judgeRollingProofs(record: PeerPairsRecord, nowMs: number): Map<string, Judged> {
+  const maxAgeS = record.rollingMaxAgeS ?? 3600;
+  const results = new Map<string, Judged>();
+  for (const [key, p] of record.rollingProofs ?? []) {
+    if (p.atMs === null) {
+      results.set(key, { state: 'not-verified', detail: 'not verified: never proven', ageS: null });
+      continue;
+    }
+    const ageS = Math.max(0, Math.round((nowMs - p.atMs) / 1000));
+    if (p.state === 'failed') results.set(key, { state: 'failed', detail: `${p.detail} (${ageS} s ago)`, ageS });
+    else if (ageS > maxAgeS) results.set(key, { state: 'not-verified', detail: `not verified: last proven ${ageS} s ago, older than ${maxAgeS} s`, ageS });
+    else if (p.state === 'ok') results.set(key, { state: 'ok', detail: 'ok', ageS });
+    else results.set(key, { state: 'not-verified', detail: `not verified: ${p.detail}`, ageS });
+  }
+  return results;
+}
+
+const RANK: Record<PairState, number> = { failed: 2, 'not-verified': 0, ok: 1 };
 
 interface MatrixPair {
   owner: string;
@@ -137,8 +209,9 @@ const describePair = (p: MatrixPair) => `${p.owner} dev${p.ownerDevice} -> ${p.o
  * The whole matrix of the reports run with pairs: once, and the findings it makes: every failing
  * pair, and by owner the pairs nobody verified. Undefined when no report used pairs: once.
  */
-export function joinPeerPairs(records: readonly PeerPairsRecord[]): { peerPairs: PeerPairs; findings: Finding[] } | undefined {
-  const once = records.filter((r) => r.pairs === 'once');
+export function joinPeerPairs(given: readonly PeerPairsRecord[], nowMs: number = Date.now()): { peerPairs: PeerPairs; findings: Finding[] } | undefined {
+  const records = given.map((r) => (r.rollingProofs ? { ...r, results: judgeRollingProofs(r, nowMs) } : r));
+  const once = records.filter((r) => r.pairs === 'once' || r.plan === 'rolling');
   if (once.length === 0) return undefined;
   const byNode = new Map(records.map((r) => [r.node.toLowerCase(), r]));
   const matrix = new Map<string, MatrixPair>();
@@ -161,6 +234,10 @@ export function joinPeerPairs(records: readonly PeerPairsRecord[]): { peerPairs:
     // the pairs this node owns: its own results are the proof
     for (const [key, judged] of record.results) {
       const [peerNode, localDevice, peerDevice] = key.split('\t') as [string, string, string];
+      const id = pairKey(record.node, Number(localDevice), peerNode, Number(peerDevice));
+      // rolling with pairs: both: both nodes prove the pair; a failure from either side fails it, an ok from either verifies it
+      const earlier = matrix.get(id);
+      if (earlier && RANK[earlier.judged.state] >= RANK[judged.state]) continue;
       matrix.set(pairKey(record.node, Number(localDevice), peerNode, Number(peerDevice)), { owner: record.node, ownerDevice: Number(localDevice), other: peerNode, otherDevice: Number(peerDevice), judged });
     }
     for (const [key, reason] of record.unplanned) {
@@ -203,7 +280,16 @@ export function joinPeerPairs(records: readonly PeerPairsRecord[]): { peerPairs:
       nodes: [...new Set(group.flatMap((p) => [p.owner, p.other]))],
     });
   }
-  const entry = (p: MatrixPair) => ({ owner: p.owner, ownerDevice: p.ownerDevice, peer: p.other, peerDevice: p.otherDevice, detail: p.judged.detail });
+  const entry = (p: MatrixPair) => ({
+    owner: p.owner,
+    ownerDevice: p.ownerDevice,
+    peer: p.other,
+    peerDevice: p.otherDevice,
+    detail: p.judged.detail,
+    ...(p.judged.ageS !== undefined ? { ageS: p.judged.ageS } : {}),
+  });
+  const rollingRecords = once.filter((r) => r.plan === 'rolling');
+  const proven = pairs.filter((p) => p.judged.state === 'ok' && typeof p.judged.ageS === 'number');
   return {
     peerPairs: {
       nodes: once.map((r) => r.node),
@@ -213,6 +299,17 @@ export function joinPeerPairs(records: readonly PeerPairsRecord[]): { peerPairs:
       notVerified: unverified.length,
       failing: failing.map(entry),
       unverified: unverified.map(entry),
+      ...(rollingRecords.length > 0
+        ? {
+            rolling: {
+              nodes: rollingRecords.map((r) => r.node),
+              maxAgeS: Math.max(...rollingRecords.map((r) => r.rollingMaxAgeS ?? 3600)),
+              oldestAgeS: proven.length > 0 ? Math.max(...proven.map((p) => p.judged.ageS as number)) : null,
+              never: unverified.filter((p) => p.judged.ageS === null).length,
+              stale: unverified.filter((p) => p.judged.detail.startsWith('not verified: last proven')).length,
+            },
+          }
+        : {}),
     },
     findings,
   };

@@ -96,17 +96,28 @@ const matrixPairSchema = z.object({
   peer: z.string(),
   peerDevice: z.number().int(),
   detail: z.string().describe('"100% loss", "skipped: ...", "not verified: node3 has no report"'),
+  ageS: z.number().int().nonnegative().nullable().optional().describe('plan: rolling: seconds since the pair\'s last proof, at aggregate time; null when never proven'),
 });
 
 export const peerPairsSchema = z
   .object({
-    nodes: z.array(z.string()).describe('the nodes whose hccn.peers ran with pairs: once'),
+    nodes: z.array(z.string()).describe('the nodes whose hccn.peers ran with pairs: once or plan: rolling'),
     total: z.number().int().nonnegative().describe('unordered NPU pairs those reports cover, each counted once'),
     ok: z.number().int().nonnegative(),
     failed: z.number().int().nonnegative().describe('loss or unreachable in the owner\'s result'),
     notVerified: z.number().int().nonnegative().describe('no result from the owner: its report is missing, it did not run hccn.peers, or did not ping the pair'),
     failing: z.array(matrixPairSchema),
     unverified: z.array(matrixPairSchema),
+    rolling: z
+      .object({
+        nodes: z.array(z.string()).describe('the nodes whose hccn.peers ran plan: rolling'),
+        maxAgeS: z.number().int().positive().describe('a proof older than this verifies nothing (rollingMaxAgeS, the largest of the reports)'),
+        oldestAgeS: z.number().int().nonnegative().nullable().describe('the oldest proof that still verifies its pair; null when none does'),
+        never: z.number().int().nonnegative().describe('pairs no run has pinged yet'),
+        stale: z.number().int().nonnegative().describe('pairs whose last proof is older than maxAgeS'),
+      })
+      .optional()
+      .describe('plan: rolling: how much of the matrix the kept proofs cover, and how old they are'),
   })
   .describe('pairs: once: the NPU pair matrix joined from every report; a pair is proven only by its owner\'s result');
 

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { RollingLedger } from '../cluster/rolling.js';
 import { QprepError } from '../core/errors.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
@@ -57,7 +58,7 @@ function toCheckOptions(options: ServeCliOptions): CheckOptions {
  * One run of the checks on a host of its own that never writes, cut at the budget: then its
  * probes are killed with their process groups and the report says which checks did not finish.
  */
-async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number): Promise<AnyReport> {
+async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, rolling: RollingLedger): Promise<AnyReport> {
   // a host of its own for every run: a snapshot replays from its start (its recorded retries
   // included), and nothing a live host learnt in one run carries into the next
   const handle = await openHost(options);
@@ -70,7 +71,7 @@ async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, bu
     }, budgetMs);
   });
   try {
-    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget });
+    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling });
     const report = run.report.interrupted?.signal === BUDGET_MARKER ? overBudgetReport(run.report, budgetMs) : run.report;
     const valid = reportSchema.safeParse(report);
     if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
@@ -110,10 +111,12 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   // opened once before listening, so that a missing or invalid snapshot stops serve at once
   const handle = await openHost(checkOptions);
 
+  // plan: rolling: each pair's last proof, kept for as long as serve runs
+  const rolling = new RollingLedger();
   const agent = new Agent({
     intervalMs: schedule.intervalMs,
     logger,
-    execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs),
+    execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs, rolling),
   });
   const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false }));
   // a client that opens a connection and sends nothing must not hold a socket for ever

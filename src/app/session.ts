@@ -4,6 +4,7 @@ import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, openClusterText, type LoadedCluster } from '../cluster/load.js';
+import type { RollingLedger } from '../cluster/rolling.js';
 import { QprepError } from '../core/errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, profileSchema, type LoadedProfile } from '../core/profile.js';
@@ -211,6 +212,8 @@ export interface RunHooks {
   now?: () => Date;
   /** a signal: the run stops there and the report is partial, marked interrupted */
   interrupted?: Promise<NodeJS.Signals>;
+  /** qprep serve: the pair proofs plan: rolling keeps from run to run */
+  rolling?: RollingLedger;
 }
 
 /** Selects, runs and judges the checks on an opened host; the readiness report. */
@@ -233,6 +236,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     : options.cluster === undefined
       ? undefined
       : await openCluster(options.cluster, handle.host, options.node);
+  if (cluster && hooks.rolling) cluster.rolling = hooks.rolling;
   const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
   const host = new LimitedHost(handle.host, 8, toolLimits);
   // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script

@@ -1,5 +1,6 @@
 import { yamlErrorReason } from '../util/position.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
+import type { RollingLedger } from './rolling.js';
 import { parse as parseYaml } from 'yaml';
 import { QprepError } from '../core/errors.js';
 import { MAX_SETTINGS_BYTES, readInputFile } from '../host/inputs.js';
@@ -32,6 +33,8 @@ export interface LoadedCluster {
   note?: string;
   /** the file's text as read, which a snapshot keeps */
   text?: string;
+  /** plan: rolling under qprep serve: the proofs of earlier runs; a one-shot check has none */
+  rolling?: RollingLedger;
 }
 
 const NOT_JSON = Symbol('not JSON');

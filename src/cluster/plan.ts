@@ -48,6 +48,27 @@ export interface PingPlan {
   unplanned: UnplannedPing[];
   /** pairs: once: the pairs of this node that its peers own; empty with pairs: both */
   peerOwned: PeerOwnedPair[];
+  /** plan: rolling: which part of the matrix this run pings */
+  rolling?: RollingPart;
+}
+
+/**
+ * plan: rolling: every run pings the pairs to the ring neighbours and a window of `budget`
+ * pairs of the rest of this node's same-index matrix (its "pool", in cluster order from this
+ * node on, device by device). Run r takes the pool entries r·budget … r·budget+budget−1, modulo
+ * the pool size, so any `rotations` runs in a row cover the whole pool.
+ */
+export interface RollingPart {
+  rotation: number;
+  /** how many runs cover the whole matrix: ceil(pool / budget), at least 1 */
+  rotations: number;
+  budget: number;
+  /** pairs to the ring neighbours, pinged every run */
+  ringPairs: number;
+  /** the same-index pairs beyond the ring this node pings (owns, with pairs: once) */
+  pool: number;
+  /** every same-index pair this node pings over the rotations: ring and pool */
+  matrix: Array<{ localDevice: number; peerNode: string; peerDevice: number }>;
 }
 
 export interface PlanOptions {
@@ -60,6 +81,8 @@ export interface PlanOptions {
   family?: 'a2' | 'a3' | null;
   /** the local devices from the NPU inventory; defaults to the devices the cluster lists for this node */
   localDevices?: readonly number[];
+  /** plan: rolling: the run number (serve's run counter, or the clock divided by the interval) */
+  rotation?: number;
 }
 
 /**
@@ -72,6 +95,8 @@ export function peersOf(cluster: Cluster, selfName: string, plan: PlanKind, ring
   if (index < 0) return [];
   const size = cluster.nodes.length;
   const others = size - 1;
+  // rolling: every other node, in cluster order from this node on (its pool rotates in that order)
+  if (plan === 'rolling') return Array.from({ length: others }, (_, step) => cluster.nodes[(index + step + 1) % size]!);
   if (plan !== 'ring') return cluster.nodes.filter((_, i) => i !== index);
   const k = Math.min(Math.max(1, ringK), others);
   const after = Array.from({ length: k }, (_, step) => cluster.nodes[(index + step + 1) % size]!);
@@ -120,10 +145,34 @@ function target(peer: ClusterNode, device: ClusterDevice, method: PingMethod): {
   return { address };
 }
 
+interface Candidate {
+  peer: ClusterNode;
+  localDevice: number;
+  device: ClusterDevice | null;
+  method: PingMethod;
+  /** set when the peer has no such device */
+  missing?: UnplannedPing;
+}
+
+/** A pair this run pings, or cannot ping for want of an address. */
+function resolve(result: PingPlan, self: ClusterNode, candidate: Candidate): void {
+  const { peer, localDevice, device, method } = candidate;
+  if (device === null) {
+    if (candidate.missing) result.unplanned.push(candidate.missing);
+    return;
+  }
+  const found = target(peer, device, method);
+  if ('reason' in found) {
+    result.unplanned.push({ localNode: self.name, localDevice, peerNode: peer.name, peerDevice: device.device, reason: found.reason });
+  } else {
+    result.pings.push({ localNode: self.name, localDevice, peerNode: peer.name, peerDevice: device.device, address: found.address, method });
+  }
+}
+
 /**
  * The pings `selfName` runs. same-index: local device i to device i of every peer (what TP/DP
  * collectives use); full-mesh: every local device to every peer device (cross-node expert
- * parallel, PD KV transfer); ring: same-index, to the next ringK nodes only. With pairs: once
+ * parallel, PD KV transfer); ring: same-index, to the next ringK nodes only; rolling: see RollingPart. With pairs: once
  * only the pairs this node owns are pinged; the others are listed in peerOwned.
  */
 export function planPings(cluster: Cluster, selfName: string, options: PlanOptions = {}): PingPlan {
@@ -138,19 +187,25 @@ export function planPings(cluster: Cluster, selfName: string, options: PlanOptio
   const peers = peersOf(cluster, selfName, plan, ringK, pairs).filter((peer) => peer.name !== self.name);
   const ownerOf = pairOwnership(cluster);
   result.peers = peers.map((p) => p.name);
+  // rolling: the ring neighbours every run, the rest of the same-index matrix in turns
+  const ringNames = plan === 'rolling' ? new Set(peersOf(cluster, selfName, 'ring', ringK, pairs).map((p) => p.name)) : null;
+  const ringCandidates: Candidate[] = [];
+  const poolCandidates: Candidate[] = [];
   for (const peer of peers) {
     const method = methodFor(self, peer, family);
     const peerDevices = [...peer.devices].sort((a, b) => a.device - b.device);
     for (const localDevice of localDevices) {
       const wanted = plan === 'full-mesh' ? peerDevices : peerDevices.filter((d) => d.device === localDevice);
       if (wanted.length === 0) {
-        result.unplanned.push({
+        const missing = {
           localNode: self.name,
           localDevice,
           peerNode: peer.name,
           peerDevice: plan === 'full-mesh' ? null : localDevice,
           reason: plan === 'full-mesh' ? `${peer.name} lists no device` : `${peer.name} has no device ${localDevice}`,
-        });
+        };
+        if (ringNames === null) result.unplanned.push(missing);
+        else (ringNames.has(peer.name) ? ringCandidates : poolCandidates).push({ peer, localDevice, device: null, method, missing });
         continue;
       }
       for (const device of wanted) {
@@ -158,14 +213,30 @@ export function planPings(cluster: Cluster, selfName: string, options: PlanOptio
           result.peerOwned.push({ peerNode: peer.name, peerDevice: device.device, localDevice });
           continue;
         }
-        const found = target(peer, device, method);
-        if ('reason' in found) {
-          result.unplanned.push({ localNode: self.name, localDevice, peerNode: peer.name, peerDevice: device.device, reason: found.reason });
-        } else {
-          result.pings.push({ localNode: self.name, localDevice, peerNode: peer.name, peerDevice: device.device, address: found.address, method });
-        }
+        const candidate: Candidate = { peer, localDevice, device, method };
+        if (ringNames === null) resolve(result, self, candidate);
+        else (ringNames.has(peer.name) ? ringCandidates : poolCandidates).push(candidate);
       }
     }
+  }
+  if (ringNames !== null) {
+    const budget = Math.max(1, cluster.rollingK);
+    const rotations = Math.max(1, Math.ceil(poolCandidates.length / budget));
+    const rotation = Math.max(0, Math.floor(options.rotation ?? 0));
+    const window = new Set<number>();
+    for (let step = 0; step < Math.min(budget, poolCandidates.length); step++) window.add((((rotation % rotations) * budget + step) % poolCandidates.length));
+    for (const candidate of ringCandidates) resolve(result, self, candidate);
+    poolCandidates.forEach((candidate, index) => {
+      if (window.has(index)) resolve(result, self, candidate);
+    });
+    result.rolling = {
+      rotation,
+      rotations,
+      budget,
+      ringPairs: ringCandidates.length,
+      pool: poolCandidates.length,
+      matrix: [...ringCandidates, ...poolCandidates].map((c) => ({ localDevice: c.localDevice, peerNode: c.peer.name, peerDevice: c.device?.device ?? c.localDevice })),
+    };
   }
   return result;
 }

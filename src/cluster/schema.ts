@@ -64,7 +64,7 @@ export const clusterPortSchema = z.union([
     .strict(),
 ]);
 
-export const planKindSchema = z.enum(['same-index', 'full-mesh', 'ring']);
+export const planKindSchema = z.enum(['same-index', 'full-mesh', 'ring', 'rolling']);
 
 export const pairsModeSchema = z.enum(['both', 'once']);
 
@@ -75,8 +75,25 @@ export const clusterNodesDocumentSchema = z
     family: z.enum(['a2', 'a3']).optional().describe('the NPU family when every node shares it; the local inventory takes precedence'),
     plan: planKindSchema
       .default('same-index')
-      .describe('same-index: device i to device i of every peer; full-mesh: every local device to every peer device; ring: only the next ringK nodes'),
+      .describe(
+        'same-index: device i to device i of every peer; full-mesh: every local device to every peer device; ring: only the next ringK nodes; ' +
+          'rolling: the ring plus rollingK same-index pairs a run, rotating so that a run after another covers the whole same-index matrix (qprep serve)',
+      ),
     ringK: z.number().int().min(1).max(64).default(1).describe('ring plan: how many following nodes each node pings'),
+    rollingK: z
+      .number()
+      .int()
+      .min(1)
+      .max(4096)
+      .default(12)
+      .describe('rolling plan: how many same-index pairs beyond the ring neighbours one run pings, rotating from run to run'),
+    rollingMaxAgeS: z
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 86_400)
+      .default(3600)
+      .describe('rolling plan: a pair whose last proof is older than this many seconds is not verified'),
     pairs: pairsModeSchema
       .default('both')
       .describe(
@@ -186,6 +203,10 @@ export interface Cluster {
   family: 'a2' | 'a3' | null;
   plan: PlanKind;
   ringK: number;
+  /** rolling: same-index pairs beyond the ring a run pings */
+  rollingK: number;
+  /** rolling: seconds after which a pair's last proof no longer verifies it */
+  rollingMaxAgeS: number;
   /** whether both nodes of a device pair ping it, or only its owner (see pairOwnership in plan.ts) */
   pairs: PairsMode;
   /** name of the master node */
@@ -215,6 +236,8 @@ export function normalizeNodesDocument(doc: ClusterNodesDocument): Cluster {
     family: doc.family ?? null,
     plan: doc.plan,
     ringK: doc.ringK,
+    rollingK: doc.rollingK,
+    rollingMaxAgeS: doc.rollingMaxAgeS,
     pairs: doc.pairs,
     master: doc.master ?? doc.nodes[0]!.name,
     tls: doc.tls ?? null,
@@ -273,6 +296,8 @@ export function normalizeFacts(list: readonly ClusterFacts[]): Cluster {
     family: families.size === 1 ? ([...families][0] ?? null) : null,
     plan: 'same-index',
     ringK: 1,
+    rollingK: 12,
+    rollingMaxAgeS: 3600,
     pairs: 'both',
     master: nodes[0]!.name,
     tls: null,

@@ -142,8 +142,13 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
 
   const matrix = document.peerPairs;
   if (matrix) {
-    out.push('', chalk.bold.underline('NPU pairs (pairs: once)'));
+    out.push('', chalk.bold.underline(matrix.rolling ? 'NPU pairs (plan: rolling)' : 'NPU pairs (pairs: once)'));
     out.push(`  ${matrix.total} pairs joined from ${plural(matrix.nodes.length, 'report')}: ${matrix.ok} ok, ${matrix.failed} failed, ${matrix.notVerified} not verified`);
+    if (matrix.rolling) {
+      const r = matrix.rolling;
+      const oldest = r.oldestAgeS === null ? 'no proof within the bound' : `oldest valid proof ${r.oldestAgeS} s`;
+      out.push(`  rolling coverage ${matrix.total > 0 ? Math.floor((matrix.ok * 100) / matrix.total) : 0}%: ${oldest} (bound ${r.maxAgeS} s), ${r.never} never proven, ${r.stale} older than the bound`);
+    }
   }
 
   const others = document.findings.filter((f) => f.kind !== 'not-ready');

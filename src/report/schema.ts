@@ -83,7 +83,7 @@ export const clusterInfoSchema = z.object({
   matchedBy: z.enum(['node-option', 'address', 'hostname']).describe('how the host found itself: --node, a local address, or its hostname'),
   evidence: z.string().describe('the address and interface, the hostname, or the option that matched'),
   nodes: z.array(z.string()).describe('every node of the cluster, in file order'),
-  plan: z.enum(['same-index', 'full-mesh', 'ring']),
+  plan: z.enum(['same-index', 'full-mesh', 'ring', 'rolling']),
   pairs: z.enum(['both', 'once']).optional().describe('once: each NPU pair is pinged by one of its two nodes (hccn.peers evidence: qprep schema peers-evidence)'),
   note: z.string().optional().describe('set when hostname and addresses disagree'),
 });

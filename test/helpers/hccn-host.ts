@@ -1,3 +1,4 @@
+import type { RollingLedger } from '../../src/cluster/rolling.js';
 import { locateSelf, parseClusterText } from '../../src/cluster/load.js';
 import { applyPolicy, createContext, effectiveLevel } from '../../src/core/runner.js';
 import type { Check, CheckContext, CheckResult, Outcome } from '../../src/core/types.js';
@@ -117,11 +118,17 @@ export interface ClusterRun {
 }
 
 /** Runs a check on a fake host, as one node of a cluster file (YAML or JSON text) when one is given. */
-export async function runHccn(check: Check, spec: FakeHostSpec, options: { cluster?: string; node?: string; profile?: Record<string, unknown> } = {}): Promise<ClusterRun> {
+export async function runHccn(
+  check: Check,
+  spec: FakeHostSpec,
+  options: { cluster?: string; node?: string; profile?: Record<string, unknown>; rolling?: RollingLedger; now?: Date } = {},
+): Promise<ClusterRun> {
   const host = new FakeHost(spec);
   const profile = profileWith(options.profile ?? {});
   const loaded = options.cluster === undefined ? undefined : await locateSelf(parseClusterText(options.cluster, 'cluster.yaml'), host, 'cluster.yaml', options.node);
-  const ctx = createContext(host, profile, 1000, () => new Date('2026-12-01T00:00:00Z'), loaded);
+  if (loaded && options.rolling) loaded.rolling = options.rolling;
+  const now = options.now ?? new Date('2026-12-01T00:00:00Z');
+  const ctx = createContext(host, profile, 1000, () => now, loaded);
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);
