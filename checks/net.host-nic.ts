@@ -51,7 +51,7 @@ export default defineCheck({
       // a multi-node profile is judged as multi-node: "fine on one node" does not hold
       return warn(
         `the deployment of profile ${ctx.profile.name} spans ${deploymentNodes} nodes, but HCCL_IF_IP and the *_SOCKET_IFNAME variables are not set and there is no cluster file: the interface HCCL and Gloo use between nodes is not checked`,
-        { remediation: 'give the cluster file (qprep check --cluster FILE), or export the variables where qprep runs as the launch script does: source <(qprep env --cluster FILE)' },
+        { remediation: 'give the cluster file (qprep check --cluster FILE), or export the variables, as the launch script does, in the shell that runs the check: source <(qprep env --cluster FILE)' },
       );
     }
     if (!envIp && set.length === 0 && !cluster) {

@@ -326,8 +326,9 @@ describe('qprep facts', () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`^qprep: error: .*${missing}.*\\n?$`));
     const document = JSON.parse(run.stdout);
-    expect(document).toMatchObject({ ready: false, error: { code: expect.any(String) } });
+    // facts gives no readiness verdict, so its error document has no `ready`
+    expect(document).toMatchObject({ schemaVersion: 1, command: 'facts', error: { code: expect.any(String) } });
+    expect(document).not.toHaveProperty('ready');
     expect(document.error.message).toContain(missing);
-    expect((await validateAgainstSchema('report', document)).valid).toBe(true);
   });
 });

@@ -35,7 +35,7 @@ describe('profiles', () => {
       const file = put(`extends-${name}.yaml`, `extends: ${name}\n`);
       const run = await qprepWith(null, ['list', '--profiles', '--profile', file]);
       expect(run.exitCode, name).toBe(2);
-      expect(run.stderr, name).toMatch(new RegExp(`^qprep: error: invalid profile ${file}: extends: unknown profile "${name}"; built-in profiles: default, `));
+      expect(run.stderr, name).toMatch(new RegExp(`^qprep: error: invalid profile ${file}: extends: unknown profile "${name}"\nqprep: hint: `));
     }
     // the built-ins are still found
     const ok = await qprepWith(null, ['list', '--profiles', '--profile', put('extends-ok.yaml', 'extends: qwen3.5-397b-w8a8-a2\n'), '--format', 'json']);

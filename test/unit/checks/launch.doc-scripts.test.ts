@@ -116,10 +116,14 @@ describe('placeholders as the tutorials write them', () => {
     expect(results['launch.placeholders']!.message).toBe(
       '5 placeholders left in run.sh: HCCL_IF_IP="{local_ip}" (line 2), GLOO_SOCKET_IFNAME="{nic_name}" (line 3), TP_SOCKET_IFNAME="{nic_name}" (line 4), --address "{head_node_ip}:6379" (line 7) and 1 more',
     );
-    expect(results['launch.placeholders']!.remediation.split('\n').slice(3)).toEqual([
+    // the human sentence of each placeholder, then (where qprep knows the value) the sed line that writes it
+    const lines = results['launch.placeholders']!.remediation.split('\n');
+    expect(lines.filter((line) => !line.startsWith('sed ')).slice(3)).toEqual([
       'run.sh line 7: --address <address of node 0>   # the local_ip set in node 0\'s (the master\'s) script',
       'run.sh line 7: --node-ip-address 10.0.0.11   # this host\'s address on enp189s0f0',
     ]);
+    expect(lines).toContain("sed -i '7s/{local_ip}/10.0.0.11/' run.sh");
+    expect(lines.filter((line) => line.startsWith('sed ') && line.includes('head_node_ip'))).toEqual([]);
   });
 
   it('/root/.cache/path/to/gemma4 (Gemma4.md): a placeholder, and no "directory does not exist" on top of it', async () => {
