@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { parseTimeout } from './util/duration.js';
 import { closest } from './util/suggest.js';
 import { validatePathOptions, validateReportOperands } from './app/path-options.js';
-import { claimDocument, describeRun, routeSignals, runIdentity } from './app/signals.js';
+import { claimDocument, describeRun, holdSignals, routeSignals, runIdentity } from './app/signals.js';
 import { VERSION } from './version.js';
 
 /**
@@ -135,6 +135,8 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   addClusterOptions(serve);
   addLaunchOption(serve);
   serve.action(async (options, command: Command) => {
+    // serve's signals are its lifecycle (stop with exit 0, reload), never an interruption
+    holdSignals();
     const { runServeCommand } = await import('./app/serve.js');
     exit.code = await runServeCommand({ ...options, ...command.optsWithGlobals() });
   });

@@ -3,6 +3,7 @@ import { RollingLedger } from '../cluster/rolling.js';
 import { QprepError } from '../core/errors.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
+import { exitProcess } from '../host/exit.js';
 import { RunScopedHost } from '../host/run-scoped.js';
 import { reportSchema, type AnyReport } from '../report/schema.js';
 import { Agent } from '../serve/agent.js';
@@ -15,6 +16,7 @@ import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
 import { describeFailure } from './failure.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import { takeSignals } from './signals.js';
 
 export interface ServeCliOptions {
   listen?: string;
@@ -101,6 +103,19 @@ function listen(server: Server, host: string, port: number): Promise<number> {
  * with the exit code when SIGTERM or SIGINT stops it.
  */
 export async function runServeCommand(options: ServeCliOptions): Promise<number> {
+  // serve owns SIGINT, SIGTERM and SIGHUP from its first line to its exit: they are its
+  // lifecycle (stop with exit 0, reload), not the interruption of a one-shot run. A signal that
+  // comes while serve starts waits for it to be up.
+  const early: NodeJS.Signals[] = [];
+  let onSignal = (signal: NodeJS.Signals): void => {
+    if (signal !== 'SIGHUP' && !early.some((s) => s !== 'SIGHUP')) {
+      // nothing to stop yet but the start itself: it must not outlive the deadline either
+      setTimeout(() => void exitProcess(0), STOP_DEADLINE_MS - 1000).unref();
+    }
+    early.push(signal);
+  };
+  takeSignals((signal) => onSignal(signal));
+
   const address = parseListenAddress(options.listen ?? DEFAULT_LISTEN);
   const schedule = parseSchedule(options.interval, options.budget);
   if (options.launch === '-') throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
@@ -135,7 +150,6 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     allowTrigger: options.allowTrigger ?? false,
     note: address.loopback ? undefined : 'listening beyond loopback: whoever reaches this port reads the report (host name, NPUs, addresses, versions)',
   });
-  agent.start();
 
   const reload = async () => {
     try {
@@ -150,13 +164,9 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     // the cluster file and the launch script are read by every run: this one sees their new text
     agent.requestRun('reload');
   };
-  let stopping = false;
-  // kept until the end: a SIGHUP without a listener would end the process by the signal
-  process.on('SIGHUP', () => {
-    if (!stopping) void reload();
-  });
 
   return new Promise<number>((resolve) => {
+    let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
@@ -171,7 +181,15 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
       server.close(() => resolve(0));
       server.closeAllConnections();
     };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
+    onSignal = (signal) => {
+      if (signal === 'SIGHUP') {
+        if (!stopping) void reload();
+      } else stop(signal);
+    };
+    const earlyStop = early.find((signal) => signal !== 'SIGHUP');
+    if (earlyStop) return stop(earlyStop);
+    agent.start();
+    // a SIGHUP during the start may have come for a profile changed after it was read
+    if (early.includes('SIGHUP')) void reload();
   });
 }

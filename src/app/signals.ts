@@ -18,9 +18,26 @@ export function routeSignals(beforeCommand: SignalHandler): void {
   for (const signal of HANDLED_SIGNALS) process.on(signal, (received: NodeJS.Signals) => (commandHandler ?? beforeCommand)(received));
 }
 
-/** From now on this command handles the signals. */
+/**
+ * From now on this command handles the signals, in place of the routing's handler: a one-shot
+ * command to end its run with a partial result, a resident one (`qprep serve`) for its whole
+ * lifetime, as its own lifecycle (stop, reload). The process keeps the routing's listeners, so a
+ * signal never ends it by the signal's default action.
+ */
 export function takeSignals(handler: SignalHandler): void {
   commandHandler = handler;
+  for (const signal of held.splice(0)) handler(signal);
+}
+
+const held: NodeJS.Signals[] = [];
+
+/**
+ * For a command that owns its signals for its whole lifetime (`qprep serve`), from its action's
+ * first line: a signal that comes while its code loads is kept for it, and handed to it when it
+ * takes the signals, instead of ending the run as an interruption.
+ */
+export function holdSignals(): void {
+  commandHandler = (signal) => held.push(signal);
 }
 
 /**

@@ -212,21 +212,23 @@ describe('the log carries no secrets', () => {
   });
 });
 
-describe('bad usage: exit 2 with one line, before listening', () => {
+describe('bad usage: exit 2 with one error line (and its hint, when there is one), before listening', () => {
   it.each([
     [['--interval', '300'], 'qprep: error: --interval expects a duration such as 30s, 5m or 1h, got "300"\n'],
     [['--interval', '1m', '--budget', '2m'], 'qprep: error: --budget 2m is longer than --interval 1m: a run would still be going when the next one is due\n'],
     [['--listen', 'node1:9105'], 'qprep: error: --listen: "node1" is not an IPv4 address or a bracketed IPv6 address ([::1]:9105); hostnames are not resolved\n'],
     [['--listen', '9105'], 'qprep: error: --listen expects ADDRESS:PORT (127.0.0.1:9105, [::1]:9105, 0.0.0.0:9105), got "9105"\n'],
     [['--snapshot', 'no/such.json'], /^qprep: error: .*no\/such\.json.*\n$/],
-    [['--profile', 'no-such-profile'], /^qprep: error: unknown profile "no-such-profile"/],
+    [['--profile', 'no-such-profile'], 'qprep: error: unknown profile "no-such-profile"\nqprep: hint: qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)\n'],
     [['--launch', '-'], 'qprep: error: qprep serve cannot read --launch from standard input: it reads the script at every run; give its path\n'],
   ])('serve %j', async (args, stderr) => {
     const run = await qprep(['serve', ...(args as string[])]);
     expect(run.exitCode).toBe(2);
     if (typeof stderr === 'string') expect(run.stderr).toBe(stderr);
     else expect(run.stderr).toMatch(stderr);
-    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    const lines = run.stderr.split('\n').filter(Boolean);
+    expect(lines.filter((line) => !line.startsWith('qprep: hint: '))).toHaveLength(1);
+    expect(lines[0]).toMatch(/^qprep: error: /);
   });
 
   it('a port already taken', async () => {

@@ -135,7 +135,7 @@ describe('SIGHUP', () => {
     writeFileSync(profile, 'name: site-a\nextends: default\n');
     const agent = await serve(['--snapshot', 'examples/snapshots/a2-healthy.json', '--profile', profile, '--interval', '1m']);
     await agent.waitForLog((l) => l.event === 'run');
-    expect(JSON.parse((await httpGet(`${agent.base}/report`)).body).profile).toEqual({ name: 'site-a', source: profile });
+    expect(JSON.parse((await httpGet(`${agent.base}/report`)).body).profile).toEqual({ name: 'site-a', source: profile, nodes: 1 });
 
     writeFileSync(profile, 'name: site-b\nnpu:\n  minDrivers: "25.5.0"\n');
     let seen = agent.logs.length;
