@@ -7,7 +7,7 @@ import { interleaved, REPO, stats, timed } from '../lib/harness.mjs';
 export default {
   name: 'check',
   title: '`qprep check --format json`: wall time and peak memory',
-  target: 'no fixed target; the 16-NPU node target is node-check's',
+  target: "no fixed target; the 16-NPU node target is node-check's",
   defaultRuns: 15,
   async run({ runs }) {
     const bin = [process.execPath, join(REPO, 'bin', 'qprep.js')];
