@@ -82,9 +82,13 @@ function callOf(environ: Buffer): number | undefined {
   return Number.isInteger(call) ? call : undefined;
 }
 
-/** One pass over /proc: kills every process of an ended call; returns how many it killed per call. */
-function sweepOnce(of: ReadonlySet<number>): Map<number, number> {
+/**
+ * One pass over /proc: kills every process of an ended call; returns how many it killed per call,
+ * and how many processes started since the calls began had an environment it could not read.
+ */
+function sweepOnce(of: ReadonlySet<number>): { killed: Map<number, number>; unread: number } {
   const killed = new Map<number, number>();
+  let unread = 0;
   // only the pids handed out since the earliest of these calls started; all of them after a wrap
   const starts = [...of].map((call) => firstPids.get(call));
   const last = lastPid();
@@ -94,7 +98,7 @@ function sweepOnce(of: ReadonlySet<number>): Map<number, number> {
   try {
     names = readdirSync('/proc');
   } catch {
-    return killed; // no procfs (not Linux): nothing to find this way
+    return { killed, unread }; // no procfs (not Linux): nothing to find this way
   }
   for (const name of names) {
     const first = name.charCodeAt(0);
@@ -106,8 +110,12 @@ function sweepOnce(of: ReadonlySet<number>): Map<number, number> {
     try {
       environ = readFileSync(`/proc/${name}/environ`);
     } catch {
-      continue; // ended meanwhile, or not ours to read
+      // ended meanwhile, or not ours to read; a new process caught in the middle of an exec
+      // reads as nothing for a moment, so the pass is made again
+      if (window) unread++;
+      continue;
     }
+    if (environ.length === 0 && window) unread++;
     const call = callOf(environ);
     if (call === undefined || !of.has(call)) continue;
     try {
@@ -117,14 +125,14 @@ function sweepOnce(of: ReadonlySet<number>): Map<number, number> {
       // ended meanwhile
     }
   }
-  return killed;
+  return { killed, unread };
 }
 
 function sweep(of: ReadonlySet<number>): ReadonlyMap<number, number> {
   const total = new Map<number, number>();
   for (let round = 0; round < MAX_SWEEP_ROUNDS; round++) {
-    const killed = sweepOnce(of);
-    if (killed.size === 0) break;
+    const { killed, unread } = sweepOnce(of);
+    if (killed.size === 0 && unread === 0) break;
     for (const [call, count] of killed) total.set(call, (total.get(call) ?? 0) + count);
   }
   for (const call of of) {

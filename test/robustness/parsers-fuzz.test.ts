@@ -414,14 +414,16 @@ function toYamlish(document: Json): string {
   return `# mutated\n${JSON.stringify(document)}\n`;
 }
 
-/** Calls a reader: what it returns, or the QprepError it throws (one line, naming the file); anything else fails the property. */
+/** Calls a reader: what it returns, or the QprepError it throws (a line naming the file, then its hints); anything else fails the property. */
 function expectReaderContract(what: string, file: string, read: () => unknown): unknown {
   try {
     return read();
   } catch (error) {
     if (!(error instanceof QprepError)) throw new Error(`${what} threw ${(error as Error)?.constructor?.name}: ${String((error as Error)?.message).slice(0, 300)}`);
-    expect(error.message, what).not.toContain('\n');
-    expect(error.message, what).toContain(file);
+    // the first line is the error and names the file; the lines after it are hints (did you mean ...)
+    const [line, ...hints] = error.message.split('\n');
+    expect(line, what).toContain(file);
+    for (const hint of hints) expect(hint.trim(), what).not.toBe('');
     return error;
   }
 }
