@@ -13,12 +13,13 @@ import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
 import { didYouMean } from '../util/suggest.js';
 import { terminalWidth, useColor } from './color.js';
+import { toCheckOptions, type CheckOptionFlags } from './check-options.js';
 import { describeFailure, errorDocument } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { schemaDocument, schemaNames } from './schemas.js';
 import { claimDocument, describeRun, releaseDocument, writeRunDocument } from './signals.js';
-import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord, type CheckOptions } from './session.js';
+import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord } from './session.js';
 import { escapeControls } from '../util/text.js';
 
 interface CommonCliOptions {
@@ -28,8 +29,7 @@ interface CommonCliOptions {
 }
 
 type CheckCliOptions = CommonCliOptions &
-  Omit<CheckOptions, 'timeoutMs'> & {
-    timeout?: number;
+  CheckOptionFlags & {
     verbose?: boolean;
     quiet?: boolean;
   };
@@ -60,28 +60,6 @@ async function emit(text: string, options: CommonCliOptions): Promise<void> {
   } else {
     process.stdout.write(text);
   }
-}
-
-function toCheckOptions(options: CheckCliOptions): CheckOptions {
-  const split = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
-  // `--only ''` selects nothing; read as "no --only" it would select everything
-  if ((options.only ?? []).length > 0 && split(options.only).length === 0) throw usageError('no check selected: --only is empty');
-  const result: CheckOptions = {
-    only: split(options.only),
-    skip: split(options.skip),
-    ignore: split(options.ignore),
-    strict: options.strict ?? false,
-  };
-  if (options.profile !== undefined) result.profile = options.profile;
-  if (options.root !== undefined) result.root = options.root;
-  if (options.snapshot !== undefined) result.snapshot = options.snapshot;
-  if (options.timeout !== undefined) result.timeoutMs = options.timeout;
-  if (options.jobs !== undefined) result.jobs = options.jobs;
-  if (options.cluster !== undefined) result.cluster = options.cluster;
-  if (options.node !== undefined) result.node = options.node;
-  if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
-  if (options.launch !== undefined) result.launch = options.launch;
-  return result;
 }
 
 /** How the human report looks here: colors, width, how much of it, and how qprep is started. */

@@ -14,47 +14,20 @@ import { streamLogger, type Logger } from '../serve/log.js';
 import { parseSchedule } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
+import { toCheckOptions, type CheckOptionFlags } from './check-options.js';
 import { describeFailure } from './failure.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
 import { takeSignals } from './signals.js';
 
-export interface ServeCliOptions {
+export type ServeCliOptions = CheckOptionFlags & {
   listen?: string;
   interval?: string;
   budget?: string;
   allowTrigger?: boolean;
-  profile?: string;
-  root?: string;
-  snapshot?: string;
-  timeout?: number;
-  only?: string[];
-  skip?: string[];
-  ignore?: string[];
-  strict?: boolean;
-  jobs?: number;
-  cluster?: string;
-  node?: string;
-  hccnConcurrency?: number;
-  launch?: string;
-}
+};
 
 /** SIGTERM must end serve within 3 s (systemd's and the kubelet's grace periods are longer). */
 export const STOP_DEADLINE_MS = 3000;
-
-function toCheckOptions(options: ServeCliOptions): CheckOptions {
-  const split = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
-  const result: CheckOptions = { only: split(options.only), skip: split(options.skip), ignore: split(options.ignore), strict: options.strict ?? false };
-  if (options.profile !== undefined) result.profile = options.profile;
-  if (options.root !== undefined) result.root = options.root;
-  if (options.snapshot !== undefined) result.snapshot = options.snapshot;
-  if (options.timeout !== undefined) result.timeoutMs = options.timeout;
-  if (options.jobs !== undefined) result.jobs = options.jobs;
-  if (options.cluster !== undefined) result.cluster = options.cluster;
-  if (options.node !== undefined) result.node = options.node;
-  if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
-  if (options.launch !== undefined) result.launch = options.launch;
-  return result;
-}
 
 /**
  * One run of the checks on a host of its own that never writes, cut at the budget: then its

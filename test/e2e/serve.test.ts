@@ -221,6 +221,8 @@ describe('bad usage: exit 2 with one error line (and its hint, when there is one
     [['--snapshot', 'no/such.json'], /^qprep: error: .*no\/such\.json.*\n$/],
     [['--profile', 'no-such-profile'], 'qprep: error: unknown profile "no-such-profile"\nqprep: hint: qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)\n'],
     [['--launch', '-'], 'qprep: error: qprep serve cannot read --launch from standard input: it reads the script at every run; give its path\n'],
+    // the check options are read as qprep check reads them: an empty --only selects nothing, not everything
+    [['--snapshot', 'examples/snapshots/a2-healthy.json', '--only', ''], 'qprep: error: no check selected: --only is empty\n'],
   ])('serve %j', async (args, stderr) => {
     const run = await qprep(['serve', ...(args as string[])]);
     expect(run.exitCode).toBe(2);
