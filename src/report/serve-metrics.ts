@@ -24,13 +24,22 @@ export interface ServeMetrics {
 }
 
 export function formatServeMetrics(metrics: ServeMetrics): string {
-  const { last } = metrics;
+  return formatRunMetrics(metrics.last) + formatAgentMetrics(metrics);
+}
+
+/** The part of /metrics that only the last run decides: rendered once when the run finishes. */
+export function formatRunMetrics(last: ServeMetrics['last']): string {
   const families: Family[] = [];
   if (!last) families.push(infoFamily(VERSION, {}), readyFamily(false));
   else if ('checks' in last.report) families.push(...reportFamilies(last.report));
   else families.push(...errorFamilies(last.report));
   if (last) families.push(runDurationFamily(last.durationMs), lastRunFamily(last.finishedAtMs));
-  families.push(
+  return render(families);
+}
+
+/** The part of /metrics that changes between runs: the agent's counters and its process. */
+export function formatAgentMetrics(metrics: Omit<ServeMetrics, 'last'>): string {
+  const families: Family[] = [
     {
       name: 'qprep_runs_total',
       help: 'Runs of the checks that qprep serve finished since it started, by verdict (ready, not-ready, no-verdict).',
@@ -43,7 +52,7 @@ export function formatServeMetrics(metrics: ServeMetrics): string {
       help: '1 when the profile could not be re-read at the last SIGHUP: the previous profile is still in use.',
       samples: [{ value: metrics.reloadFailed ? 1 : 0 }],
     },
-  );
+  ];
   if (metrics.process) {
     const { residentBytes, heapUsedBytes, cpuSeconds, startTimeSeconds } = metrics.process;
     families.push(

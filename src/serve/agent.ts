@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeFailure, errorDocument } from '../app/failure.js';
 import { verdictOf, type RunVerdict } from '../report/serve-metrics.js';
 import type { AnyReport } from '../report/schema.js';
+import { renderRunDocuments, type RunDocuments } from './documents.js';
 import type { LogLevel, Logger } from './log.js';
 import { nextRunDelay } from './policy.js';
 
@@ -17,8 +18,8 @@ export interface FinishedRun {
   startedAtMs: number;
   finishedAtMs: number;
   durationMs: number;
-  /** the documents served for this run, formatted once per format */
-  bodies: Map<string, string>;
+  /** what GET /report and GET /metrics serve of this run */
+  documents: RunDocuments;
 }
 
 export interface AgentOptions {
@@ -131,7 +132,7 @@ export class Agent implements AgentView {
       startedAtMs,
       finishedAtMs: startedAtMs + durationMs,
       durationMs,
-      bodies: new Map(),
+      documents: renderRunDocuments(report, durationMs, startedAtMs + durationMs),
     };
     this.lastRun = run;
     this.counts[verdict]++;

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatErrorReport, formatReport } from '../report/formats.js';
-import type { AnyReport } from '../report/schema.js';
-import { formatServeMetrics, type ServeMetrics } from '../report/serve-metrics.js';
-import type { AgentView, FinishedRun } from './agent.js';
+import { formatAgentMetrics, formatRunMetrics, type ServeMetrics } from '../report/serve-metrics.js';
+import type { AgentView } from './agent.js';
+import { SERVED_FORMATS, type ServedFormat } from './documents.js';
 import { readiness } from './readiness.js';
 
 /**
@@ -20,7 +19,9 @@ export interface HandlerOptions {
 const TEXT = 'text/plain; charset=utf-8';
 /** The content type Prometheus asks for and expects back (text exposition format 0.0.4). */
 const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
-const REPORT_TYPES: Record<string, string> = { json: 'application/json', junit: 'application/xml; charset=utf-8', prometheus: PROMETHEUS };
+const REPORT_TYPES: Record<ServedFormat, string> = { json: 'application/json', junit: 'application/xml; charset=utf-8', prometheus: PROMETHEUS };
+/** /metrics before the first run has finished: the node is not judged yet */
+const NO_RUN_METRICS = formatRunMetrics(undefined);
 
 const ROUTES: Record<string, readonly string[]> = {
   '/': ['GET', 'HEAD'],
@@ -86,9 +87,8 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
 }
 
 function metricsText(agent: AgentView): string {
-  const { last } = agent;
-  return formatServeMetrics({
-    ...(last ? { last: { report: last.report, durationMs: last.durationMs, finishedAtMs: last.finishedAtMs } } : {}),
+  const runPart = agent.last?.documents.metrics ?? NO_RUN_METRICS;
+  return runPart + formatAgentMetrics({
     runs: agent.runs,
     running: agent.running,
     reloadFailed: agent.reloadError !== undefined,
@@ -105,9 +105,9 @@ function processFigures(): NonNullable<ServeMetrics['process']> {
 }
 
 function serveReport(agent: AgentView, url: URL, req: IncomingMessage, res: ServerResponse): void {
-  const format = url.searchParams.get('format') ?? 'json';
-  const type = REPORT_TYPES[format];
-  if (!type) return line(res, 400, `unknown format "${format}"; formats: ${Object.keys(REPORT_TYPES).join(', ')}`);
+  const requested = url.searchParams.get('format') ?? 'json';
+  if (!isServedFormat(requested)) return line(res, 400, `unknown format "${requested}"; formats: ${SERVED_FORMATS.join(', ')}`);
+  const format = requested;
   const { last } = agent;
   if (!last) return line(res, 503, 'no report yet: the first run has not finished', { 'Retry-After': '5' });
   const etag = `"${last.key}-${format}"`;
@@ -118,7 +118,7 @@ function serveReport(agent: AgentView, url: URL, req: IncomingMessage, res: Serv
     res.end();
     return;
   }
-  send(res, 200, type, reportBody(last, format), headers);
+  send(res, 200, REPORT_TYPES[format], last.documents.report[format], headers);
 }
 
 /** If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2). */
@@ -132,16 +132,6 @@ function notModified(req: IncomingMessage, etag: string, finishedAtMs: number): 
   return Number.isFinite(sinceMs) && Math.floor(finishedAtMs / 1000) * 1000 <= sinceMs;
 }
 
-function reportBody(run: FinishedRun, format: string): string {
-  let body = run.bodies.get(format);
-  if (body === undefined) {
-    body = formatRun(run.report, format, run.finishedAtMs);
-    run.bodies.set(format, body);
-  }
-  return body;
-}
-
-function formatRun(report: AnyReport, format: string, finishedAtMs: number): string {
-  if ('checks' in report) return formatReport(report, format, { color: false });
-  return formatErrorReport(report, format, new Date(finishedAtMs)) ?? `${JSON.stringify(report, null, 2)}\n`;
+function isServedFormat(format: string): format is ServedFormat {
+  return (SERVED_FORMATS as readonly string[]).includes(format);
 }

@@ -153,6 +153,39 @@ describe('the HTTP endpoints', () => {
     expect((await get(`${base}/readyz`)).body).toMatch(/^not ready: 2 blocking checks: npu\.idle, hccn\.link \(run /);
   });
 
+  it('renders every document of a run when it finishes, and serves them as rendered', async () => {
+    const { agent, release } = scriptedAgent([NOT_READY]);
+    agents.push(agent);
+    const base = await serve(agent);
+    agent.trigger('start');
+    await release();
+    const { documents } = agent.last!;
+    expect(JSON.parse(documents.report.json)).toEqual(NOT_READY);
+    expect(documents.report.junit).toMatch(/^<\?xml/);
+    expect(documents.report.prometheus).toContain('\nqprep_ready 0\n');
+    expect(documents.metrics).toContain('\nqprep_last_run_timestamp_seconds ');
+    expect(documents.metrics).not.toContain('qprep_runs_total');
+    for (const format of ['json', 'junit', 'prometheus'] as const) {
+      expect((await get(`${base}/report?format=${format}`)).body).toBe(documents.report[format]);
+    }
+    const metrics = (await get(`${base}/metrics`)).body;
+    expect(metrics.startsWith(documents.metrics)).toBe(true);
+    expect(metrics.slice(documents.metrics.length)).toMatch(/^# HELP qprep_runs_total /);
+    expect(metrics).toContain('\nqprep_runs_total{verdict="not-ready"} 1\n');
+  });
+
+  it('a format named like a property of every object is an unknown format', async () => {
+    const { agent, release } = scriptedAgent([READY]);
+    agents.push(agent);
+    const base = await serve(agent);
+    agent.trigger('start');
+    await release();
+    for (const format of ['constructor', '__proto__', 'toString']) {
+      expect(await get(`${base}/report?format=${format}`)).toMatchObject({ status: 400, body: `unknown format "${format}"; formats: json, junit, prometheus\n` });
+    }
+    expect((await get(`${base}/healthz`)).status).toBe(200);
+  });
+
   it('POST /run: 202, then 409 while the run goes on; 403 without --allow-trigger', async () => {
     const { agent, release } = scriptedAgent([READY, READY]);
     agents.push(agent);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FinishedRun } from '../../../src/serve/agent.js';
 import { BUDGET_MARKER, formatBudget, overBudgetReport } from '../../../src/serve/budget.js';
+import { renderRunDocuments } from '../../../src/serve/documents.js';
 import { readiness } from '../../../src/serve/readiness.js';
 import { verdictOf } from '../../../src/report/serve-metrics.js';
 import { reportSchema, type AnyReport } from '../../../src/report/schema.js';
@@ -11,7 +12,7 @@ import { reportOf, result } from '../../helpers/reports.js';
 const FINISHED = Date.parse('2026-12-02T10:00:01.234Z');
 
 function finished(report: AnyReport, finishedAtMs = FINISHED): FinishedRun {
-  return { key: 'k', report, verdict: verdictOf(report), trigger: 'schedule', startedAtMs: finishedAtMs - 1234, finishedAtMs, durationMs: 1234, bodies: new Map() };
+  return { key: 'k', report, verdict: verdictOf(report), trigger: 'schedule', startedAtMs: finishedAtMs - 1234, finishedAtMs, durationMs: 1234, documents: renderRunDocuments(report, 1234, finishedAtMs) };
 }
 
 const READY = reportOf([result({ id: 'npu.idle', status: 'pass' }), result({ id: 'sysctl.swappiness', status: 'warn', level: 'recommended' })]);
