@@ -41,6 +41,24 @@ function unitSettings(text: string): Map<string, string[]> {
   return settings;
 }
 
+/** The variables of the unit's Environment= lines ("NAME=value with spaces", quoted or not). */
+function unitEnvironment(unit: Map<string, string[]>): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const setting of unit.get('Service.Environment') ?? []) {
+    const assignment = /^"(.*)"$/.exec(setting)?.[1] ?? setting;
+    const eq = assignment.indexOf('=');
+    variables[assignment.slice(0, eq)] = assignment.slice(eq + 1);
+  }
+  return variables;
+}
+
+/** The young generation's largest size and the heap's limit of a Node started with NODE_OPTIONS. */
+function heapSizesUnder(nodeOptions: string): { newSpaceMiB: number; heapLimitMiB: number } {
+  const script = "const v8 = require('node:v8'); const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space'); let keep = []; for (let i = 0; i < 3e5; i++) { keep.push({ i }); if (keep.length > 5e4) keep = []; } const after = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space'); console.log(JSON.stringify({ newSpaceMiB: Math.max(young.space_size, after.space_size) / 1048576, heapLimitMiB: v8.getHeapStatistics().heap_size_limit / 1048576 }));";
+  const run = execaSync(process.execPath, ['-e', script], { env: { NODE_OPTIONS: nodeOptions }, extendEnv: false });
+  return JSON.parse(String(run.stdout));
+}
+
 /** Go's time.ParseDuration for the forms NPD configs use: 90s, 5m, 1h30m. */
 function goDuration(text: string): number {
   const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
@@ -84,11 +102,33 @@ describe('examples/systemd/qprep.service', () => {
     expect(path).toBe('/usr/local/bin/qprep');
     expect(args.slice(0, 3)).toEqual(['serve', '--listen', '127.0.0.1:9105']);
     // the same options, on a free port and answering from a demo snapshot
-    const agent = await startServe([...args.slice(1), '--listen', '127.0.0.1:0', '--snapshot', HEALTHY]);
+    const agent = await startServe([...args.slice(1), '--listen', '127.0.0.1:0', '--snapshot', HEALTHY], { env: unitEnvironment(unit) });
     started.push(agent);
     await agent.waitForLog((l) => l.event === 'run');
     expect(agent.logs[0]).toMatchObject({ interval: '5m', profile: 'default' });
     expect((await httpGet(`${agent.base}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('the V8 heap sizes of the install recipes', () => {
+  const unit = unitSettings(readFileSync(join(REPO, 'examples/systemd/qprep.service'), 'utf8'));
+  const daemonSet = parseAllDocuments(readFileSync(join(REPO, 'examples/kubernetes/qprep-daemonset.yaml'), 'utf8'))
+    .map((d) => d.toJS())
+    .find((o) => o.kind === 'DaemonSet');
+  const container = daemonSet.spec.template.spec.containers[0];
+
+  it('the unit and the DaemonSet give Node the same NODE_OPTIONS, and Node applies them', () => {
+    const nodeOptions = unitEnvironment(unit).NODE_OPTIONS!;
+    expect(nodeOptions).toMatch(/--max-semi-space-size=\d+/);
+    expect(container.env).toContainEqual({ name: 'NODE_OPTIONS', value: nodeOptions });
+    const sizes = heapSizesUnder(nodeOptions);
+    // without them: a young generation of 32 MiB and a heap limit of a quarter of the memory or more
+    expect(sizes.newSpaceMiB).toBeLessThanOrEqual(4);
+    const oldSpaceMiB = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1]);
+    expect(sizes.heapLimitMiB).toBeLessThan(oldSpaceMiB + 16);
+    // the whole heap fits under the container's memory limit, with room for the rest of the process
+    const limitMiB = Number(/^(\d+)Mi$/.exec(container.resources.limits.memory)?.[1]);
+    expect(sizes.heapLimitMiB + 48).toBeLessThan(limitMiB);
   });
 });
 
@@ -145,7 +185,8 @@ describe('examples/kubernetes/qprep-daemonset.yaml', () => {
     const root = mkdtempSync(join(tmpdir(), 'qprep-daemonset-root-'));
     writeUntunedTree(root);
     const local = args.slice(1).map((arg) => (arg === listen ? '127.0.0.1:0' : arg === '/host' ? root : arg));
-    const agent = await startServe(local);
+    const values = (container.env as Array<{ name: string; value?: string }>).filter((e) => e.value !== undefined);
+    const agent = await startServe(local, { env: Object.fromEntries(values.map((e) => [e.name, e.value!])) });
     started.push(agent);
     await agent.waitForLog((l) => l.event === 'run');
     const probe = await httpGet(`${agent.base}${container.readinessProbe.httpGet.path}`);
