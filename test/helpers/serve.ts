@@ -1,5 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO } from './cli.js';
@@ -119,4 +119,12 @@ export function switchableNpuSmi(options: { sleepSeconds?: number; pidFile?: str
   );
   chmodSync(join(bin, 'npu-smi'), 0o755);
   return { bin, current };
+}
+
+/** The NODE_OPTIONS the install recipes start serve with (the systemd unit's Environment= line). */
+export function recipeNodeOptions(): string {
+  const unit = readFileSync(join(REPO, 'examples', 'systemd', 'qprep.service'), 'utf8');
+  const value = /^Environment="?NODE_OPTIONS=(.*?)"?$/m.exec(unit)?.[1];
+  if (value === undefined) throw new Error('examples/systemd/qprep.service sets no NODE_OPTIONS');
+  return value;
 }
