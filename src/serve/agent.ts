@@ -122,6 +122,16 @@ export class Agent implements AgentView {
     }
     if (this.stopped) return;
     const durationMs = Math.round(performance.now() - startedMono);
+    const finishedAtMs = startedAtMs + durationMs;
+    let documents: RunDocuments;
+    try {
+      documents = renderRunDocuments(report, durationMs, finishedAtMs);
+    } catch (error) {
+      // a report no formatter can render must not end the agent: the run has no verdict then
+      const { code, message, hint } = describeFailure(error);
+      report = errorDocument(code, message, 'check', hint);
+      documents = renderRunDocuments(report, durationMs, finishedAtMs);
+    }
     const verdict = verdictOf(report);
     const previous = this.lastRun;
     const run: FinishedRun = {
@@ -130,9 +140,9 @@ export class Agent implements AgentView {
       verdict,
       trigger,
       startedAtMs,
-      finishedAtMs: startedAtMs + durationMs,
+      finishedAtMs,
       durationMs,
-      documents: renderRunDocuments(report, durationMs, startedAtMs + durationMs),
+      documents,
     };
     this.lastRun = run;
     this.counts[verdict]++;

@@ -174,6 +174,24 @@ describe('the HTTP endpoints', () => {
     expect(metrics).toContain('\nqprep_runs_total{verdict="not-ready"} 1\n');
   });
 
+  it('a report that cannot be rendered makes a run without a verdict, and the agent goes on', async () => {
+    const unrenderable = { ...READY, checks: null } as unknown as AnyReport;
+    const { agent, lines, release } = scriptedAgent([unrenderable, READY]);
+    agents.push(agent);
+    const base = await serve(agent);
+    agent.trigger('start');
+    await release();
+    expect(agent.last!.verdict).toBe('no-verdict');
+    expect(agent.last!.report.error?.code).toBe('internal');
+    expect(await get(`${base}/readyz`)).toMatchObject({ status: 503 });
+    expect(JSON.parse((await get(`${base}/report`)).body)).toMatchObject({ ready: false, error: { code: 'internal' } });
+    expect(lines.find((l) => l.event === 'run')).toMatchObject({ level: 'error', fields: { verdict: 'no-verdict' } });
+    agent.trigger('http');
+    await release();
+    expect(agent.last!.verdict).toBe('ready');
+    expect(agent.runs).toEqual({ ready: 1, 'not-ready': 0, 'no-verdict': 1 });
+  });
+
   it('a format named like a property of every object is an unknown format', async () => {
     const { agent, release } = scriptedAgent([READY]);
     agents.push(agent);
