@@ -1,7 +1,7 @@
 import { pass, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { hccnGateway, hccnIp } from '../src/probes/hccn.js';
-import { askEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
+import { askEvery, prefetchEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { inIPv4Network, prefixOfNetmask } from '../src/util/ip.js';
 import { plural, summarizeList } from '../src/util/text.js';
 
@@ -24,6 +24,7 @@ export default defineCheck({
     'Without --cluster (or when all peers share the subnet) a missing gateway only warns.',
   reads: ['hccn_tool -i <device> -gateway -g', 'hccn_tool -i <device> -ip -g', 'the cluster file (peer device IPs)'],
   fix: 'hccn_tool -i N -gateway -s gateway <router of the device subnet> (persisted in /etc/hccn.conf as gateway_N).',
+  prefetch: prefetchEvery(() => [hccnGateway, hccnIp]),
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the NPU gateways');
     if (!scope.ok) return scope.outcome;

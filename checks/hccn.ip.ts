@@ -1,7 +1,7 @@
 import { pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { hccnIp, hccnVnic, prefetchDeviceIps } from '../src/probes/hccn.js';
-import { askEvery, devName, hccnProblem, hccnScope, inReservedRange, spodProbe, unanswered, vnicReservedRange } from '../src/probes/hccn-scope.js';
+import { askEvery, devName, prefetchEvery, hccnProblem, hccnScope, inReservedRange, spodProbe, unanswered, vnicReservedRange } from '../src/probes/hccn-scope.js';
 import { prefixOfNetmask } from '../src/util/ip.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -18,6 +18,9 @@ function duplicates(list: ReadonlyArray<{ device: number; address: string | null
   return [...owners.entries()].filter(([, devices]) => devices.length > 1).map(([address, devices]) => `${address} on ${devices.map(devName).join(' and ')}`);
 }
 
+/** The questions of this check, asked as soon as the devices are known (an A3 node also has vNICs). */
+const askIpsEarly = prefetchEvery((family) => (family === 'a3' ? [hccnIp, hccnVnic] : [hccnIp]));
+
 export default defineCheck({
   id: 'hccn.ip',
   title: 'NPU device IPs',
@@ -31,7 +34,7 @@ export default defineCheck({
     'ones: peers ping and connect to them.',
   reads: ['hccn_tool -i <device> -ip -g', 'hccn_tool -i <device> -vnic -g (A3)', 'npu-smi info -t spod-info (A3)', 'the cluster file'],
   fix: 'hccn_tool -i N -ip -s address <ip> netmask <mask> for each device (persisted in /etc/hccn.conf), or correct the cluster file.',
-  prefetch: prefetchDeviceIps,
+  prefetch: (ctx) => Promise.all([prefetchDeviceIps(ctx), askIpsEarly(ctx)]).then(() => undefined),
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the device IPs');
     if (!scope.ok) return scope.outcome;

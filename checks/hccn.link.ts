@@ -1,7 +1,7 @@
 import { pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { hccnLink } from '../src/probes/hccn.js';
-import { askEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
+import { askEvery, prefetchEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
 
 export default defineCheck({
@@ -15,6 +15,7 @@ export default defineCheck({
     'guides ask for "link status: UP" on every device before a multi-node launch.',
   reads: ['hccn_tool -i <device> -link -g'],
   fix: 'Reseat or replace the optical module or cable of the DOWN port, check the switch port, then hccn_tool -i N -link -g again.',
+  prefetch: prefetchEvery(() => [hccnLink]),
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the NPU port links');
     if (!scope.ok) return scope.outcome;

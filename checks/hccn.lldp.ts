@@ -1,7 +1,7 @@
 import { fail, pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { hccnLldp } from '../src/probes/hccn.js';
-import { askEvery, devName, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
+import { askEvery, prefetchEvery, devName, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
 
 export default defineCheck({
@@ -15,6 +15,7 @@ export default defineCheck({
     'switch without LLDP works fine, so this only warns.',
   reads: ['hccn_tool -i <device> -lldp -g'],
   fix: 'Check the cable of the named ports; if the switch has LLDP disabled, enable it (or waive this check in the profile).',
+  prefetch: prefetchEvery(() => [hccnLldp]),
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the LLDP neighbours');
     if (!scope.ok) return scope.outcome;

@@ -1,7 +1,7 @@
 import { pass, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { hccnNetHealth } from '../src/probes/hccn.js';
-import { askEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
+import { askEvery, prefetchEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
 
 export default defineCheck({
@@ -16,6 +16,7 @@ export default defineCheck({
     'the data plane, so it is a warning, not a failure (Ascend\'s own exporter counts it as healthy).',
   reads: ['hccn_tool -i <device> -net_health -g'],
   fix: 'For Fault or timeouts check the link, the device IP and the netdetect address (it must answer ping); for Init set a netdetect address: hccn_tool -i N -netdetect -s address <gateway>.',
+  prefetch: prefetchEvery(() => [hccnNetHealth]),
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the NPU network health');
     if (!scope.ok) return scope.outcome;

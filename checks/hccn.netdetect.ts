@@ -1,7 +1,7 @@
 import { fail, pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { hccnGateway, hccnNetdetect } from '../src/probes/hccn.js';
-import { askEvery, devName, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
+import { askEvery, prefetchEvery, devName, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
 
 export default defineCheck({
@@ -15,6 +15,7 @@ export default defineCheck({
     'per-node checks. HCCL does not need it to run, hence recommended.',
   reads: ['hccn_tool -i <device> -netdetect -g', 'hccn_tool -i <device> -gateway -g'],
   fix: 'Set an address every port can reach, usually its gateway: hccn_tool -i N -netdetect -s address <gateway> (persisted in /etc/hccn.conf as netdetect_N).',
+  prefetch: prefetchEvery(() => [hccnNetdetect]),
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the netdetect addresses');
     if (!scope.ok) return scope.outcome;

@@ -1,7 +1,7 @@
 import { pass, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { hccnTls } from '../src/probes/hccn.js';
-import { askEvery, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
+import { askEvery, prefetchEvery, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { formatRanges, summarizeList } from '../src/util/text.js';
 
 /** "dev0-3,6 TLS 0; dev4-5,7 TLS 1" */
@@ -26,6 +26,7 @@ export default defineCheck({
     'the cluster file: the facts of every node (a JSON array of qprep facts), or a declared tls.',
   reads: ['hccn_tool -i <device> -tls -g', 'the cluster file (peers\' tls facts, or tls:)'],
   fix: 'Set one value everywhere, preferably 0: for i in {0..7}; do hccn_tool -i $i -tls -s enable 0; done (0..15 on A3), on every node.',
+  prefetch: prefetchEvery(() => [hccnTls]),
   async run(ctx) {
     const scope = await hccnScope(ctx, 'the TLS switch');
     if (!scope.ok) return scope.outcome;

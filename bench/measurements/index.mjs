@@ -6,10 +6,11 @@
 import aggregate from './aggregate.mjs';
 import check from './check.mjs';
 import clusterScaling from './cluster-scaling.mjs';
+import floor from './floor.mjs';
 import inventory from './inventory.mjs';
 import nodeCheck from './node-check.mjs';
 import rollingCoverage from './rolling-coverage.mjs';
 import serve from './serve.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, check, aggregate, inventory, clusterScaling, rollingCoverage, serve];
+export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve];

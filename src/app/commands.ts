@@ -17,7 +17,6 @@ import { toCheckOptions, type CheckOptionFlags } from './check-options.js';
 import { describeFailure, errorDocument } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
-import { schemaDocument, schemaNames } from './schemas.js';
 import { claimDocument, describeRun, releaseDocument, writeRunDocument } from './signals.js';
 import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord } from './session.js';
 import { escapeControls } from '../util/text.js';
@@ -255,6 +254,8 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
 }
 
 export async function runSchemaCommand(name: string): Promise<number> {
+  // loaded here: a check does not need the aggregate, tune and env schemas before its first command
+  const { schemaDocument, schemaNames } = await import('./schemas.js');
   if (!schemaNames().includes(name)) throw usageError(`unknown document "${name}"\n${didYouMean(name, schemaNames(), `the schemas: ${schemaNames().join(', ')}`)}`);
   writeRunDocument(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
   return 0;

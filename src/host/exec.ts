@@ -1,6 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { clampTimerMs } from '../util/timeout.js';
-import { execa } from 'execa';
 import { commandNotRun, emptyCommandResult } from './command-result.js';
 import { forgetCall, markCall, RUN_TOKEN_VARIABLE, sweepAllCalls, sweepCall } from './strays.js';
 import type { CommandResult } from './types.js';
@@ -81,14 +81,21 @@ function collect(stream: Readable | null | undefined, onOverflow: () => void): {
   return { text: () => Buffer.concat(chunks).toString('utf8'), overflowed: () => overflowed };
 }
 
+/** What the process ended with; `error` when it could not be started (ENOENT, EACCES). */
+type Ended = { exitCode: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException };
+
 /**
  * Runs argv without a shell, in a new process group, with LC_ALL=C. At the timeout the whole
  * group is killed with SIGKILL, so a tool that forks a helper and hangs leaves nothing behind;
  * so is a tool that prints more than MAX_OUTPUT_BYTES on either stream (the output is read
- * here, not buffered whole by execa, so the cap is enforced as the bytes arrive).
+ * here as the bytes arrive, so the cap is enforced before anything is buffered whole).
  * When the process ends, what it left running (in its group, or out of it by setsid or a
  * double fork) is killed: found by the run token in its environment (strays.ts).
  * Never rejects: a missing binary, a non-zero exit, a timeout and an overflow are all data.
+ *
+ * node:child_process.spawn is called directly: a run makes a few hundred calls, one after the
+ * other on hccn_tool's queue, and whatever a wrapper adds to each call (option normalization,
+ * stream and promise plumbing) lengthens that queue.
  */
 export async function runCommand(argv: readonly string[], options: ExecOptions): Promise<CommandResult> {
   const [file, ...args] = argv;
@@ -99,16 +106,21 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   if (options.signal?.aborted) return commandNotRun(argv, 'not started: the run was over');
 
   const mark = markCall(argv);
-  const subprocess = execa(file, args, {
-    reject: false,
-    detached: true,
-    stdin: 'ignore',
-    env: { ...options.env, LC_ALL: 'C', LANG: 'C', LANGUAGE: 'C', [RUN_TOKEN_VARIABLE]: mark.value },
-    extendEnv: false,
-    buffer: false,
-    encoding: 'buffer',
-  });
-  const pgid = subprocess.pid;
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, {
+      shell: false,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...options.env, LC_ALL: 'C', LANG: 'C', LANGUAGE: 'C', [RUN_TOKEN_VARIABLE]: mark.value },
+    });
+  } catch (caught) {
+    // thrown before any process exists: an argument node refuses (a NUL byte), a bad option
+    forgetCall(mark.call);
+    const code = (caught as NodeJS.ErrnoException).code;
+    return { ...base, durationMs: Math.round(performance.now() - started), failure: `${file}: ${code ?? (caught instanceof Error ? caught.message : String(caught))}` };
+  }
+  const pgid = child.pid;
   if (pgid !== undefined) liveGroups.add(pgid);
 
   let timedOut = false;
@@ -121,13 +133,13 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     if (pgid !== undefined) killGroup(pgid, 'SIGKILL');
     // A grandchild that escaped the group (setsid) may still hold the pipes open.
     drainTimer ??= setTimeout(() => {
-      subprocess.stdout?.destroy();
-      subprocess.stderr?.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       giveUp?.();
     }, DRAIN_GRACE_MS);
   };
-  const stdout = collect(subprocess.stdout, killTree);
-  const stderr = collect(subprocess.stderr, killTree);
+  const stdout = collect(child.stdout, killTree);
+  const stderr = collect(child.stderr, killTree);
   const timer = setTimeout(() => {
     timedOut = true;
     killTree();
@@ -137,7 +149,13 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   // holding the pipes open or not) is killed then, and the pipes close.
   let swept: Promise<number> | undefined;
   const sweep = () => (swept ??= sweepCall(mark.call));
-  subprocess.once('exit', () => {
+  // 'close' comes after 'exit' and after both pipes have closed: the output is complete then;
+  // 'error' alone (no process) when the spawn itself failed
+  const ended = new Promise<Ended>((resolve) => {
+    child.once('error', (error: NodeJS.ErrnoException) => resolve({ error }));
+    child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode, signal }));
+  });
+  child.once('exit', () => {
     if (pgid !== undefined) killGroup(pgid, 'SIGKILL');
     void sweep();
   });
@@ -152,7 +170,7 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
 
   async function settle(): Promise<CommandResult> {
     try {
-      const outcome = await Promise.race([subprocess, abandoned]);
+      const outcome = await Promise.race([ended, abandoned]);
       const durationMs = Math.round(performance.now() - started);
       const output = { stdout: stdout.text(), stderr: stderr.text() };
       const overflow = stdout.overflowed() ? 'stdout' : stderr.overflowed() ? 'stderr' : undefined;
@@ -160,27 +178,28 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
         return { ...base, ...output, durationMs, failure: `printed more than ${mebibytes(MAX_OUTPUT_BYTES)} on ${overflow}: stopped there and killed with its child processes` };
       }
       if (outcome === 'abandoned') return { ...base, ...output, durationMs, timedOut: true };
-      const result = outcome;
-      const code = (result as { code?: string }).code;
-      if (timedOut) return { ...base, ...output, durationMs, timedOut: true, signal: result.signal ?? 'SIGKILL' };
-      if (stopped && result.signal) return { ...base, ...output, durationMs, failure: 'interrupted: killed with its child processes when qprep was interrupted' };
-      if (code === 'ENOENT') return { ...base, durationMs, notFound: true, failure: `${file}: command not found` };
-      if (code === 'EACCES') return { ...base, durationMs, failure: `${file}: permission denied` };
-      if (result.exitCode === undefined && !result.signal && code) {
-        return { ...base, durationMs, failure: `${file}: ${code}` };
+      if ('error' in outcome) {
+        const code = outcome.error.code;
+        if (code === 'ENOENT') return { ...base, durationMs, notFound: true, failure: `${file}: command not found` };
+        if (code === 'EACCES') return { ...base, durationMs, failure: `${file}: permission denied` };
+        if (pgid === undefined) return { ...base, durationMs, failure: `${file}: ${code ?? outcome.error.message}` };
+        // an error after the process started (a pipe error): wait for its end as usual
+        const late = await Promise.race([new Promise<Ended>((resolve) => child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode, signal }))), abandoned]);
+        if (late === 'abandoned' || 'error' in late) return { ...base, ...output, durationMs, failure: `${file}: ${code ?? outcome.error.message}` };
+        return finished(late, { stdout: stdout.text(), stderr: stderr.text() }, Math.round(performance.now() - started));
       }
-      return {
-        ...base,
-        ...output,
-        exitCode: result.exitCode ?? null,
-        signal: result.signal ?? null,
-        durationMs,
-      };
+      return finished(outcome, output, durationMs);
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', killTree);
       if (drainTimer) clearTimeout(drainTimer);
       if (pgid !== undefined) liveGroups.delete(pgid);
     }
+  }
+
+  function finished(outcome: { exitCode: number | null; signal: NodeJS.Signals | null }, output: { stdout: string; stderr: string }, durationMs: number): CommandResult {
+    if (timedOut) return { ...base, ...output, durationMs, timedOut: true, signal: outcome.signal ?? 'SIGKILL' };
+    if (stopped && outcome.signal) return { ...base, ...output, durationMs, failure: 'interrupted: killed with its child processes when qprep was interrupted' };
+    return { ...base, ...output, exitCode: outcome.exitCode, signal: outcome.signal, durationMs };
   }
 }

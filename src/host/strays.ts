@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 
 /**
  * Processes a tool leaves behind outside its process group. A tool that calls setsid, or a
@@ -28,6 +28,8 @@ const firstPids = new Map<number, number>();
 /** Calls that have ended and wait for the next sweep. */
 const ended = new Set<number>();
 let pending: Promise<ReadonlyMap<number, number>> | undefined;
+/** Passes over /proc made so far: each costs a directory listing and a read per new process. */
+let passes = 0;
 
 /** Per tool, the calls that left processes: one entry per executable, whatever the number of calls. */
 export interface LeftBehind {
@@ -63,12 +65,69 @@ export function forgetCall(call: number): void {
  * started: a sweep reads only their environments, not those of every process on the node.
  */
 function lastPid(): number | undefined {
+  const text = readProcFile('/proc/loadavg')?.toString('latin1');
+  if (text === undefined) return undefined;
+  const last = Number(text.trim().split(' ')[4]);
+  return Number.isInteger(last) && last > 0 ? last : undefined;
+}
+
+/**
+ * One buffer for every read of a /proc file: procfs reports a size of 0, so readFileSync
+ * allocates a 64 KiB buffer per read, and a run reads one file or more per call.
+ */
+let procBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * The content of a /proc file, or undefined when it cannot be read: `gone` says the process (or
+ * the file) no longer exists, which a sweep need not look at again.
+ */
+function readProcFile(path: string, onError?: (gone: boolean) => void): Buffer | undefined {
+  let fd: number;
   try {
-    const last = Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]);
-    return Number.isInteger(last) && last > 0 ? last : undefined;
-  } catch {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    onError?.(isGone(error));
     return undefined;
   }
+  try {
+    let size = 0;
+    for (;;) {
+      if (size === procBuffer.length) {
+        const larger = Buffer.allocUnsafe(procBuffer.length * 2);
+        procBuffer.copy(larger);
+        procBuffer = larger;
+      }
+      const read = readSync(fd, procBuffer, size, procBuffer.length - size, null);
+      if (read === 0) break;
+      size += read;
+    }
+    return Buffer.from(procBuffer.subarray(0, size));
+  } catch (error) {
+    onError?.(isGone(error));
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ESRCH';
+}
+
+/**
+ * Whether a process whose environment read as empty may still become one of ours: one caught
+ * in the middle of an exec does (its new environment is not in place yet); a zombie, a process
+ * being reaped and a kernel thread never will.
+ */
+function mayBeExecuting(name: string): boolean {
+  const stat = readProcFile(`/proc/${name}/stat`)?.toString('latin1');
+  if (stat === undefined) return false;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [state, ppid] = [fields[0], Number(fields[1])];
+  if (state === 'Z' || state === 'X' || state === 'x') return false;
+  // kthreadd (pid 2) and its children are the kernel's threads
+  return name !== '2' && ppid !== 2;
 }
 
 /** The call number a process's environment marks it with, or undefined when it carries none of this run. */
@@ -89,6 +148,7 @@ function callOf(environ: Buffer): number | undefined {
 function sweepOnce(of: ReadonlySet<number>): { killed: Map<number, number>; unread: number } {
   const killed = new Map<number, number>();
   let unread = 0;
+  passes++;
   // only the pids handed out since the earliest of these calls started; all of them after a wrap
   const starts = [...of].map((call) => firstPids.get(call));
   const last = lastPid();
@@ -106,16 +166,22 @@ function sweepOnce(of: ReadonlySet<number>): { killed: Map<number, number>; unre
     const pid = Number(name);
     if (pid === process.pid) continue;
     if (window && pid <= window.above) continue;
-    let environ: Buffer;
-    try {
-      environ = readFileSync(`/proc/${name}/environ`);
-    } catch {
-      // ended meanwhile, or not ours to read; a new process caught in the middle of an exec
-      // reads as nothing for a moment, so the pass is made again
-      if (window) unread++;
+    // A process that ended meanwhile has nothing left to kill. One not ours to read stays so
+    // (the limit the header states), and one that reads as empty may be a new process caught in
+    // the middle of an exec: for that one, and only that one, the pass is made again. On a busy
+    // node other processes start and end all the time; counting those would repeat every pass.
+    let gone = false;
+    const environ = readProcFile(`/proc/${name}/environ`, (ended) => {
+      gone = ended;
+    });
+    if (environ === undefined) {
+      if (window && !gone) unread++;
       continue;
     }
-    if (environ.length === 0 && window) unread++;
+    if (environ.length === 0) {
+      if (window && mayBeExecuting(name)) unread++;
+      continue;
+    }
     const call = callOf(environ);
     if (call === undefined || !of.has(call)) continue;
     try {
@@ -168,6 +234,11 @@ export async function sweepCall(call: number): Promise<number> {
     }),
   );
   return (await pending).get(call) ?? 0;
+}
+
+/** How many passes over /proc the sweeps of this process have made (one per batch of ended calls, unless a pass must be made again). */
+export function sweepPasses(): number {
+  return passes;
 }
 
 /** Interrupted: every process of every call of this run goes, running or not. */

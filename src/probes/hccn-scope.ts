@@ -85,6 +85,23 @@ export interface DeviceAnswer<T> {
   answer: HccnAnswer<T>;
 }
 
+/**
+ * A check's prefetch: as soon as the NPU table is in, the devices the check will examine are
+ * asked its questions, so that they wait on hccn_tool's queue from then on and not from when
+ * the check gets a slot among the running checks (--jobs). The queue is the run's critical
+ * path, and it stands idle while its next questions wait for a slot. The answers are shared:
+ * the check reads the same ones when it runs, and asks nothing it would not have asked.
+ */
+export function prefetchEvery(queries: (family: NpuFamily) => ReadonlyArray<(ctx: CheckContext, device: number) => Promise<HccnAnswer<unknown>>>): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const inventory = await npuInventory(ctx);
+    // what hccnScope returns early for: the check asks nothing then
+    if (!inventory.ok || inventory.family === '310p') return;
+    const devices = selectVisible(inventory.devices, visibleDevices(ctx));
+    await Promise.all(queries(inventory.family).map((query) => askEvery(ctx, devices, query)));
+  };
+}
+
 /** Asks every device the same question (serialized per host by the hccn_tool limit). */
 export function askEvery<T>(ctx: CheckContext, devices: readonly NpuDevice[], query: (ctx: CheckContext, device: number) => Promise<HccnAnswer<T>>): Promise<Array<DeviceAnswer<T>>> {
   return Promise.all(devices.map(async (device) => ({ device, answer: await query(ctx, device.device) })));

@@ -13,11 +13,11 @@ import { expectAllGone, fakeBin, hangingWithChild, hostTree, parseReport, pidsFr
  */
 
 /**
- * hccn.conf and hccn.ip start the npu-smi inventory as the run starts (their prefetch). Without
- * them npu-smi first runs when a slot frees up, after one of the host checks has finished, so
+ * The HCCN checks that ask every device (hccn.conf, hccn.ip, hccn.link, ...) start the npu-smi
+ * inventory as the run starts (their prefetch). Without them npu-smi first runs when a slot frees up, after one of the host checks has finished, so
  * the signal, sent when npu-smi has started, always finds some checks done and some not.
  */
-const WITHOUT_EARLY_NPU_SMI = ['--skip', 'hccn.conf,hccn.ip'];
+const WITHOUT_EARLY_NPU_SMI = ['--skip', 'hccn.conf,hccn.ip,hccn.link,hccn.net-health,hccn.netdetect,hccn.gateway,hccn.lldp,hccn.tls'];
 
 async function interruptedRun(signal: 'SIGTERM' | 'SIGINT', args: string[]) {
   const pidFile = join(tmp('pid'), 'pids');

@@ -74,4 +74,44 @@ describe('runCommand', () => {
     expect(failing.stderr).toBe('oops\n');
     expect(failing.timedOut).toBe(false);
   });
+
+  it('reports a file it may not execute, and an argument no process can receive, as data', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-noexec-'));
+    const script = join(dir, 'not-executable');
+    writeFileSync(script, '#!/bin/sh\necho never\n');
+    chmodSync(script, 0o644);
+    const refused = await runCommand([script], { timeoutMs: 5000, env });
+    expect(refused.failure).toBe(`${script}: permission denied`);
+    expect(refused.exitCode).toBeNull();
+    // a NUL byte cannot go through execve: refused before any process exists, never thrown
+    const invalid = await runCommand(['printf', 'a\0b'], { timeoutMs: 5000, env });
+    expect(invalid.failure).toMatch(/^printf: ERR_INVALID_ARG_VALUE$/);
+    expect(invalid.exitCode).toBeNull();
+  });
+
+  it('reports the signal that killed a tool, and gives it no standard input to wait on', async () => {
+    const crashed = await runCommand(['sh', '-c', 'echo partial; kill -SEGV $$'], { timeoutMs: 5000, env });
+    expect(crashed.signal).toBe('SIGSEGV');
+    expect(crashed.exitCode).toBeNull();
+    expect(crashed.stdout).toBe('partial\n');
+    expect(crashed.timedOut).toBe(false);
+    // stdin is /dev/null: a tool that reads it sees end of file at once instead of hanging to the timeout
+    const reader = await runCommand(['sh', '-c', 'cat; echo "read $?"'], { timeoutMs: 20_000, env });
+    expect(reader.timedOut).toBe(false);
+    expect(reader.stdout).toBe('read 0\n');
+  });
+
+  it('runs each command in a process group of its own, which a child still in it does not outlive', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-group-'));
+    const pids = join(dir, 'pids');
+    // the tool exits at once and leaves a child in its group that holds the pipes open
+    const result = await runCommand(['sh', '-c', `sleep 300 & echo "$$ $(ps -o pgid= -p $$) $!" > ${pids}; echo done`], { timeoutMs: 20_000, env });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('done\n');
+    const [shell, group, child] = readFileSync(pids, 'utf8').trim().split(/\s+/).map(Number);
+    expect(group).toBe(shell);
+    expect(group).not.toBe(process.pid);
+    expect(await waitGone([child!])).toBe(true);
+  });
 });

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCommand } from '../../../src/host/exec.js';
+import { sweepPasses } from '../../../src/host/strays.js';
+
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+/** The state letter of /proc/PID/stat, or undefined once the process is gone. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('the sweep after each call', () => {
+  it('makes one pass over /proc when a process that is not the run\'s is a zombie among the new ones', async () => {
+    // a zombie reads as an empty environment for as long as it exists; the pass must not be
+    // made again for it (a node has zombies of other programs all the time)
+    const before = await runCommand(['true'], { timeoutMs: 20_000, env });
+    expect(before.exitCode).toBe(0);
+    const started = sweepPasses();
+    // the calls start first, so that the zombie's pid is among those handed out since they began
+    const calls = Promise.all([0, 1, 2].map(() => runCommand(['sh', '-c', 'sleep 1'], { timeoutMs: 20_000, env })));
+    // started by this process, not by runCommand: no run token; its child, still running when the
+    // shell becomes `sleep 20`, is never reaped
+    const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 20'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
+      const deadline = Date.now() + 10_000;
+      while (stateOf(zombie) !== 'Z' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(stateOf(zombie)).toBe('Z');
+      for (const call of await calls) expect(call.exitCode).toBe(0);
+      expect(stateOf(zombie)).toBe('Z');
+      const made = sweepPasses() - started;
+      // the three calls end together or one by one: one pass each at most, not one per round
+      expect(made).toBeGreaterThanOrEqual(1);
+      expect(made).toBeLessThanOrEqual(3);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  it('still finds a process of the call that moved to a session of its own, with other processes starting and ending meanwhile', async () => {
+    const churn = spawn('sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' });
+    try {
+      const result = await runCommand(['sh', '-c', 'setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!'], { timeoutMs: 20_000, env });
+      expect(result.exitCode).toBe(0);
+      expect(result.leftProcesses).toBeGreaterThanOrEqual(1);
+      const escaped = Number(result.stdout.trim());
+      const deadline = Date.now() + 10_000;
+      while (stateOf(escaped) !== undefined && stateOf(escaped) !== 'Z' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(['Z', undefined]).toContain(stateOf(escaped));
+    } finally {
+      churn.kill('SIGKILL');
+    }
+  });
+});
