@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { parseTimeout } from './util/duration.js';
 import { closest } from './util/suggest.js';
+import { resolveLang } from './i18n/lang.js';
 import { validatePathOptions, validateReportOperands } from './app/path-options.js';
 import { claimDocument, describeRun, holdSignals, routeSignals, runIdentity } from './app/signals.js';
 import { VERSION } from './version.js';
@@ -64,6 +65,11 @@ function addSelectionOptions(command: Command): Command {
     .option('--only <ids>', 'run only these checks: ids, id prefixes (npu, hccn) or categories; comma-separated, repeatable', collect, [])
     .option('--skip <ids>', 'do not run these checks; same syntax as --only', collect, [])
     .option('--jobs <n>', 'checks run at once', positiveInt('--jobs'), 8);
+}
+
+/** Every command speaks the run's language; the value is resolved with the environment before the action runs. */
+function addLangOption(command: Command): Command {
+  return command.option('--lang <lang>', 'language of the text a person reads: en or zh (default: QPREP_LANG, then LC_ALL, LC_MESSAGES, LANG; zh* is Chinese)');
 }
 
 export function buildProgram(exit: Exit): Command {
@@ -263,6 +269,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
       exit.code = await runSchemaCommand(document);
     });
 
+  for (const command of program.commands) addLangOption(command);
   return program;
 }
 
@@ -394,6 +401,7 @@ export async function main(argv: readonly string[]): Promise<never> {
   program.hook('preAction', (_program, actionCommand) => {
     const options = actionCommand.opts();
     for (const [key, value] of Object.entries(validatePathOptions(options))) actionCommand.setOptionValue(key, value);
+    actionCommand.setOptionValue('lang', resolveLang({ flag: options.lang as string | undefined, env: process.env }));
     if (actionCommand.name() === 'aggregate') validateReportOperands(actionCommand.args);
     const output = DOCUMENT_OUTPUTS.has(actionCommand.name()) ? (actionCommand.opts().output as string | undefined) : undefined;
     describeRun({ command: actionCommand.name(), format: (options.format as string | undefined) ?? 'human', ...(output ? { output } : { output: undefined }) });

@@ -81,6 +81,7 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
   if (options.node !== undefined) result.node = options.node;
   if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
   if (options.launch !== undefined) result.launch = options.launch;
+  if (options.lang !== undefined) result.lang = options.lang;
   return result;
 }
 

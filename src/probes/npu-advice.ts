@@ -66,11 +66,15 @@ export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set
   }
 }
 
-/** A check that needs the NPU table cannot assess the node without it: an error that points at npu.smi. */
+/**
+ * A check that needs the NPU table cannot assess the node without it: an error that points at
+ * npu.smi. `what` is in the run's language: the check's catalogue entry says it.
+ */
 export async function inventoryUnavailable(ctx: CheckContext, problem: NpuProblem, what: string): Promise<Outcome> {
   const [container, set] = await Promise.all([ctx.container(), mountSetOf(ctx)]);
-  return error(`cannot check ${what}: ${problem.message}`, {
-    remediation: `${npuSmiRemediation(problem, container.inContainer, set)} (npu.smi reports the same cause)`,
+  const text = ctx.text.probes.npu;
+  return error(text.inventoryUnavailable({ what, problem: problem.message }), {
+    remediation: text.sameCause({ remediation: npuSmiRemediation(problem, container.inContainer, set) }),
     evidence: { problem },
     causedBy: 'npu.smi',
   });

@@ -1,3 +1,4 @@
+import { en, type Catalogue } from '../i18n/en/index.js';
 import type { CheckContext } from '../core/types.js';
 import { dcmiError, type DcmiError } from '../data/dcmi-errors.js';
 import type { CommandLocation } from '../host/types.js';
@@ -287,11 +288,11 @@ export function selectVisible(devices: readonly NpuDevice[], visible: VisibleDev
 }
 
 /** "NPU 3" on one-chip boards; "NPU 3 chip 1 (device 7)" where a card has several. */
-export function deviceLabel(device: NpuDevice, family: NpuFamily): string {
+export function deviceLabel(device: NpuDevice, family: NpuFamily, text: Catalogue = en): string {
   if (family === 'a3' || family === '310p' || device.chip !== 0 || device.card !== device.device) {
-    return `device ${device.device} (NPU ${device.card} chip ${device.chip})`;
+    return text.probes.npu.deviceOfChip({ device: device.device, card: device.card, chip: device.chip });
   }
-  return `NPU ${device.card}`;
+  return text.probes.npu.card({ card: device.card });
 }
 
 /**

@@ -1,0 +1,2 @@
+/** The command line: command and option descriptions, the help's examples. */
+export const cli = {};

@@ -1,0 +1,3 @@
+import type { host as en } from '../../en/checks/host.js';
+
+export const host: typeof en = {};
