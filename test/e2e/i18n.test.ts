@@ -49,7 +49,7 @@ describe('--lang and the language of the environment', () => {
   it('list --lang zh: the Chinese title of every check in the zh catalogue; ids, levels and categories as in English', async () => {
     const [en, zh] = await Promise.all([qprep(['list', '-f', 'json']), qprep(['list', '-f', 'json', '--lang', 'zh'])]);
     const [english, chinese] = [JSON.parse(en.stdout), JSON.parse(zh.stdout)] as Array<Array<{ id: string; level: string; category: string; title: string }>>;
-    expect(chinese.map(({ title: _t, ...rest }) => rest)).toEqual(english!.map(({ title: _t, ...rest }) => rest));
+    expect(chinese!.map(({ title: _t, ...rest }) => rest)).toEqual(english!.map(({ title: _t, ...rest }) => rest));
     const converted = chinese!.filter((row) => /\p{Script=Han}/u.test(row.title)).map((row) => row.id);
     for (const id of ['npu.idle', 'npu.smi', 'npu.health', 'host.shm', 'host.disk']) expect(converted).toContain(id);
     const human = await qprep(['list', '--lang', 'zh']);
@@ -85,6 +85,14 @@ describe('--lang and the language of the environment', () => {
     expect(english.length).toBeGreaterThan(0);
     expect(commands(zh.stdout, /^\s+(?:修复|或): (.*)$/)).toEqual(english);
     expect(zh.stdout.trimEnd().split('\n').pop()).toMatch(/^未就绪: 3 个问题（npu\.driver-files; npu\.health; npu\.idle）$/);
+  });
+
+  it('env --lang zh: Chinese comments, the same unset and export lines', async () => {
+    const args = ['env', '--snapshot', 'examples/snapshots/a2-healthy.json'];
+    const [en, zh] = await Promise.all([qprep(args), qprep([...args, '--lang', 'zh'])]);
+    const code = (text: string) => text.split('\n').filter((line) => !line.startsWith('#'));
+    expect(code(zh.stdout)).toEqual(code(en.stdout));
+    expect(zh.stdout.split('\n')[0]).toMatch(/^# qprep env：.*加载方式：source <\(qprep env\)$/);
   });
 });
 
