@@ -31,5 +31,6 @@ export function toCheckOptions(flags: CheckOptionFlags): CheckOptions {
   if (flags.node !== undefined) result.node = flags.node;
   if (flags.hccnConcurrency !== undefined) result.hccnConcurrency = flags.hccnConcurrency;
   if (flags.launch !== undefined) result.launch = flags.launch;
+  if (flags.lang !== undefined) result.lang = flags.lang;
   return result;
 }

@@ -28,6 +28,8 @@ import { visibleLine } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
+import type { Lang } from '../i18n/lang.js';
+import { textFor } from '../i18n/index.js';
 import { looksLikeProfileFile } from './path-options.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -54,6 +56,8 @@ export interface CheckOptions extends HostOptions {
   hccnConcurrency?: number;
   /** --launch SCRIPT: the launch script to judge ("-" for standard input) */
   launch?: string;
+  /** the language of the report's text (resolved from --lang and the environment); English by default */
+  lang?: Lang;
 }
 
 export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
@@ -244,7 +248,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (!launch && checks.every((c) => c.category === 'launch')) {
     throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
   }
-  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch);
+  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch, options.lang ?? 'en');
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
   let describedHost: HostInfo | undefined;
@@ -286,6 +290,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const report: Report = {
     schemaVersion: 1,
     tool: { name: 'qprep', version: VERSION },
+    lang: ctx.lang,
     runId: randomUUID(),
     host: hostInfo,
     source: handle.source,
@@ -332,14 +337,11 @@ function noCheckSelected(only: readonly string[], skip: readonly string[], profi
  */
 export function markNothingAssessed(report: Report): Report {
   if (report.checks.length === 0 || !report.checks.every((c) => c.status === 'skip')) return report;
+  const t = textFor(report.lang === 'zh' ? 'zh' : 'en').errors;
   return {
     ...report,
     ready: false,
-    error: {
-      code: 'nothing-assessed',
-      message: `all ${report.checks.length} selected ${report.checks.length === 1 ? 'check was' : 'checks were'} skipped: nothing was assessed; no verdict`,
-      hint: 'select checks that apply to this host, or give the inputs they need (--launch, --cluster); each skip says why',
-    },
+    error: { code: 'nothing-assessed', message: t.nothingAssessed({ count: report.checks.length }), hint: t.nothingAssessedHint },
   };
 }
 
