@@ -103,9 +103,8 @@ interface EntryContext {
   invocation: string | undefined;
 }
 
-/** " (...)" in English, "（...）" in Chinese */
 function aside(t: ReportText, text: string): string {
-  return t === textFor('zh').report ? `（${text}）` : ` (${text})`;
+  return t.aside({ text });
 }
 
 function waiverNote(chalk: ChalkInstance, t: ReportText, result: CheckResult): string {
@@ -269,7 +268,7 @@ function problemsFirst(report: Report, ctx: EntryContext): string[] {
 function summaryLine(report: Report, chalk: ChalkInstance, t: ReportText, hint: string): string {
   const s = report.summary;
   const counts = (['pass', 'warn', 'fail', 'skip', 'error'] as const).map((status) => paint(chalk, status, t.summaryCount({ count: s[status], status: t.statuses[status] })));
-  return t.summary({ checks: report.checks.length, counts: counts.join(t === textFor('zh').report ? '，' : ', '), duration: seconds(t, report.durationMs) }) + hint;
+  return t.summary({ checks: report.checks.length, counts: counts.join(t.countSeparator), duration: seconds(t, report.durationMs) }) + hint;
 }
 
 /**

@@ -7,6 +7,10 @@ export const report = {
     separator: ', ',
     andMore: (p: { list: string; more: number }) => `${p.list} and ${p.more} more`,
   },
+  /** a remark after a message: " (x)"; Chinese puts it in full-width parentheses */
+  aside: (p: { text: string }) => ` (${p.text})`,
+  /** between the counts of the summary line */
+  countSeparator: ', ',
   /** the report's groups, in report order */
   categories: {
     tuning: 'Host tuning',

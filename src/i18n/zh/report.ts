@@ -7,6 +7,8 @@ export const report: typeof en = {
     separator: '；',
     andMore: (p) => `${p.list} 等（另有 ${p.more} 项）`,
   },
+  aside: (p) => `（${p.text}）`,
+  countSeparator: '，',
   categories: {
     tuning: '主机调优',
     host: '主机资源',
