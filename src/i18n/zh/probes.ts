@@ -1,5 +1,8 @@
 import type { probes as en } from '../en/probes.js';
 
+/** a space between a Chinese word and a Latin one that follows it: "的 LLDP 邻居" */
+const spaced = (word: string) => (/^[\x21-\x7e]/.test(word) ? ` ${word}` : word);
+
 export const probes: typeof en = {
   command: {
     timedOut: (p) => `"${p.line}" 未在 ${p.timeoutMs} ms 内结束，已连同其子进程一起终止`,
@@ -41,9 +44,9 @@ export const probes: typeof en = {
   },
   // ---- hccn.* 与 net.*（src/probes/hccn-scope.ts、src/probes/nic-link.ts）；键按字母序
   hccn: {
-    cannotRead: (p) => `无法读取 ${p.total} 个设备中 ${p.failed} 个的${p.what}（${p.devices}）：${p.problem}`,
+    cannotRead: (p) => `无法读取 ${p.total} 个设备中 ${p.failed} 个的${spaced(p.what)}（${p.devices}）：${p.problem}`,
     noDeviceSelected: (p) => `没有可检查的 NPU 设备：${p.source} ${p.selection} 未选中 npu-smi 列出的 ${p.listed} 个设备中的任何一个`,
-    noNpuNetwork310p: (p) => `310P 系列没有参数面网络（无 RoCE 网口，无 hccn_tool）：${p.what.trim()}不适用；节点之间经主机网络通信`,
+    noNpuNetwork310p: (p) => `310P 系列没有参数面网络（无 RoCE 网口，无 hccn_tool）：${p.what}不适用；节点之间经主机网络通信`,
     noNpuNetwork310pFix: '此处无需处理；多节点 310P 部署依赖主机网络（net.host-nic）',
     singleNode: (p) => `${p.message}（单节点上只是警告：只有节点之间的流量走参数面网络；--cluster 或多节点 profile 会使其成为阻断项）`,
     selectionFix: (p) => `修正 ${p.source}（编号按可见设备从 0 计）`,
