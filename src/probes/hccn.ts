@@ -246,7 +246,8 @@ export type HccnConfRead =
 export function hccnConf(ctx: CheckContext): Promise<HccnConfRead> {
   return ctx.shared('hccn.conf', async (): Promise<HccnConfRead> => {
     const read = await ctx.host.readFile(HCCN_CONF);
-    if (!read.ok) return { ok: false, path: HCCN_CONF, code: read.code, problem: describeProbeError(HCCN_CONF, read) };
+    // the problem is only ever read by a person (code is what programs read): in the run's language
+    if (!read.ok) return { ok: false, path: HCCN_CONF, code: read.code, problem: describeProbeError(HCCN_CONF, read, ctx.text.probes.file) };
     const parsed = parseHccnConf(read.value);
     if (!parsed.ok) return { ok: false, path: HCCN_CONF, code: 'EPARSE', problem: `${HCCN_CONF}: ${parsed.reason}` };
     return { ok: true, path: HCCN_CONF, value: parsed.value };
