@@ -85,5 +85,40 @@ export const probes = {
     summary: (p: { nic: string; speedMbps: number | null; halfDuplex: boolean; mtu: number | null }) =>
       `${p.nic} ${p.speedMbps === null ? 'speed not reported' : `${p.speedMbps} Mb/s`}${p.halfDuplex ? ' half duplex' : ''}, MTU ${p.mtu ?? 'unknown'}`,
   },
+  /** the ping summary of hccn.peers (src/cluster/ping-summary.ts); the evidence keeps its English */
+  pings: {
+    /** "node1 dev3 -> node2 dev3 (198.18.2.3)", with "hccs" for an A3 HCCS ping */
+    ping: (p: { localNode: string; localDevice: number; peerNode: string; peerDevice: number; address: string; hccs: boolean }) =>
+      `${p.localNode} dev${p.localDevice} -> ${p.peerNode} dev${p.peerDevice} (${p.address}${p.hccs ? ', hccs' : ''})`,
+    ok: 'ok',
+    loss: (p: { loss: string }) => `${p.loss} loss`,
+    unreachable: 'destination host unreachable',
+    notAssessed: (p: { problem: string }) => `not assessed: ${p.problem}`,
+    skipped: (p: { reason: string }) => `skipped: ${p.reason}`,
+    /** one report line: "node1 dev3 -> node2 dev3 (198.18.2.3): 100% loss" */
+    result: (p: { ping: string; outcome: string }) => `${p.ping}: ${p.outcome}`,
+    notPlanned: (p: { localNode: string; localDevice: number; peerNode: string; peerDevice: number | null; reason: string }) =>
+      `${p.localNode} dev${p.localDevice} -> ${p.peerNode}${p.peerDevice === null ? '' : ` dev${p.peerDevice}`}: not planned: ${p.reason}`,
+    /** "dev3 (100% loss)" */
+    pairOutcome: (p: { pair: string; outcome: string }) => `${p.pair} (${p.outcome})`,
+    /** the parts of one peer's line: "node2: 14 of 16 ok; failing dev3 (100% loss); 2 skipped" */
+    peerOk: (p: { peer: string; ok: number; total: number }) => `${p.peer}: ${p.ok} of ${p.total} ok`,
+    peerFailing: (p: { pairs: string }) => `failing ${p.pairs}`,
+    peerNotAssessed: (p: { pairs: string }) => `not assessed ${p.pairs}`,
+    peerSkipped: (p: { count: number }) => `${p.count} skipped`,
+    /** joins the parts of a peer line or a headline */
+    parts: (p: { parts: string[] }) => p.parts.join('; '),
+    localReachesNone: (p: { node: string; device: number; count: number }) =>
+      `${p.node} dev${p.device} reached none of its ${p.count} peer devices: check its link, cable and address (hccn_tool -i ${p.device} -link -g; hccn_tool -i ${p.device} -ip -g)`,
+    peerAnswersNone: (p: { peer: string; count: number }) =>
+      `${p.peer} answered none of ${p.count} pings: the node is down or off the NPU network, or its device IPs in the cluster file are wrong`,
+    peerDeviceAnswersNone: (p: { peer: string; device: number; count: number }) =>
+      `${p.peer} dev${p.device} answered none of the ${p.count} local devices that pinged it: check that device on ${p.peer}`,
+    nonePlannable: (p: { lines: string }) => `no ping could be planned: ${p.lines}`,
+    nonePlanned: 'no ping planned',
+    allOk: (p: { total: number; skipped: number }) => `all ${p.total} pings ok${p.skipped > 0 ? ` (${p.skipped} skipped)` : ''}`,
+    failed: (p: { failed: number; total: number; list: string }) => `${p.failed} of ${p.total} pings failed: ${p.list}`,
+    notAssessedCount: (p: { errors: number; total: number; list: string }) => `${p.errors} of ${p.total} could not be assessed: ${p.list}`,
+  },
   // ---- end of hccn.* and net.*
 };

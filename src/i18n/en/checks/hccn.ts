@@ -164,6 +164,75 @@ export const hccn = {
     gatewayPlaceholder: '<gateway of the device>',
     setFix: (p: { device: number; address: string; devices: string }) => `hccn_tool -i ${p.device} -netdetect -s address ${p.address}   (and likewise for ${p.devices})`,
   },
+  'hccn.peers': {
+    title: 'NPU-to-NPU reachability across nodes',
+    why:
+      'HCCL connects the NPUs of different nodes over their own network: device i to device i of every peer for TP/DP ' +
+      'collectives, any pair for cross-node expert parallel and PD KV transfer. One unreachable pair makes the whole launch ' +
+      'wait and fail with "wait socket establish timeout" after the weights are loaded. This runs the cluster file\'s ping ' +
+      'plan with hccn_tool from this node (RoCE -ping; -hccs_ping to the vNIC of A3 peers in the same super pod), one call ' +
+      'at a time, and names every failing pair. Pairs inside a node are not pinged: they talk over HCCS, and the two dies ' +
+      'of an A3 card cannot RoCE-ping each other by design. A device whose link is DOWN is not pinged.',
+    reads: ['the cluster file (plan, peers, device IPs)', 'hccn_tool -i <device> -link -g', 'hccn_tool -i <device> -ping -g address <peer IP>', 'hccn_tool -i <device> -hccs_ping -g address <peer vNIC IP> (A3)'],
+    fix: 'For each failing pair check both ends: link (hccn_tool -i N -link -g), address (-ip -g), the switch ports and VLAN between them, and that the cluster file has the peer\'s real device IPs (regenerate it from qprep facts).',
+    what: 'the peer pings',
+    noCluster: 'no cluster file: there are no peers to ping',
+    noClusterFix:
+      'run "qprep check --cluster FILE" on every node of a multi-node deployment (a YAML node list, or the JSON array of every node\'s qprep facts)',
+    oneNode: (p: { file: string }) => `the cluster ${p.file} has one node: no peer to ping`,
+    oneNodeFix: 'nothing to do for a single node',
+    /** why a ping was not run, for the person reading; the evidence keeps the English reason */
+    budgetSpent: (p: { budget: string }) => `not tried: the ping budget of ${p.budget} (profile hccn.peersBudget) was spent`,
+    linkDown: (p: { device: string }) => `local ${p.device} link is DOWN (hccn.link)`,
+    vnicDown: (p: { device: string }) => `local ${p.device} vNIC link is DOWN`,
+    ownsNone: (p: { node: string; pairs: number; peers: string; onePeer: boolean; plan: string }) =>
+      `${p.node} owns none of its ${p.pairs === 1 ? '1 pair' : `${p.pairs} pairs`}: ${p.peers} ${p.onePeer ? 'pings' : 'ping'} them (${p.plan}, pairs once)`,
+    /** "node2 8": how many of this node's pairs a peer pings */
+    peerOwnedItem: (p: { node: string; count: number }) => `${p.node} ${p.count}`,
+    peerOwned: (p: { list: string }) => `pinged by the peers (pairs: once; qprep aggregate joins them): ${p.list}`,
+    peersListNoDevice: 'the peers list no device',
+    nonePlanned: (p: { node: string; why: string }) => `no ping could be planned from ${p.node}: ${p.why}`,
+    nonePlannedFix: 'list every node\'s devices with their ip (and vnicIp on A3) in the cluster file, or build it from the qprep facts of every node',
+    notRun: (p: { notRun: number; total: number; reasons: string }) => `${p.notRun} of ${p.total} pings not run (${p.reasons})`,
+    untried: (p: { untried: number; total: number; budget: string }) =>
+      `${p.untried} of ${p.total} pings not tried: the ping budget of ${p.budget} (profile hccn.peersBudget) was spent`,
+    /** joins the parts of a failure */
+    parts: (p: { parts: string[] }) => p.parts.join('; '),
+    budgetFix: (p: { untried: number }) =>
+      `raise hccn.peersBudget in the profile (the ${p.untried === 1 ? '1 pair' : `${p.untried} pairs`} not tried are listed under the check), or ping fewer pairs per node (plan: ring with ringK, or same-index, in the cluster file)`,
+    failFix: (p: { ping: string; localDevice: number; localNode: string; peerDevice: number; peerNode: string; command: string; address: string }) =>
+      `start with ${p.ping}: hccn_tool -i ${p.localDevice} -link -g and -ip -g on ${p.localNode}, the same for device ${p.peerDevice} on ${p.peerNode}, ` +
+      `then the switch ports between them; retry: hccn_tool -i ${p.localDevice} ${p.command} -g address ${p.address}`,
+    notAssessed: (p: { errors: number; total: number; list: string }) => `${p.errors} of ${p.total} pings could not be assessed: ${p.list}`,
+    notAssessedFix: 'run the named hccn_tool command by hand; a busy tool means another program is using it (pause it), a timeout a wedged driver',
+    noAddress: (p: { judged: number; unplanned: number; list: string }) =>
+      `all ${p.judged} pings ok, but ${p.unplanned === 1 ? '1 planned pair' : `${p.unplanned} planned pairs`} ${p.unplanned === 1 ? 'has' : 'have'} no address to ping: ${p.list}`,
+    noAddressFix: 'give every device of every node its ip (and vnicIp on A3) in the cluster file, or build it from every node\'s qprep facts',
+    pairsOnce: (p: { count: number }) => `, pairs once: ${p.count} more pinged by the peers`,
+    ok: (p: { count: number; peers: string; plan: string; methods: string; once: string }) => `all ${p.count} pings to ${p.peers} ok (${p.plan}, ${p.methods}${p.once})`,
+    /** "RoCE and HCCS" */
+    methods: (p: { methods: string[] }) => p.methods.join(' and '),
+    // plan: rolling, one rotation of the matrix a run
+    rotation: (p: { rotation: number; rotations: number }) => `rotation ${p.rotation} of ${p.rotations}`,
+    coverage: (p: { ok: number; total: number; maxAgeS: number; never: number; stale: number; oldestAgeS: number | null }) =>
+      `matrix coverage: ${p.ok} of ${p.total === 1 ? '1 pair' : `${p.total} pairs`} proven within ${p.maxAgeS} s` +
+      (p.never > 0 ? `, ${p.never} never proven` : '') +
+      (p.stale > 0 ? `, ${p.stale} older than that` : '') +
+      (p.oldestAgeS !== null ? `; oldest proof ${p.oldestAgeS} s` : ''),
+    rollingFailed: (p: { failed: number; rotation: string }) =>
+      `${p.failed === 1 ? '1 pair' : `${p.failed} pairs`} of the matrix failed at ${p.failed === 1 ? 'its' : 'their'} last ping (rolling, ${p.rotation})`,
+    rollingFailedFix:
+      'the failing pairs are in the evidence (rolling.proofs, state failed): check both ends\' link and address (hccn_tool -i N -link -g, -ip -g) and the switch ports between them',
+    partialOneShot:
+      'partial coverage: a one-shot run pings one rotation; qprep serve proves the rest over the next runs, and qprep aggregate counts a pair never proven or proven too long ago as not verified',
+    partialServe: 'partial coverage: the next runs of qprep serve prove the rest; until then qprep aggregate counts those pairs as not verified',
+    rollingPartial: (p: { pinged: number; ok: number; total: number; rotation: string; where: string }) =>
+      `all ${p.pinged} pings of this run ok; ${p.ok} of ${p.total === 1 ? '1 pair' : `${p.total} pairs`} of the matrix proven (rolling, ${p.rotation}): ${p.where}`,
+    rollingPartialFix: (p: { rotations: number; maxAgeS: number }) =>
+      `let qprep serve run ${p.rotations} times within ${p.maxAgeS} s (rollingMaxAgeS), or use plan: same-index for a one-shot proof of the whole matrix`,
+    rollingOk: (p: { total: number; maxAgeS: number; rotation: string; pinged: number }) =>
+      `all ${p.total === 1 ? '1 pair' : `${p.total} pairs`} of the matrix proven within ${p.maxAgeS} s (rolling, ${p.rotation}: ${p.pinged} pings this run)`,
+  },
   'hccn.spod': {
     title: 'A3 super pod identity',
     why:

@@ -138,6 +138,59 @@ export const hccn: typeof en = {
     gatewayPlaceholder: '<设备的网关>',
     setFix: (p) => `hccn_tool -i ${p.device} -netdetect -s address ${p.address}   （${p.devices} 同样处理）`,
   },
+  'hccn.peers': {
+    title: '跨节点 NPU 之间的连通性',
+    why:
+      'HCCL 通过参数面网络连接不同节点的 NPU：TP/DP 集合通信中设备 i 连接每个对端的设备 i，跨节点专家并行和 PD KV 传输则可能是任意一对。' +
+      '只要有一对不通，整个启动就会在权重加载完成后等待并以 "wait socket establish timeout" 失败。此检查从本节点用 hccn_tool 执行集群文件的 ping 计划' +
+      '（RoCE 用 -ping；同一超节点内的 A3 对端用 -hccs_ping 到其 vNIC），每次一个调用，并列出每一对失败的设备。节点内部的设备对不 ping：' +
+      '它们经 HCCS 通信，而且 A3 卡的两个 die 按设计不能互相 RoCE ping。链路 DOWN 的设备不 ping。',
+    reads: ['集群文件（plan、peers、设备 IP）', 'hccn_tool -i <device> -link -g', 'hccn_tool -i <device> -ping -g address <peer IP>', 'hccn_tool -i <device> -hccs_ping -g address <peer vNIC IP>（A3）'],
+    fix: '对每一对失败的设备检查两端：链路（hccn_tool -i N -link -g）、地址（-ip -g）、它们之间的交换机端口和 VLAN，以及集群文件中是否为对端的真实设备 IP（用 qprep facts 重新生成）。',
+    what: '对端 ping',
+    noCluster: '没有集群文件：没有可 ping 的对端',
+    noClusterFix: '在多节点部署的每个节点上运行 "qprep check --cluster FILE"（YAML 节点列表，或每个节点 qprep facts 组成的 JSON 数组）',
+    oneNode: (p) => `集群 ${p.file} 只有一个节点：没有可 ping 的对端`,
+    oneNodeFix: '单节点无需处理',
+    budgetSpent: (p) => `未尝试：ping 时间预算 ${p.budget}（profile hccn.peersBudget）已用完`,
+    linkDown: (p) => `本地 ${p.device} 链路 DOWN（hccn.link）`,
+    vnicDown: (p) => `本地 ${p.device} vNIC 链路 DOWN`,
+    ownsNone: (p) => `${p.node} 的 ${p.pairs} 对设备都不由它负责：由 ${p.peers} ping 它们（${p.plan}，pairs once）`,
+    peerOwnedItem: (p) => `${p.node} ${p.count} 对`,
+    peerOwned: (p) => `由对端 ping（pairs: once；qprep aggregate 汇总它们）：${p.list}`,
+    peersListNoDevice: '对端没有列出任何设备',
+    nonePlanned: (p) => `无法从 ${p.node} 规划任何 ping：${p.why}`,
+    nonePlannedFix: '在集群文件中列出每个节点的设备及其 ip（A3 上还有 vnicIp），或用每个节点的 qprep facts 生成集群文件',
+    notRun: (p) => `${p.total} 次 ping 中有 ${p.notRun} 次未运行（${p.reasons}）`,
+    untried: (p) => `${p.total} 次 ping 中有 ${p.untried} 次未尝试：ping 时间预算 ${p.budget}（profile hccn.peersBudget）已用完`,
+    parts: (p) => p.parts.join('；'),
+    budgetFix: (p) =>
+      `在 profile 中调大 hccn.peersBudget（未尝试的 ${p.untried} 对列在检查下方），或减少每个节点要 ping 的设备对（在集群文件中使用 plan: ring 加 ringK，或 same-index）`,
+    failFix: (p) =>
+      `从 ${p.ping} 开始：在 ${p.localNode} 上执行 hccn_tool -i ${p.localDevice} -link -g 和 -ip -g，在 ${p.peerNode} 上对设备 ${p.peerDevice} 做同样的检查，` +
+      `然后检查它们之间的交换机端口；重试：hccn_tool -i ${p.localDevice} ${p.command} -g address ${p.address}`,
+    notAssessed: (p) => `${p.total} 次 ping 中有 ${p.errors} 次无法判定：${p.list}`,
+    notAssessedFix: '手动运行所列的 hccn_tool 命令；工具忙表示另一个程序在使用它（暂停该程序），超时则表示驱动卡死',
+    noAddress: (p) => `全部 ${p.judged} 次 ping 正常，但计划中的 ${p.unplanned} 对设备没有可 ping 的地址：${p.list}`,
+    noAddressFix: '在集群文件中为每个节点的每个设备写上 ip（A3 上还有 vnicIp），或用每个节点的 qprep facts 生成集群文件',
+    pairsOnce: (p) => `，pairs once：另有 ${p.count} 对由对端 ping`,
+    ok: (p) => `到 ${p.peers} 的全部 ${p.count} 次 ping 正常（${p.plan}，${p.methods}${p.once}）`,
+    methods: (p) => p.methods.join(' 和 '),
+    rotation: (p) => `第 ${p.rotation} 轮，共 ${p.rotations} 轮`,
+    coverage: (p) =>
+      `矩阵覆盖：${p.total} 对中有 ${p.ok} 对在 ${p.maxAgeS} 秒内得到验证` +
+      (p.never > 0 ? `，${p.never} 对从未验证` : '') +
+      (p.stale > 0 ? `，${p.stale} 对的验证已过期` : '') +
+      (p.oldestAgeS !== null ? `；最早的验证在 ${p.oldestAgeS} 秒前` : ''),
+    rollingFailed: (p) => `矩阵中有 ${p.failed} 对在最近一次 ping 时失败（rolling，${p.rotation}）`,
+    rollingFailedFix: '失败的设备对在 evidence 中（rolling.proofs，state failed）：检查两端的链路和地址（hccn_tool -i N -link -g，-ip -g）以及它们之间的交换机端口',
+    partialOneShot:
+      '部分覆盖：单次运行只 ping 一轮；qprep serve 会在后续运行中验证其余设备对，qprep aggregate 把从未验证或验证已过期的设备对计为未验证',
+    partialServe: '部分覆盖：qprep serve 的后续运行会验证其余设备对；在此之前 qprep aggregate 把它们计为未验证',
+    rollingPartial: (p) => `本次运行的全部 ${p.pinged} 次 ping 正常；矩阵 ${p.total} 对中已验证 ${p.ok} 对（rolling，${p.rotation}）：${p.where}`,
+    rollingPartialFix: (p) => `让 qprep serve 在 ${p.maxAgeS} 秒内运行 ${p.rotations} 次（rollingMaxAgeS），或使用 plan: same-index 一次验证整个矩阵`,
+    rollingOk: (p) => `矩阵全部 ${p.total} 对均在 ${p.maxAgeS} 秒内得到验证（rolling，${p.rotation}：本次运行 ${p.pinged} 次 ping）`,
+  },
   'hccn.spod': {
     title: 'A3 超节点标识',
     why:
