@@ -161,7 +161,7 @@ export default defineCheck({
     const planEvidence = { plan: plan.plan, ringK: plan.ringK, pairs: plan.pairs, family: plan.family, peers: plan.peers, ...peerOwnedEvidence(plan) };
     if (plan.pings.length === 0 && plan.unplanned.length === 0 && plan.peerOwned.length > 0) {
       // pairs: once between few devices: the peers may own every pair of this node
-      const owners = { node: self.name, pairs: plan.peerOwned.length, peers: summarizeList(plan.peers, 4, list), onePeer: plan.peers.length === 1, plan: plan.plan };
+      const owners = { node: self.name, pairs: plan.peerOwned.length, peers: summarizeList(plan.peers, 4, list), peerCount: plan.peers.length, plan: plan.plan };
       return pass(t.ownsNone(owners), {
         evidence: { ...planEvidence, total: 0, ok: 0, failed: 0, errors: 0, skipped: 0, results: [], unplanned: [] },
         details: peerOwnedLine(plan, ctx.text),

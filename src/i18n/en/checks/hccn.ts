@@ -185,8 +185,8 @@ export const hccn = {
     budgetSpent: (p: { budget: string }) => `not tried: the ping budget of ${p.budget} (profile hccn.peersBudget) was spent`,
     linkDown: (p: { device: string }) => `local ${p.device} link is DOWN (hccn.link)`,
     vnicDown: (p: { device: string }) => `local ${p.device} vNIC link is DOWN`,
-    ownsNone: (p: { node: string; pairs: number; peers: string; onePeer: boolean; plan: string }) =>
-      `${p.node} owns none of its ${p.pairs === 1 ? '1 pair' : `${p.pairs} pairs`}: ${p.peers} ${p.onePeer ? 'pings' : 'ping'} them (${p.plan}, pairs once)`,
+    ownsNone: (p: { node: string; pairs: number; peers: string; peerCount: number; plan: string }) =>
+      `${p.node} owns none of its ${p.pairs === 1 ? '1 pair' : `${p.pairs} pairs`}: ${p.peers} ${p.peerCount === 1 ? 'pings' : 'ping'} them (${p.plan}, pairs once)`,
     /** "node2 8": how many of this node's pairs a peer pings */
     peerOwnedItem: (p: { node: string; count: number }) => `${p.node} ${p.count}`,
     peerOwned: (p: { list: string }) => `pinged by the peers (pairs: once; qprep aggregate joins them): ${p.list}`,

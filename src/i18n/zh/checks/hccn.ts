@@ -155,7 +155,7 @@ export const hccn: typeof en = {
     budgetSpent: (p) => `未尝试：ping 时间预算 ${p.budget}（profile hccn.peersBudget）已用完`,
     linkDown: (p) => `本地 ${p.device} 链路 DOWN（hccn.link）`,
     vnicDown: (p) => `本地 ${p.device} vNIC 链路 DOWN`,
-    ownsNone: (p) => `${p.node} 的 ${p.pairs} 对设备都不由它负责：由 ${p.peers} ping 它们（${p.plan}，pairs once）`,
+    ownsNone: (p) => `${p.node} 的 ${p.pairs} 对设备都不由它负责：由 ${p.peers}（共 ${p.peerCount} 个对端）ping 它们（${p.plan}，pairs once）`,
     peerOwnedItem: (p) => `${p.node} ${p.count} 对`,
     peerOwned: (p) => `由对端 ping（pairs: once；qprep aggregate 汇总它们）：${p.list}`,
     peersListNoDevice: '对端没有列出任何设备',
