@@ -196,7 +196,9 @@ export default defineCheck({
     // the same runs with the reasons a person reads: for the message and the details only
     const said = runs.map((r) => {
       const why = reasonShown(r);
-      return why === undefined ? r : { ...r, outcome: { status: 'skipped' as const, reason: why } };
+      if (why !== undefined) return { ...r, outcome: { status: 'skipped' as const, reason: why } };
+      if (r.outcome.status === 'error' && r.shown !== undefined) return { ...r, outcome: { status: 'error' as const, problem: r.shown } };
+      return r;
     });
     const summary = summarizePings(said, plan.unplanned, ctx.text);
     const rolling = plan.rolling ? judgeRolling(ctx, loaded.rolling, plan.rolling, runs, cluster.rollingMaxAgeS) : undefined;

@@ -6,7 +6,7 @@ import { parseSpodInfo, type SpodInfoEntry } from '../parsers/spod-info.js';
 import { inIPv4Network } from '../util/ip.js';
 import { summarizeList } from '../util/text.js';
 import { commandLine, commandProblem } from './commands.js';
-import type { HccnAnswer } from './hccn.js';
+import { hccnProblemText, type HccnAnswer } from './hccn.js';
 import { inventoryUnavailable } from './npu-advice.js';
 import { npuInventory, selectVisible, visibleDevices, type NpuDevice, type VisibleDevices } from './npu.js';
 
@@ -117,8 +117,7 @@ export async function unanswered<T>(ctx: CheckContext, answers: ReadonlyArray<De
   if (failed.length === 0) return undefined;
   const first = failed[0]!.answer;
   const devices = summarizeList(failed.map((f) => devName(f.device.device)), 6, ctx.text.report.list);
-  // the problem is quoted as the probe gave it: the same text is in the evidence
-  return error(ctx.text.probes.hccn.cannotRead({ what, failed: failed.length, total: answers.length, devices, problem: first.problem }), {
+  return error(ctx.text.probes.hccn.cannotRead({ what, failed: failed.length, total: answers.length, devices, problem: hccnProblemText(first) }), {
     remediation: await hccnToolRemediation(ctx, first),
     evidence: { problems: failed.map((f) => ({ device: f.device.device, kind: f.answer.kind, problem: f.answer.problem })) },
     // a missing hccn_tool is npu.tools' finding: every HCCN check that needed it follows from it

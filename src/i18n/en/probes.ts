@@ -58,6 +58,14 @@ export const probes = {
   },
   // ---- hccn.* and net.* (src/probes/hccn-scope.ts, src/probes/nic-link.ts); keys alphabetical
   hccn: {
+    /** why an hccn_tool call gave no answer (src/probes/hccn.ts); the evidence keeps the English */
+    busy: (p: { command: string; attempts: number; seconds: string }) =>
+      `"${p.command}" answered "hccn_tool is busy" ${p.attempts} times over ${p.seconds} s; another program is using hccn_tool on this host`,
+    notADevice: (p: { device: string }) => `refused to run hccn_tool for device "${p.device}": not a device id`,
+    notAnAddress: (p: { address: string }) => `refused to ping "${p.address}": not an IPv4 address`,
+    notFound: (p: { tool: string; searched: string }) => `${p.tool} not found (searched ${p.searched})`,
+    unparsable: (p: { command: string; reason: string }) => `"${p.command}": ${p.reason}`,
+    noPingResult: (p: { command: string; reason: string | null }) => `"${p.command}" printed no ping result${p.reason !== null ? `: ${p.reason}` : ''}`,
     /** one of a check's hccn_tool questions failed on some devices; `what` is the check's own words */
     cannotRead: (p: { what: string; failed: number; total: number; devices: string; problem: string }) =>
       `cannot read ${p.what} of ${p.failed} of ${p.total} devices (${p.devices}): ${p.problem}`,

@@ -52,6 +52,12 @@ export const probes: typeof en = {
   },
   // ---- hccn.* 与 net.*（src/probes/hccn-scope.ts、src/probes/nic-link.ts）；键按字母序
   hccn: {
+    busy: (p) => `"${p.command}" 在 ${p.seconds} 秒内 ${p.attempts} 次回答 "hccn_tool is busy"；本主机上另有程序在使用 hccn_tool`,
+    notADevice: (p) => `拒绝为设备 "${p.device}" 运行 hccn_tool：不是设备编号`,
+    notAnAddress: (p) => `拒绝 ping "${p.address}"：不是 IPv4 地址`,
+    notFound: (p) => `找不到 ${p.tool}（已查找 ${p.searched}）`,
+    unparsable: (p) => `"${p.command}"：${p.reason}`,
+    noPingResult: (p) => `"${p.command}" 没有输出 ping 结果${p.reason !== null ? `：${p.reason}` : ''}`,
     cannotRead: (p) => `无法读取 ${p.total} 个设备中 ${p.failed} 个的${spaced(p.what)}（${p.devices}）：${p.problem}`,
     noDeviceSelected: (p) => `没有可检查的 NPU 设备：${p.source} ${p.selection} 未选中 npu-smi 列出的 ${p.listed} 个设备中的任何一个`,
     noNpuNetwork310p: (p) => `310P 系列没有参数面网络（无 RoCE 网口，无 hccn_tool）：${p.what}不适用；节点之间经主机网络通信`,

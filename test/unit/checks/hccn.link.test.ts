@@ -91,7 +91,9 @@ describe('hccn.link in Chinese', () => {
     const failing = { answers: { link: (d: number) => (d === 2 ? { stdout: '', stderr: 'dsmi_get_device_info failed', exitCode: 1 } : undefined) } };
     const english = await runHccn(check, hccnHost(failing));
     const chinese = await runHccn(check, hccnHost(failing), { lang: 'zh' });
-    expect(chinese.outcome.message).toMatch(/^无法读取 8 个设备中 1 个的链路状态（dev2）：/);
+    expect(chinese.outcome.message).toBe('无法读取 8 个设备中 1 个的链路状态（dev2）："/usr/local/Ascend/driver/tools/hccn_tool -i 2 -link -g" 以退出码 1 退出：dsmi_get_device_info failed');
+    // the evidence keeps the English problem
+    expect(JSON.stringify(chinese.outcome.evidence)).toContain('exited with code 1: dsmi_get_device_info failed');
     expectChineseTwin(english.outcome, chinese.outcome, ['"/usr/local/Ascend/driver/tools/hccn_tool -i 2 -link -g"', '"npu-smi info"']);
   });
 });
