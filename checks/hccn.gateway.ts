@@ -3,7 +3,7 @@ import { defineCheck } from '../src/core/types.js';
 import { hccnGateway, hccnIp } from '../src/probes/hccn.js';
 import { askEvery, prefetchEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { inIPv4Network, prefixOfNetmask } from '../src/util/ip.js';
-import { plural, summarizeList } from '../src/util/text.js';
+import { summarizeList } from '../src/util/text.js';
 
 interface Route {
   device: number;
@@ -12,24 +12,19 @@ interface Route {
   gateway: string | null;
 }
 
+// title, why, fix, reads and every message: src/i18n/*/checks/hccn.ts
 export default defineCheck({
   id: 'hccn.gateway',
-  title: 'NPU default gateway',
   category: 'hccn',
   level: 'required',
-  why:
-    'Each NPU port routes traffic outside its own subnet through its default gateway. When the cluster\'s device IPs span ' +
-    'several subnets (one per rack, one per switch plane) a port without a gateway cannot reach its peers, and HCCL fails ' +
-    'with "Transport init error ... Create Dest error". A gateway outside the port\'s own subnet is never reachable. ' +
-    'Without --cluster (or when all peers share the subnet) a missing gateway only warns.',
-  reads: ['hccn_tool -i <device> -gateway -g', 'hccn_tool -i <device> -ip -g', 'the cluster file (peer device IPs)'],
-  fix: 'hccn_tool -i N -gateway -s gateway <router of the device subnet> (persisted in /etc/hccn.conf as gateway_N).',
   prefetch: prefetchEvery(() => [hccnGateway, hccnIp]),
   async run(ctx) {
-    const scope = await hccnScope(ctx, 'the NPU gateways');
+    const t = ctx.text.checks['hccn.gateway'];
+    const list = ctx.text.report.list;
+    const scope = await hccnScope(ctx, t.what);
     if (!scope.ok) return scope.outcome;
     const [gateways, ips] = await Promise.all([askEvery(ctx, scope.devices, hccnGateway), askEvery(ctx, scope.devices, hccnIp)]);
-    const failed = (await unanswered(ctx, gateways, 'the gateway')) ?? (await unanswered(ctx, ips, 'the device IP'));
+    const failed = (await unanswered(ctx, gateways, t.readGateway)) ?? (await unanswered(ctx, ips, t.readIp));
     if (failed) return failed;
     const routes: Route[] = scope.devices.map((device, i) => {
       const ipAnswer = ips[i]!.answer;
@@ -53,29 +48,35 @@ export default defineCheck({
     const foreign = routes.filter((r) => r.gateway && r.ip && r.prefix !== null && !inIPv4Network(r.gateway, r.ip, r.prefix));
     const needed = routes.filter((r) => !r.gateway && outside(r).length > 0);
     if (foreign.length > 0 || needed.length > 0) {
-      const parts: string[] = [];
+      let neededText: string | undefined;
+      let foreignText: string | undefined;
       if (needed.length > 0) {
         const example = outside(needed[0]!)[0]!;
-        parts.push(`${plural(needed.length, 'device')} without a gateway ${needed.length === 1 ? 'has' : 'have'} peers in other subnets (${summarizeList(needed.map((r) => devName(r.device)), 6)}; e.g. ${example.node} dev${example.device} ${example.ip})`);
+        const devices = summarizeList(needed.map((r) => devName(r.device)), 6, list);
+        neededText = t.needed({ count: needed.length, devices, node: example.node, device: example.device, ip: example.ip });
       }
-      if (foreign.length > 0) parts.push(`gateway outside the device subnet on ${summarizeList(foreign.map((r) => `${devName(r.device)} (${r.gateway} for ${r.ip}/${r.prefix})`), 4)}`);
+      if (foreign.length > 0) {
+        const items = foreign.map((r) => t.foreignItem({ device: devName(r.device), gateway: r.gateway, ip: r.ip, prefix: r.prefix }));
+        foreignText = t.foreign({ list: summarizeList(items, 4, list) });
+      }
       const first = (needed[0] ?? foreign[0])!;
-      return hccnProblem(ctx, parts.join('; '), {
+      const message = neededText !== undefined && foreignText !== undefined ? t.both({ needed: neededText, foreign: foreignText }) : (neededText ?? foreignText)!;
+      return hccnProblem(ctx, message, {
         expected: 'a gateway inside each device subnet, wherever peers are outside it',
         actual: routes.map((r) => `${devName(r.device)}: ${r.gateway ?? 'none'}`).join(', '),
-        remediation: `hccn_tool -i ${first.device} -gateway -s gateway <router of ${first.ip ?? 'the device'}/${first.prefix ?? '?'}>   (and likewise for the other devices named)`,
+        remediation: t.setFix({ device: first.device, ip: first.ip, prefix: first.prefix }),
         evidence,
       });
     }
     const missing = routes.filter((r) => !r.gateway);
     if (missing.length > 0) {
-      return warn(`${missing.length} of ${routes.length} devices have no default gateway (${summarizeList(missing.map((r) => devName(r.device)), 8)}); fine while every peer shares their subnet`, {
+      return warn(t.missing({ missing: missing.length, total: routes.length, devices: summarizeList(missing.map((r) => devName(r.device)), 8, list) }), {
         expected: 'a default gateway on every device',
         actual: `none on ${missing.map((r) => devName(r.device)).join(', ')}`,
-        remediation: `hccn_tool -i ${missing[0]!.device} -gateway -s gateway <router of the device subnet>`,
+        remediation: t.missingFix({ device: missing[0]!.device }),
         evidence,
       });
     }
-    return pass(`every device has a gateway in its subnet (${summarizeList([...new Set(routes.map((r) => r.gateway!))], 3)})`, { evidence });
+    return pass(t.ok({ gateways: summarizeList([...new Set(routes.map((r) => r.gateway!))], 3, list) }), { evidence });
   },
 });

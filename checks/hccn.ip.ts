@@ -1,5 +1,5 @@
 import { pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck, type CheckContext } from '../src/core/types.js';
 import { hccnIp, hccnVnic, prefetchDeviceIps } from '../src/probes/hccn.js';
 import { askEvery, devName, prefetchEvery, hccnProblem, hccnScope, inReservedRange, spodProbe, unanswered, vnicReservedRange } from '../src/probes/hccn-scope.js';
 import { prefixOfNetmask } from '../src/util/ip.js';
@@ -12,10 +12,12 @@ interface DeviceAddress {
   vnicIp?: string | null;
 }
 
-function duplicates(list: ReadonlyArray<{ device: number; address: string | null | undefined }>): string[] {
+type IpText = CheckContext['text']['checks']['hccn.ip'];
+
+function duplicates(list: ReadonlyArray<{ device: number; address: string | null | undefined }>, t: IpText): string[] {
   const owners = new Map<string, number[]>();
   for (const { device, address } of list) if (address) owners.set(address, [...(owners.get(address) ?? []), device]);
-  return [...owners.entries()].filter(([, devices]) => devices.length > 1).map(([address, devices]) => `${address} on ${devices.map(devName).join(' and ')}`);
+  return [...owners.entries()].filter(([, devices]) => devices.length > 1).map(([address, devices]) => t.sharedBy({ address, devices: devices.map(devName) }));
 }
 
 /** The questions of this check, asked as soon as the devices are known (an A3 node also has vNICs). */
@@ -23,24 +25,17 @@ const askIpsEarly = prefetchEvery((family) => (family === 'a3' ? [hccnIp, hccnVn
 
 export default defineCheck({
   id: 'hccn.ip',
-  title: 'NPU device IPs',
   category: 'hccn',
   level: 'required',
-  why:
-    'HCCL links NPUs across nodes by their device IPs (A3 inside a super pod: by their vNIC IPs). A device without an ' +
-    'address, two devices with one address, mixed netmasks, or an address inside the vNIC range hccn_tool reserves ' +
-    '(192.168.2.0/24 on A2; 192.168.0.0/21, or 192.0.0.0/8 in a super pod, on A3) fails transport creation ("Transport ' +
-    'init error ... Create Dest error"). With --cluster, the addresses the file gives for this node must be the real ' +
-    'ones: peers ping and connect to them.',
-  reads: ['hccn_tool -i <device> -ip -g', 'hccn_tool -i <device> -vnic -g (A3)', 'npu-smi info -t spod-info (A3)', 'the cluster file'],
-  fix: 'hccn_tool -i N -ip -s address <ip> netmask <mask> for each device (persisted in /etc/hccn.conf), or correct the cluster file.',
   prefetch: (ctx) => Promise.all([prefetchDeviceIps(ctx), askIpsEarly(ctx)]).then(() => undefined),
   async run(ctx) {
-    const scope = await hccnScope(ctx, 'the device IPs');
+    const t = ctx.text.checks['hccn.ip'];
+    const list = ctx.text.report.list;
+    const scope = await hccnScope(ctx, t.what);
     if (!scope.ok) return scope.outcome;
     const a3 = scope.family === 'a3';
     const [ips, vnics] = await Promise.all([askEvery(ctx, scope.devices, hccnIp), a3 ? askEvery(ctx, scope.devices, hccnVnic) : Promise.resolve([])]);
-    const failed = (await unanswered(ctx, ips, 'the device IP')) ?? (await unanswered(ctx, vnics, 'the vNIC'));
+    const failed = (await unanswered(ctx, ips, t.readIp)) ?? (await unanswered(ctx, vnics, t.readVnic));
     if (failed) return failed;
     const addresses: DeviceAddress[] = ips.map(({ device, answer }, i) => {
       const entry = answer.ok ? answer.value.entries[0] : undefined;
@@ -53,11 +48,11 @@ export default defineCheck({
     });
     const problems: string[] = [];
     const unset = addresses.filter((a) => !a.ip);
-    if (unset.length > 0) problems.push(`no IP on ${summarizeList(unset.map((a) => devName(a.device)), 8)}`);
-    for (const dup of duplicates(addresses.map((a) => ({ device: a.device, address: a.ip })))) problems.push(`duplicate IP ${dup}`);
+    if (unset.length > 0) problems.push(t.noIp({ devices: summarizeList(unset.map((a) => devName(a.device)), 8, list) }));
+    for (const dup of duplicates(addresses.map((a) => ({ device: a.device, address: a.ip })), t)) problems.push(t.duplicate({ duplicate: dup }));
     const masks = [...new Set(addresses.map((a) => a.netmask).filter((m): m is string => m !== null))];
-    if (masks.length > 1) problems.push(`mixed netmasks ${masks.join(', ')}`);
-    for (const mask of masks) if (prefixOfNetmask(mask) === undefined) problems.push(`netmask ${mask} is not a contiguous mask`);
+    if (masks.length > 1) problems.push(t.mixedNetmasks({ masks: masks.join(', ') }));
+    for (const mask of masks) if (prefixOfNetmask(mask) === undefined) problems.push(t.notContiguous({ mask }));
 
     let superPodMember = false;
     if (a3) {
@@ -66,12 +61,12 @@ export default defineCheck({
     }
     const reserved = vnicReservedRange(scope.family, superPodMember);
     const inside = addresses.filter((a) => a.ip && inReservedRange(a.ip, reserved));
-    if (inside.length > 0) problems.push(`${summarizeList(inside.map((a) => `${devName(a.device)} ${a.ip}`), 4)} inside the reserved ${reserved.label}`);
+    if (inside.length > 0) problems.push(t.inReserved({ list: summarizeList(inside.map((a) => `${devName(a.device)} ${a.ip}`), 4, list), range: reserved.label }));
 
     if (a3) {
       const noVnic = addresses.filter((a) => !a.vnicIp);
-      if (noVnic.length > 0) problems.push(`no vNIC IP on ${summarizeList(noVnic.map((a) => devName(a.device)), 8)} (A3 HCCS pings and links use it)`);
-      for (const dup of duplicates(addresses.map((a) => ({ device: a.device, address: a.vnicIp })))) problems.push(`duplicate vNIC IP ${dup}`);
+      if (noVnic.length > 0) problems.push(t.noVnic({ devices: summarizeList(noVnic.map((a) => devName(a.device)), 8, list) }));
+      for (const dup of duplicates(addresses.map((a) => ({ device: a.device, address: a.vnicIp })), t)) problems.push(t.duplicateVnic({ duplicate: dup }));
     }
 
     const cluster = ctx.cluster;
@@ -80,8 +75,10 @@ export default defineCheck({
       for (const real of addresses) {
         const entry = listed.get(real.device);
         if (!entry) continue;
-        if (entry.ip && real.ip && entry.ip !== real.ip) problems.push(`the cluster file gives ${cluster.self.name} ${devName(real.device)} ${entry.ip}, the device has ${real.ip}`);
-        if (a3 && entry.vnicIp && real.vnicIp && entry.vnicIp !== real.vnicIp) problems.push(`the cluster file gives ${cluster.self.name} ${devName(real.device)} vNIC ${entry.vnicIp}, the device has ${real.vnicIp}`);
+        if (entry.ip && real.ip && entry.ip !== real.ip) problems.push(t.fileDiffers({ node: cluster.self.name, device: devName(real.device), listed: entry.ip, real: real.ip }));
+        if (a3 && entry.vnicIp && real.vnicIp && entry.vnicIp !== real.vnicIp) {
+          problems.push(t.fileVnicDiffers({ node: cluster.self.name, device: devName(real.device), listed: entry.vnicIp, real: real.vnicIp }));
+        }
       }
       const peerOwners = new Map<string, string>();
       for (const node of cluster.cluster.nodes) {
@@ -91,26 +88,27 @@ export default defineCheck({
       for (const real of addresses) {
         for (const address of [real.ip, real.vnicIp]) {
           const owner = address ? peerOwners.get(address) : undefined;
-          if (owner) problems.push(`${devName(real.device)} ${address} is also ${owner}'s address in the cluster file`);
+          if (owner && address) problems.push(t.peerOwns({ device: devName(real.device), address, owner }));
         }
       }
     }
 
     const evidence = { addresses, reservedRange: reserved.label, family: scope.family };
     if (problems.length === 0) {
-      const vnicText = a3 ? `, ${addresses.length} vNIC IPs` : '';
-      return pass(`${addresses.length} device IPs set and unique (netmask ${masks.join(', ') || 'none'})${vnicText}${cluster ? ', as the cluster file says' : ''}`, { evidence });
+      const ok = { count: addresses.length, masks: masks.join(', ') || null, vnics: a3 ? addresses.length : null, asClusterFile: cluster !== undefined };
+      return pass(t.ok(ok), { evidence });
     }
     const firstUnset = unset[0]?.device ?? addresses[0]!.device;
-    return hccnProblem(ctx, `${problems.length === 1 ? problems[0] : `${problems.length} address problems: ${summarizeList(problems, 2)}`}`, {
+    const message = problems.length === 1 ? t.oneProblem({ problem: problems[0]! }) : t.problems({ count: problems.length, list: summarizeList(problems, 2, list) });
+    return hccnProblem(ctx, message, {
       expected: 'one unique IP per device, one netmask, outside the vNIC range',
       actual: addresses.map((a) => `${devName(a.device)}: ${a.ip ?? 'none'}${a.vnicIp !== undefined ? ` vnic ${a.vnicIp ?? 'none'}` : ''}`).join(', '),
       remediation:
         unset.length > 0 || inside.length > 0
-          ? `hccn_tool -i ${(inside[0] ?? unset[0])?.device ?? firstUnset} -ip -s address <ip> netmask <mask> (outside ${reserved.label}), likewise for the others named; then update the cluster file`
+          ? t.setFix({ device: (inside[0] ?? unset[0])?.device ?? firstUnset, range: reserved.label })
           : cluster
-            ? 'make the cluster file and the devices agree: regenerate it from "qprep facts" on every node, or set the addresses with hccn_tool -i N -ip -s address <ip> netmask <mask>'
-            : 'give every device its own address in one subnet: hccn_tool -i N -ip -s address <ip> netmask <mask>',
+            ? t.agreeFix
+            : t.uniqueFix,
       evidence,
       ...(problems.length > 1 ? { details: problems } : {}),
     });

@@ -1,5 +1,6 @@
 import { pass, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
+import { en } from '../src/i18n/en/index.js';
 import { hccnTls } from '../src/probes/hccn.js';
 import { askEvery, prefetchEvery, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { formatRanges, summarizeList } from '../src/util/text.js';
@@ -14,24 +15,18 @@ function disableAll(devices: readonly number[]): string {
   return `for i in ${devices.join(' ')}; do hccn_tool -i $i -tls -s enable 0; done`;
 }
 
+// title, why, fix, reads and every message: src/i18n/*/checks/hccn.ts
 export default defineCheck({
   id: 'hccn.tls',
-  title: 'NPU TLS switch consistent',
   category: 'hccn',
   level: 'required',
-  why:
-    'Devices with TLS enabled cannot establish links with devices with TLS disabled: HCCL waits for the socket and fails ' +
-    'with "wait socket establish timeout", its cause list naming "The TLS switch is inconsistent". The switch must be ' +
-    'the same on every device of every node; the vendor guides recommend 0 (off). Across nodes the values come from ' +
-    'the cluster file: the facts of every node (a JSON array of qprep facts), or a declared tls.',
-  reads: ['hccn_tool -i <device> -tls -g', 'the cluster file (peers\' tls facts, or tls:)'],
-  fix: 'Set one value everywhere, preferably 0: for i in {0..7}; do hccn_tool -i $i -tls -s enable 0; done (0..15 on A3), on every node.',
   prefetch: prefetchEvery(() => [hccnTls]),
   async run(ctx) {
-    const scope = await hccnScope(ctx, 'the TLS switch');
+    const t = ctx.text.checks['hccn.tls'];
+    const scope = await hccnScope(ctx, t.what);
     if (!scope.ok) return scope.outcome;
     const answers = await askEvery(ctx, scope.devices, hccnTls);
-    const failed = await unanswered(ctx, answers, 'the TLS switch');
+    const failed = await unanswered(ctx, answers, t.readWhat);
     if (failed) return failed;
     const local = answers.flatMap(({ device, answer }) => {
       const entry = answer.ok ? (answer.value.entries.find((e) => e.device === device.device) ?? answer.value.entries[0]) : undefined;
@@ -42,13 +37,13 @@ export default defineCheck({
     const values = [...new Set(local.map((e) => e.tls))];
     const evidence: Record<string, unknown> = { local };
     if (silent.length > 0) {
-      return hccnProblem(ctx, `hccn_tool -tls -g printed no switch for dev${formatRanges(silent)}`, {
-        remediation: `run "hccn_tool -i ${silent[0]} -tls -g" by hand; a driver without TLS support prints nothing to compare`,
+      return hccnProblem(ctx, t.silent({ devices: formatRanges(silent) }), {
+        remediation: t.silentFix({ device: silent[0]! }),
         evidence,
       });
     }
     if (values.length > 1) {
-      return hccnProblem(ctx, `the TLS switch differs between the devices of this node (${bySwitch(local)}): they cannot link with each other`, {
+      return hccnProblem(ctx, t.differsHere({ bySwitch: bySwitch(local) }), {
         expected: 'one TLS switch on every device (0 recommended)',
         actual: bySwitch(local),
         remediation: disableAll(devices),
@@ -66,34 +61,36 @@ export default defineCheck({
       evidence.peers = peers;
       evidence.declared = declared;
       if (declared !== null && declared !== mine) {
-        return hccnProblem(ctx, `the TLS switch is ${mine} on this node but the cluster file declares tls: ${declared} for every node`, {
+        return hccnProblem(ctx, t.declaredDiffers({ mine, declared }), {
           expected: `TLS ${declared}`,
           actual: `TLS ${mine} on dev${formatRanges(devices)}`,
-          remediation: declared === 0 ? disableAll(devices) : `set the same value on every node (for i in ...; do hccn_tool -i $i -tls -s enable ${declared}; done), or change tls: in the cluster file`,
+          remediation: declared === 0 ? disableAll(devices) : t.declaredFix({ declared }),
           evidence,
         });
       }
       const differing = peers.filter((p) => p.values.some((v) => v !== mine));
       if (differing.length > 0) {
-        const describe = differing.map((p) => `${p.node} has ${p.values.join('/')}`);
-        return hccnProblem(ctx, `the TLS switch is ${mine} here but ${summarizeList(describe, 4)}: devices with TLS on and off cannot link`, {
+        // actual is for programs: in English, whatever the run's language
+        const describe = differing.map((p) => en.checks['hccn.tls'].peerHas({ node: p.node, values: p.values.join('/') }));
+        const described = differing.map((p) => t.peerHas({ node: p.node, values: p.values.join('/') }));
+        return hccnProblem(ctx, t.peersDiffer({ mine, peers: summarizeList(described, 4, ctx.text.report.list) }), {
           expected: `the same TLS switch on every node (0 recommended)`,
           actual: `${self}: ${mine}; ${describe.join('; ')}`,
-          remediation: `set TLS 0 on every node: ${disableAll(devices)} (run it on ${[self, ...differing.map((p) => p.node)].join(', ')} as needed)`,
+          remediation: t.peersFix({ command: disableAll(devices), nodes: [self, ...differing.map((p) => p.node)].join(', ') }),
           evidence,
         });
       }
     }
     const compared = cluster ? cluster.cluster.nodes.filter((n) => n.name !== cluster.self.name && n.devices.some((d) => d.tls !== null)).length : 0;
-    const scopeText = compared > 0 ? ` and on the ${compared} peers whose facts carry it` : cluster?.cluster.tls != null ? ', as the cluster file declares' : '';
+    const scopeText = compared > 0 ? t.onPeers({ compared }) : cluster?.cluster.tls != null ? t.asDeclared : '';
     if (mine !== 0) {
-      return warn(`the TLS switch is ${mine} on all ${devices.length} devices${scopeText}; the guides recommend 0 unless TLS is wanted on every node`, {
+      return warn(t.notZero({ mine, devices: devices.length, scope: scopeText }), {
         expected: 'TLS 0',
         actual: `TLS ${mine}`,
-        remediation: `${disableAll(devices)} (on every node)`,
+        remediation: t.notZeroFix({ command: disableAll(devices) }),
         evidence,
       });
     }
-    return pass(`the TLS switch is 0 on all ${devices.length} devices${scopeText}`, { evidence });
+    return pass(t.ok({ devices: devices.length, scope: scopeText }), { evidence });
   },
 });

@@ -1,5 +1,8 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
+import { en } from '../src/i18n/en/index.js';
+import type { Catalogue } from '../src/i18n/index.js';
+import type { Phrase } from '../src/i18n/phrase.js';
 import type { NetInterface } from '../src/host/types.js';
 import { judgeNicLinks } from '../src/probes/nic-link.js';
 import { parseIfnameSelector, selectorAllows, type IfnameVariable } from '../src/parsers/socket-ifname.js';
@@ -13,32 +16,19 @@ function isUp(iface: NetInterface): boolean {
   return iface.adminUp && iface.operState !== 'down' && iface.operState !== 'lowerlayerdown';
 }
 
-function state(iface: NetInterface): string {
-  return `${iface.name} (${isUp(iface) ? 'UP' : `DOWN, operstate ${iface.operState}`})`;
+type NicText = Catalogue['checks']['net.host-nic'];
+
+function state(iface: NetInterface, t: NicText): string {
+  return t.interfaceState({ name: iface.name, up: isUp(iface), operState: iface.operState });
 }
 
+// title, why, fix, reads and every message: src/i18n/*/checks/net.ts
 export default defineCheck({
   id: 'net.host-nic',
-  title: 'Host NIC for HCCL, Gloo and TP sockets',
   category: 'network',
   level: 'required',
-  why:
-    'HCCL bootstraps over the host network (HCCL_IF_IP, HCCL_SOCKET_IFNAME) and torch\'s Gloo and TP sockets use ' +
-    'GLOO_SOCKET_IFNAME and TP_SOCKET_IFNAME. An address that is not on this host, an interface that is down or missing, ' +
-    'or variables naming different interfaces give "Connection closed by peer", a fall back to loopback, or an HCCL ' +
-    'root-info link failure between nodes. The address comes from HCCL_IF_IP or, with --cluster, from this node\'s host ' +
-    'address; the interface from the variables or the cluster file\'s ifname.',
-  reads: [
-    'HCCL_IF_IP',
-    'GLOO_SOCKET_IFNAME',
-    'TP_SOCKET_IFNAME',
-    'HCCL_SOCKET_IFNAME',
-    'the network interfaces',
-    'the host inventory (NIC state, speed, MTU)',
-    'the cluster file (host, ifname)',
-  ],
-  fix: 'Export the address and interface of this node in the launch script: source <(qprep env --cluster FILE) prints HCCL_IF_IP and the three *_SOCKET_IFNAME lines.',
   async run(ctx) {
+    const t = ctx.text.checks['net.host-nic'];
     const env = ctx.host.env();
     const cluster = ctx.cluster;
     const envIp = env.HCCL_IF_IP?.trim() || undefined;
@@ -49,20 +39,17 @@ export default defineCheck({
     const scriptSetsThem = view !== undefined && ['HCCL_IF_IP', ...SOCKET_VARIABLES].some((name) => view.env.has(name));
     if (!envIp && set.length === 0 && !cluster && deploymentNodes >= 2 && !scriptSetsThem) {
       // a multi-node profile is judged as multi-node: "fine on one node" does not hold
-      return warn(
-        `the deployment of profile ${ctx.profile.name} spans ${deploymentNodes} nodes, but HCCL_IF_IP and the *_SOCKET_IFNAME variables are not set and there is no cluster file: the interface HCCL and Gloo use between nodes is not checked`,
-        { remediation: 'give the cluster file (qprep check --cluster FILE), or export the variables, as the launch script does, in the shell that runs the check: source <(qprep env --cluster FILE)' },
-      );
+      return warn(t.multiNodeUnset({ profile: ctx.profile.name, nodes: deploymentNodes }), { remediation: t.multiNodeUnsetFix });
     }
     if (!envIp && set.length === 0 && !cluster) {
-      return skip('HCCL_IF_IP and the *_SOCKET_IFNAME variables are not set and there is no cluster file: HCCL and Gloo pick an interface themselves, fine on one node', {
-        remediation: 'for a multi-node launch, export them in the launch script: source <(qprep env --cluster FILE)',
-      });
+      return skip(t.unset, { remediation: t.unsetFix });
     }
     const listed = await ctx.host.interfaces();
-    if (!listed.ok) return error(`cannot list the network interfaces: ${listed.message}`, { remediation: 'run qprep where /sys/class/net and the interfaces are visible (the host network namespace: docker run --net=host)' });
+    if (!listed.ok) return error(t.cannotList({ problem: listed.message }), { remediation: t.cannotListFix });
     const interfaces = listed.value;
-    const problems: string[] = [];
+    // each problem is put into words twice: the run's language for the message, English for actual
+    const problems: Phrase[] = [];
+    const nic = (c: Catalogue) => c.checks['net.host-nic'];
     const evidence: Record<string, unknown> = {
       HCCL_IF_IP: envIp ?? null,
       variables: Object.fromEntries(set.map((n) => [n, env[n]])),
@@ -71,15 +58,18 @@ export default defineCheck({
 
     const clusterHost = cluster?.self.host ?? null;
     const address = envIp ?? clusterHost ?? undefined;
-    const addressSource = envIp ? 'HCCL_IF_IP' : `the cluster file's host of ${cluster?.self.name}`;
-    if (envIp && clusterHost && envIp !== clusterHost) problems.push(`HCCL_IF_IP=${envIp} but the cluster file gives ${cluster!.self.name} the host address ${clusterHost}`);
+    const addressSource = (c: Catalogue) => (envIp ? 'HCCL_IF_IP' : nic(c).clusterHostOf({ node: cluster?.self.name }));
+    if (envIp && clusterHost && envIp !== clusterHost) problems.push((c) => nic(c).ipDiffersFromFile({ ip: envIp, node: cluster!.self.name, host: clusterHost }));
     let owner: NetInterface | undefined;
     if (address !== undefined) {
-      if (!isIP(address)) problems.push(`${addressSource} "${address.slice(0, 60)}" is not an IP address`);
+      if (!isIP(address)) problems.push((c) => nic(c).notAnIp({ source: addressSource(c), address: address.slice(0, 60) }));
       else {
-        owner = interfaces.find((i) => i.addresses.some((a) => a.address === address));
-        if (!owner) problems.push(`${addressSource} ${address} is not an address of this host (it has ${summarizeList(interfaces.filter((i) => !i.loopback).flatMap((i) => i.addresses.filter((a) => a.family === 'IPv4').map((a) => `${a.address} on ${i.name}`)), 4) || 'none'})`);
-        else if (!isUp(owner)) problems.push(`${address} is on ${state(owner)}`);
+        const found = interfaces.find((i) => i.addresses.some((a) => a.address === address));
+        owner = found;
+        const local = interfaces.filter((i) => !i.loopback).flatMap((i) => i.addresses.filter((a) => a.family === 'IPv4').map((a) => ({ address: a.address, name: i.name })));
+        if (!found) {
+          problems.push((c) => nic(c).notLocal({ source: addressSource(c), address, has: summarizeList(local.map((l) => nic(c).addressOn(l)), 4, c.report.list) || nic(c).none }));
+        } else if (!isUp(found)) problems.push((c) => nic(c).addressOnDown({ address, state: state(found, nic(c)) }));
       }
     }
     evidence.addressInterface = owner?.name ?? null;
@@ -90,30 +80,34 @@ export default defineCheck({
     const chosen = new Map<string, string[]>();
     for (const { name, value, from } of selectors) {
       const selector = parseIfnameSelector(name as IfnameVariable, value);
-      const label = from === 'environment' ? `${name}=${value}` : `ifname ${value.slice(1)} (cluster file)`;
+      const label = (c: Catalogue) => (from === 'environment' ? `${name}=${value}` : nic(c).fileIfname({ ifname: value.slice(1) }));
       if (!selector.ok) {
-        problems.push(`${label} ${selector.reason}`);
+        // the parser's reason is quoted as it gave it
+        const reason = selector.reason;
+        problems.push((c) => nic(c).selectorInvalid({ label: label(c), reason }));
         continue;
       }
       const matches = interfaces.filter((i) => !(selector.exclude && i.loopback) && selectorAllows(selector, i.name));
-      chosen.set(label, matches.map((m) => m.name));
+      // evidence keys: in English, whatever the run's language
+      chosen.set(label(en), matches.map((m) => m.name));
       if (matches.length === 0) {
-        problems.push(`${label} matches no interface (this host has ${summarizeList(interfaces.map((i) => i.name), 6)})`);
+        problems.push((c) => nic(c).matchesNone({ label: label(c), interfaces: summarizeList(interfaces.map((i) => i.name), 6, c.report.list) }));
         continue;
       }
       if (selector.exact && !selector.exclude) {
         const down = matches.filter((m) => !isUp(m));
         if (down.length > 0) {
-          problems.push(`${label} names ${summarizeList(down.map(state), 3)}`);
+          problems.push((c) => nic(c).namesDown({ label: label(c), interfaces: summarizeList(down.map((d) => state(d, nic(c))), 3, c.report.list) }));
           continue;
         }
       } else if (!matches.some(isUp)) {
-        problems.push(`${label} matches only interfaces that are down: ${summarizeList(matches.map(state), 3)}`);
+        problems.push((c) => nic(c).onlyDown({ label: label(c), interfaces: summarizeList(matches.map((m) => state(m, nic(c))), 3, c.report.list) }));
         continue;
       }
-      if (owner && !matches.some((m) => m.name === owner!.name)) problems.push(`${label} does not select ${owner.name}, which carries ${address}`);
+      const carrier = owner;
+      if (carrier && !matches.some((m) => m.name === carrier.name)) problems.push((c) => nic(c).missesOwner({ label: label(c), owner: carrier.name, address }));
       if (!owner && address === undefined && !matches.some((m) => isUp(m) && m.addresses.some((a) => a.family === 'IPv4'))) {
-        problems.push(`${label} selects no UP interface with an IPv4 address`);
+        problems.push((c) => nic(c).noUsable({ label: label(c) }));
       }
     }
     evidence.selected = Object.fromEntries(chosen);
@@ -124,35 +118,35 @@ export default defineCheck({
     evidence.links = link.links;
 
     if (problems.length > 0) {
-      const nic = owner?.name ?? cluster?.self.ifname ?? '<interface>';
+      const name = owner?.name ?? cluster?.self.ifname ?? '<interface>';
       const ip = address ?? '<address>';
-      return fail(problems.length === 1 ? problems[0]! : `${problems.length} problems: ${summarizeList(problems, 2)}`, {
+      const said = problems.map((p) => p(ctx.text));
+      return fail(said.length === 1 ? said[0]! : t.problems({ count: said.length, list: summarizeList(said, 2, ctx.text.report.list) }), {
         expected: 'HCCL_IF_IP on a local UP interface, and every *_SOCKET_IFNAME selecting that interface',
-        actual: problems.join('; '),
-        remediation: `export HCCL_IF_IP=${ip} GLOO_SOCKET_IFNAME=${nic} TP_SOCKET_IFNAME=${nic} HCCL_SOCKET_IFNAME=${nic} in the launch script (source <(qprep env${cluster ? ` --cluster ${cluster.file}` : ''}) prints them)`,
+        actual: problems.map((p) => p(en)).join('; '),
+        remediation: t.exportFix({ ip, nic: name, cluster: cluster ? cluster.file : null }),
         evidence,
-        details: problems.length > 1 ? problems : [],
+        details: said.length > 1 ? said : [],
       });
     }
     const selected = [...new Set([...chosen.values()].flat())];
     const parts: string[] = [];
-    const fromFile = set.length === 0 && chosen.size > 0 ? ', the ifname of the cluster file' : '';
-    if (address !== undefined && owner) parts.push(`${envIp ? 'HCCL_IF_IP' : 'the cluster host address'} ${address} is on ${owner.name} (UP)${fromFile}`);
-    if (set.length > 0) parts.push(`${set.join(', ')} select ${summarizeList(selected, 3)}`);
+    const fromFile = set.length === 0 && chosen.size > 0;
+    if (address !== undefined && owner) parts.push(t.addressIsOn({ fromEnv: envIp !== undefined, address, nic: owner.name, fromFile }));
+    if (set.length > 0) parts.push(t.variablesSelect({ variables: set.join(', '), interfaces: summarizeList(selected, 3, ctx.text.report.list) }));
     if (set.length === 0 && envIp === undefined) {
-      const nic = owner?.name ?? cluster?.self.ifname ?? selected[0] ?? '<interface>';
-      parts.push(`at launch export HCCL_IF_IP=${address ?? '<address>'} and GLOO/TP/HCCL_SOCKET_IFNAME=${nic} (qprep env --cluster prints them)`);
+      const name = owner?.name ?? cluster?.self.ifname ?? selected[0] ?? '<interface>';
+      parts.push(t.atLaunch({ address: address ?? '<address>', nic: name }));
     }
-    if (link.summary.length > 0) parts.push(link.summary.join(', '));
+    if (link.summary.length > 0) parts.push(link.summary.map((s) => s(ctx.text)).join(ctx.text.report.list.separator));
     if (link.warnings.length > 0) {
-      return warn(`${link.warnings.join('; ')}; ${parts.join('; ')}`, {
+      return warn(t.parts({ parts: [...link.warnings.map((w) => w(ctx.text)), ...parts] }), {
         expected: `a NIC of at least ${ctx.profile.host.nic.minSpeedMbps} Mb/s, full duplex, for the sockets of a multi-node deployment`,
-        actual: link.summary.join(', '),
-        remediation:
-          'point HCCL_IF_IP and GLOO/TP/HCCL_SOCKET_IFNAME at the data NIC (qprep facts lists each NIC with its speed), or lower host.nic.minSpeedMbps in the profile',
+        actual: link.summary.map((s) => s(en)).join(', '),
+        remediation: t.slowFix,
         evidence,
       });
     }
-    return pass(parts.join('; '), { evidence });
+    return pass(t.parts({ parts }), { evidence });
   },
 });

@@ -6,30 +6,25 @@ const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'ftp_proxy', 'all_proxy', 
 const NO_PROXY_VARIABLES = ['no_proxy', 'NO_PROXY'];
 const LOCAL_NAMES = ['localhost', '127.0.0.1'];
 
+// title, why, fix and every message: src/i18n/*/checks/net.ts (reads: the variable names, the same in every language)
 export default defineCheck({
   id: 'net.proxy',
-  title: 'HTTP proxy variables',
   category: 'network',
   level: 'recommended',
-  why:
-    'With http_proxy/https_proxy set, the PD proxy server, the benchmarks and the Python HTTP clients send requests ' +
-    'for other nodes and for localhost to the proxy, which answers 503 or hangs (httpx also ignores CIDR entries in ' +
-    'no_proxy). The vllm-ascend launch scripts start with "unset http_proxy https_proxy ftp_proxy" for that reason.',
   reads: [...PROXY_VARIABLES, ...NO_PROXY_VARIABLES],
-  fix: 'unset the proxy variables in the launch script, or list localhost, 127.0.0.1 and every node address in no_proxy.',
   async run(ctx) {
+    const t = ctx.text.checks['net.proxy'];
     const env = ctx.host.env();
     const set = PROXY_VARIABLES.filter((name) => (env[name] ?? '') !== '');
     const noProxy = NO_PROXY_VARIABLES.flatMap((name) => (env[name] ?? '').split(',')).map((v) => v.trim()).filter(Boolean);
     const shown = Object.fromEntries([...set, ...NO_PROXY_VARIABLES.filter((n) => env[n] !== undefined)].map((name) => [name, redactEnvValue(name, env[name]!)]));
-    if (set.length === 0) return pass('no proxy variable is set', { evidence: { variables: shown } });
+    if (set.length === 0) return pass(t.none, { evidence: { variables: shown } });
     const missingLocal = LOCAL_NAMES.filter((name) => !noProxy.includes(name));
     const values = set.map((name) => `${name}=${redactEnvValue(name, env[name]!)}`).join(', ');
-    const coverage = missingLocal.length === 0 ? 'no_proxy covers localhost' : `no_proxy lacks ${missingLocal.join(', ')}`;
-    return warn(`proxy variables are set (${values}); ${coverage}`, {
+    return warn(t.set({ values, missingLocal: missingLocal.length === 0 ? null : missingLocal.join(', ') }), {
       expected: 'no proxy variables in the serving environment',
       actual: set.join(', '),
-      remediation: `unset ${set.join(' ')} in the launch script (the deployment guides do), or export no_proxy=localhost,127.0.0.1,<every node address>`,
+      remediation: t.unsetFix({ variables: set.join(' ') }),
       evidence: { variables: shown, noProxy },
     });
   },

@@ -1,3 +1,4 @@
+import { en, type Catalogue } from '../i18n/en/index.js';
 import type { PingReport } from '../parsers/hccn-ping.js';
 import { summarizeList } from '../util/text.js';
 import type { PlannedPing, UnplannedPing } from './plan.js';
@@ -42,29 +43,37 @@ export function formatLoss(percent: number): string {
   return Number.isInteger(percent) ? `${percent}%` : `${percent.toFixed(2)}%`;
 }
 
+/**
+ * The words of a language (ctx.text); English unless told. The outcome's problem and reason are
+ * quoted as the probe gave them: the same text is in the evidence.
+ */
+type PingText = Pick<Catalogue, 'probes' | 'report'>;
+
 /** "node1 dev3 -> node2 dev3 (198.18.2.3)", with "hccs" for an A3 HCCS ping. */
-export function describePing(ping: PlannedPing): string {
-  return `${ping.localNode} dev${ping.localDevice} -> ${ping.peerNode} dev${ping.peerDevice} (${ping.address}${ping.method === 'hccs' ? ', hccs' : ''})`;
+export function describePing(ping: PlannedPing, text: PingText = en): string {
+  const { localNode, localDevice, peerNode, peerDevice, address } = ping;
+  return text.probes.pings.ping({ localNode, localDevice, peerNode, peerDevice, address, hccs: ping.method === 'hccs' });
 }
 
-export function describeOutcome(outcome: PingOutcome): string {
+export function describeOutcome(outcome: PingOutcome, text: PingText = en): string {
+  const t = text.probes.pings;
   switch (outcome.status) {
     case 'ok':
-      return 'ok';
+      return t.ok;
     case 'loss':
-      return `${formatLoss(outcome.lossPercent)} loss`;
+      return t.loss({ loss: formatLoss(outcome.lossPercent) });
     case 'unreachable':
-      return 'destination host unreachable';
+      return t.unreachable;
     case 'error':
-      return `not assessed: ${outcome.problem}`;
+      return t.notAssessed({ problem: outcome.problem });
     case 'skipped':
-      return `skipped: ${outcome.reason}`;
+      return t.skipped({ reason: outcome.reason });
   }
 }
 
 /** One report line: `node1 dev3 -> node2 dev3 (198.18.2.3): 100% loss`. */
-export function describeResult(result: PingResult): string {
-  return `${describePing(result.ping)}: ${describeOutcome(result.outcome)}`;
+export function describeResult(result: PingResult, text: PingText = en): string {
+  return text.probes.pings.result({ ping: describePing(result.ping, text), outcome: describeOutcome(result.outcome, text) });
 }
 
 const isFailure = (r: PingResult) => r.outcome.status === 'loss' || r.outcome.status === 'unreachable';
@@ -118,17 +127,20 @@ function byOrder(a: PingResult, b: PingResult, peerOrder: Map<string, number>): 
  * nodes: every failing pair on its own line, one line per peer, and the patterns that point at
  * the cause (one local port down, one peer off the network).
  */
-export function summarizePings(results: readonly PingResult[], unplanned: readonly UnplannedPing[] = []): PingSummary {
+export function summarizePings(results: readonly PingResult[], unplanned: readonly UnplannedPing[] = [], text: PingText = en): PingSummary {
+  const t = text.probes.pings;
+  const list = text.report.list;
+  const line = (result: PingResult) => describeResult(result, text);
   const peerOrder = new Map<string, number>();
   for (const r of results) if (!peerOrder.has(r.ping.peerNode)) peerOrder.set(r.ping.peerNode, peerOrder.size);
   for (const u of unplanned) if (!peerOrder.has(u.peerNode)) peerOrder.set(u.peerNode, peerOrder.size);
   const sorted = [...results].sort((a, b) => byOrder(a, b, peerOrder));
   const count = (status: PingOutcome['status']) => sorted.filter((r) => r.outcome.status === status).length;
-  const failures = sorted.filter(isFailure).map(describeResult);
-  const problems = sorted.filter((r) => r.outcome.status === 'error').map(describeResult);
+  const failures = sorted.filter(isFailure).map(line);
+  const problems = sorted.filter((r) => r.outcome.status === 'error').map(line);
   const skippedLines = [
-    ...sorted.filter((r) => r.outcome.status === 'skipped').map(describeResult),
-    ...unplanned.map((u) => `${u.localNode} dev${u.localDevice} -> ${u.peerNode}${u.peerDevice === null ? '' : ` dev${u.peerDevice}`}: not planned: ${u.reason}`),
+    ...sorted.filter((r) => r.outcome.status === 'skipped').map(line),
+    ...unplanned.map((u) => t.notPlanned({ localNode: u.localNode, localDevice: u.localDevice, peerNode: u.peerNode, peerDevice: u.peerDevice, reason: u.reason })),
   ];
 
   const byPeer: PeerSummary[] = [...peerOrder.keys()].map((peerNode) => {
@@ -138,11 +150,11 @@ export function summarizePings(results: readonly PingResult[], unplanned: readon
     const failing = mine.filter(isFailure);
     const errors = mine.filter((r) => r.outcome.status === 'error');
     const skipped = mine.filter((r) => r.outcome.status === 'skipped').length + notPlanned;
-    const parts = [`${peerNode}: ${ok} of ${mine.length + notPlanned} ok`];
-    if (failing.length > 0) parts.push(`failing ${summarizeList(failing.map((r) => `${pairLabel(r.ping)} (${describeOutcome(r.outcome)})`), 6)}`);
-    if (errors.length > 0) parts.push(`not assessed ${summarizeList(errors.map((r) => pairLabel(r.ping)), 6)}`);
-    if (skipped > 0) parts.push(`${skipped} skipped`);
-    return { peerNode, total: mine.length + notPlanned, ok, failed: failing.length, errors: errors.length, skipped, line: parts.join('; ') };
+    const parts = [t.peerOk({ peer: peerNode, ok, total: mine.length + notPlanned })];
+    if (failing.length > 0) parts.push(t.peerFailing({ pairs: summarizeList(failing.map((r) => t.pairOutcome({ pair: pairLabel(r.ping), outcome: describeOutcome(r.outcome, text) })), 6, list) }));
+    if (errors.length > 0) parts.push(t.peerNotAssessed({ pairs: summarizeList(errors.map((r) => pairLabel(r.ping)), 6, list) }));
+    if (skipped > 0) parts.push(t.peerSkipped({ count: skipped }));
+    return { peerNode, total: mine.length + notPlanned, ok, failed: failing.length, errors: errors.length, skipped, line: t.parts({ parts }) };
   });
 
   const diagnoses: string[] = [];
@@ -151,20 +163,20 @@ export function summarizePings(results: readonly PingResult[], unplanned: readon
   for (const device of localDevices) {
     const mine = judged.filter((r) => r.ping.localDevice === device);
     if (mine.length >= 2 && mine.every(isFailure)) {
-      diagnoses.push(`${mine[0]!.ping.localNode} dev${device} reached none of its ${mine.length} peer devices: check its link, cable and address (hccn_tool -i ${device} -link -g; hccn_tool -i ${device} -ip -g)`);
+      diagnoses.push(t.localReachesNone({ node: mine[0]!.ping.localNode, device, count: mine.length }));
     }
   }
   for (const peerNode of peerOrder.keys()) {
     const toPeer = judged.filter((r) => r.ping.peerNode === peerNode);
     if (toPeer.length >= 2 && toPeer.every(isFailure)) {
-      diagnoses.push(`${peerNode} answered none of ${toPeer.length} pings: the node is down or off the NPU network, or its device IPs in the cluster file are wrong`);
+      diagnoses.push(t.peerAnswersNone({ peer: peerNode, count: toPeer.length }));
       continue;
     }
     const peerDevices = [...new Set(toPeer.map((r) => r.ping.peerDevice))].sort((a, b) => a - b);
     for (const device of peerDevices) {
       const toDevice = toPeer.filter((r) => r.ping.peerDevice === device);
       if (toDevice.length >= 2 && toDevice.every(isFailure)) {
-        diagnoses.push(`${peerNode} dev${device} answered none of the ${toDevice.length} local devices that pinged it: check that device on ${peerNode}`);
+        diagnoses.push(t.peerDeviceAnswersNone({ peer: peerNode, device, count: toDevice.length }));
       }
     }
   }
@@ -174,13 +186,13 @@ export function summarizePings(results: readonly PingResult[], unplanned: readon
   const errors = problems.length;
   const okCount = count('ok');
   let headline: string;
-  if (total === 0) headline = unplanned.length > 0 ? `no ping could be planned: ${summarizeList(skippedLines, 2)}` : 'no ping planned';
-  else if (failed === 0 && errors === 0) headline = `all ${total} pings ok${skippedLines.length > 0 ? ` (${skippedLines.length} skipped)` : ''}`;
+  if (total === 0) headline = unplanned.length > 0 ? t.nonePlannable({ lines: summarizeList(skippedLines, 2, list) }) : t.nonePlanned;
+  else if (failed === 0 && errors === 0) headline = t.allOk({ total, skipped: skippedLines.length });
   else {
     const parts: string[] = [];
-    if (failed > 0) parts.push(`${failed} of ${total} pings failed: ${summarizeList(failures, 3)}`);
-    if (errors > 0) parts.push(`${errors} of ${total} could not be assessed: ${summarizeList(problems, failed > 0 ? 1 : 3)}`);
-    headline = parts.join('; ');
+    if (failed > 0) parts.push(t.failed({ failed, total, list: summarizeList(failures, 3, list) }));
+    if (errors > 0) parts.push(t.notAssessedCount({ errors, total, list: summarizeList(problems, failed > 0 ? 1 : 3, list) }));
+    headline = t.parts({ parts });
   }
   return {
     total,

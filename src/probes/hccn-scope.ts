@@ -6,7 +6,7 @@ import { parseSpodInfo, type SpodInfoEntry } from '../parsers/spod-info.js';
 import { inIPv4Network } from '../util/ip.js';
 import { summarizeList } from '../util/text.js';
 import { commandLine, commandProblem } from './commands.js';
-import type { HccnAnswer } from './hccn.js';
+import { hccnProblemText, type HccnAnswer } from './hccn.js';
 import { inventoryUnavailable } from './npu-advice.js';
 import { npuInventory, selectVisible, visibleDevices, type NpuDevice, type VisibleDevices } from './npu.js';
 
@@ -32,14 +32,13 @@ export type HccnScope = HccnTargets | { ok: false; outcome: Outcome };
  * would let `--only hccn` call it ready).
  */
 export async function hccnScope(ctx: CheckContext, what: string): Promise<HccnScope> {
+  const text = ctx.text.probes.hccn;
   const inventory = await npuInventory(ctx);
   if (!inventory.ok) return { ok: false, outcome: await inventoryUnavailable(ctx, inventory.problem, what) };
   if (inventory.family === '310p') {
     return {
       ok: false,
-      outcome: skip(`the 310P family has no NPU network (no RoCE ports, no hccn_tool): ${what} does not apply; nodes talk over the host network`, {
-        remediation: 'nothing to do here; a multi-node 310P deployment depends on the host network (net.host-nic)',
-      }),
+      outcome: skip(text.noNpuNetwork310p({ what }), { remediation: text.noNpuNetwork310pFix }),
     };
   }
   const visible = visibleDevices(ctx);
@@ -47,8 +46,8 @@ export async function hccnScope(ctx: CheckContext, what: string): Promise<HccnSc
   if (devices.length === 0) {
     return {
       ok: false,
-      outcome: skip(`no NPU device to examine: ${visible.source} ${visible.text} selects none of the ${inventory.devices.length} devices npu-smi lists`, {
-        remediation: `correct ${visible.source} (ids count the visible devices from 0)`,
+      outcome: skip(text.noDeviceSelected({ source: visible.source, selection: visible.text, listed: inventory.devices.length }), {
+        remediation: text.selectionFix({ source: visible.source }),
       }),
     };
   }
@@ -65,15 +64,13 @@ export function hccnBlocking(ctx: CheckContext): boolean {
   return nodes >= 2 || ctx.profile.deployment.nodes >= 2 || ctx.profile.hccn.kvTransfer;
 }
 
-const SINGLE_NODE_NOTE = ' (a warning on a single node: only traffic between nodes uses the NPU network; --cluster or a multi-node profile makes it blocking)';
-
 /**
  * A problem of the NPU network: a fail in a multi-node run, a warning that says why on a single
  * node, where HCCL keeps to HCCS inside the box.
  */
 export function hccnProblem(ctx: CheckContext, message: string, details: Omit<Outcome, 'status' | 'message'>): Outcome {
   if (hccnBlocking(ctx)) return fail(message, details);
-  return warn(`${message}${SINGLE_NODE_NOTE}`, details);
+  return warn(ctx.text.probes.hccn.singleNode({ message }), details);
 }
 
 export function devName(device: number): string {
@@ -109,21 +106,22 @@ export function askEvery<T>(ctx: CheckContext, devices: readonly NpuDevice[], qu
 
 /** The remediation of a failed hccn_tool call, by what went wrong. */
 export async function hccnToolRemediation(ctx: CheckContext, answer: Extract<HccnAnswer<unknown>, { ok: false }>): Promise<string> {
+  const text = ctx.text.probes.hccn;
   switch (answer.kind) {
     case 'not-found': {
       const container = await ctx.container();
       const flag = DRIVER_PATHS.standard.find((p) => p.path.endsWith('/hccn_tool'))!.flag;
-      return container.inContainer ? `add ${flag} to docker run (npu.tools reports the same cause)` : 'install the NPU driver package (it ships hccn_tool in /usr/local/Ascend/driver/tools) (npu.tools reports the same cause)';
+      return container.inContainer ? text.toolMissingInContainerFix({ flag }) : text.toolMissingOnHostFix;
     }
     case 'busy':
-      return 'another program keeps hccn_tool busy (an exporter, a monitoring loop): pause it while qprep runs, or raise hccn.busyRetries in the profile';
+      return text.toolBusyFix;
     case 'refused':
-      return 'report this with "qprep snapshot -o snap.json --only hccn" attached';
+      return text.toolRefusedFix;
     case 'expired':
-      return 'raise hccn.peersBudget in the profile, or ping fewer pairs (plan: ring or same-index in the cluster file)';
+      return text.toolExpiredFix;
     case 'failed':
     case 'unparsable':
-      return `run "${commandLine(answer.argv)}" by hand and read its answer; a driver that cannot answer needs "npu-smi info" and dmesg checked`;
+      return text.toolFailedFix({ command: commandLine(answer.argv) });
   }
 }
 
@@ -135,7 +133,8 @@ export async function unanswered<T>(ctx: CheckContext, answers: ReadonlyArray<De
   const failed = answers.filter((a): a is DeviceAnswer<T> & { answer: Extract<HccnAnswer<T>, { ok: false }> } => !a.answer.ok);
   if (failed.length === 0) return undefined;
   const first = failed[0]!.answer;
-  return error(`cannot read ${what} of ${failed.length} of ${answers.length} devices (${summarizeList(failed.map((f) => devName(f.device.device)), 6)}): ${first.problem}`, {
+  const devices = summarizeList(failed.map((f) => devName(f.device.device)), 6, ctx.text.report.list);
+  return error(ctx.text.probes.hccn.cannotRead({ what, failed: failed.length, total: answers.length, devices, problem: hccnProblemText(first) }), {
     remediation: await hccnToolRemediation(ctx, first),
     evidence: { problems: failed.map((f) => ({ device: f.device.device, kind: f.answer.kind, problem: f.answer.problem })) },
     // a missing hccn_tool is npu.tools' finding: every HCCN check that needed it follows from it

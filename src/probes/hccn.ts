@@ -1,6 +1,7 @@
 import type { PlannedPing } from '../cluster/plan.js';
-import { outcomeOfReport, type PingOutcome, type PingResult } from '../cluster/ping-summary.js';
+import { outcomeOfReport, type PingResult } from '../cluster/ping-summary.js';
 import type { CheckContext } from '../core/types.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
 import { describeProbeError, type CommandLocation, type CommandResult, type ProbeErrorCode } from '../host/types.js';
 import { parseHccnConf, type HccnConf } from '../parsers/hccn-conf.js';
 import {
@@ -79,15 +80,46 @@ export function isDeviceId(device: number): boolean {
   return Number.isInteger(device) && device >= 0 && device <= 63;
 }
 
+/**
+ * A problem's `problem` is English: it is evidence (and facts), the same in every language. What a
+ * person reads is this text, in the run's language, kept beside it.
+ */
+const problemTexts = new WeakMap<object, string>();
+
+/** A failed call's problem as the run's language says it (its English problem when none was kept). */
+export function hccnProblemText(failed: { problem: string }): string {
+  return problemTexts.get(failed) ?? failed.problem;
+}
+
+/** `say(en)` is the problem in the evidence; `say(ctx.text)` what a person reads. */
+function worded<T extends { problem: string }>(ctx: CheckContext, make: (problem: string) => T, say: (text: Catalogue) => string): T {
+  const value = make(say(en));
+  if (ctx.text !== en) problemTexts.set(value, say(ctx.text));
+  return value;
+}
+
+/** The same problem in another object (a copy without the raw result): its words go with it. */
+function carried<T extends { problem: string }>(from: { problem: string }, to: T): T {
+  const text = problemTexts.get(from);
+  if (text !== undefined) problemTexts.set(to, text);
+  return to;
+}
+
 /** Runs the tool, retrying busy answers; the caller judges the result it returns. */
 export async function runHccnTool(ctx: CheckContext, device: number, args: readonly string[], options: HccnRunOptions = {}): Promise<HccnRun> {
   const shown = [HCCN_TOOL, '-i', String(device), ...args];
   if (!isDeviceId(device)) {
-    return { ok: false, kind: 'refused', problem: `refused to run hccn_tool for device "${String(device).slice(0, 20)}": not a device id`, argv: shown, attempts: 0 };
+    const id = String(device).slice(0, 20);
+    return worded(ctx, (problem): Extract<HccnRun, { ok: false }> => ({ ok: false, kind: 'refused', problem, argv: shown, attempts: 0 }), (t) => t.probes.hccn.notADevice({ device: id }));
   }
   const location = await findHccnTool(ctx);
   if (!location.path) {
-    return { ok: false, kind: 'not-found', problem: `${HCCN_TOOL} not found (searched ${location.searched.join(', ')})`, argv: shown, attempts: 0, searched: location.searched };
+    const searched = location.searched.join(', ');
+    return worded(
+      ctx,
+      (problem): Extract<HccnRun, { ok: false }> => ({ ok: false, kind: 'not-found', problem, argv: shown, attempts: 0, searched: location.searched }),
+      (t) => t.probes.hccn.notFound({ tool: HCCN_TOOL, searched }),
+    );
   }
   const argv = [location.path, '-i', String(device), ...args];
   const timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
@@ -99,14 +131,8 @@ export async function runHccnTool(ctx: CheckContext, device: number, args: reado
     if (result.expired) return { ok: false, kind: 'expired', problem: options.startBy?.why ?? 'not started: its time budget was spent', argv, attempts: attempt - 1, result };
     if (!isHccnBusy(`${result.stdout}\n${result.stderr}`)) return { ok: true, result, argv, attempts: attempt };
     if (attempt > retries) {
-      return {
-        ok: false,
-        kind: 'busy',
-        problem: `"${commandLine(argv)}" answered "hccn_tool is busy" ${attempt} times over ${(waitedMs / 1000).toFixed(1)} s; another program is using hccn_tool on this host`,
-        argv,
-        attempts: attempt,
-        result,
-      };
+      const busy = { command: commandLine(argv), attempts: attempt, seconds: (waitedMs / 1000).toFixed(1) };
+      return worded(ctx, (problem): Extract<HccnRun, { ok: false }> => ({ ok: false, kind: 'busy', problem, argv, attempts: attempt, result }), (t) => t.probes.hccn.busy(busy));
     }
     const pause = busyBackoffMs(attempt);
     waitedMs += pause;
@@ -125,17 +151,21 @@ export function queryHccn<T>(ctx: CheckContext, device: number, args: readonly s
     const run = await runHccnTool(ctx, device, args, options);
     if (!run.ok) {
       const { result: _result, ...problem } = run;
-      return problem;
+      return carried(run, problem);
     }
     const { result } = run;
-    const failed = commandProblem(result, options.timeoutMs ?? ctx.timeoutMs);
+    const timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
+    const failed = commandProblem(result, timeoutMs);
     const didNotRun = result.timedOut || result.notFound || result.failure !== undefined || result.signal !== null;
-    if (failed && (didNotRun || result.stdout.trim() === '')) return { ok: false, kind: 'failed', problem: failed, argv: run.argv, attempts: run.attempts };
+    const callFailed = () =>
+      worded(ctx, (problem): Extract<HccnAnswer<T>, { ok: false }> => ({ ok: false, kind: 'failed', problem, argv: run.argv, attempts: run.attempts }), (t) => commandProblem(result, timeoutMs, t)!);
+    if (failed && (didNotRun || result.stdout.trim() === '')) return callFailed();
     const parsed = parse(result.stdout);
     if (!parsed.ok) {
-      return failed
-        ? { ok: false, kind: 'failed', problem: failed, argv: run.argv, attempts: run.attempts }
-        : { ok: false, kind: 'unparsable', problem: `"${commandLine(run.argv)}": ${parsed.reason}`, argv: run.argv, attempts: run.attempts };
+      if (failed) return callFailed();
+      // the parser's reason is quoted as it gave it
+      const unparsable = { command: commandLine(run.argv), reason: parsed.reason };
+      return worded(ctx, (problem): Extract<HccnAnswer<T>, { ok: false }> => ({ ok: false, kind: 'unparsable', problem, argv: run.argv, attempts: run.attempts }), (t) => t.probes.hccn.unparsable(unparsable));
     }
     return { ok: true, value: parsed.value, argv: run.argv, attempts: run.attempts, exitCode: result.exitCode };
   });
@@ -189,6 +219,8 @@ export function pingArgs(ping: Pick<PlannedPing, 'method' | 'address'>): string[
 export interface PingRun extends PingResult {
   attempts: number;
   argv: string[];
+  /** an error outcome's problem in the run's language (the outcome, evidence, keeps the English) */
+  shown?: string;
 }
 
 /**
@@ -199,22 +231,25 @@ export interface PingRun extends PingResult {
 export async function runPing(ctx: CheckContext, ping: PlannedPing, options: HccnRunOptions = {}): Promise<PingRun> {
   const args = pingArgs(ping);
   if (!args) {
-    return { ping, outcome: { status: 'error', problem: `refused to ping "${ping.address.slice(0, 40)}": not an IPv4 address` }, attempts: 0, argv: [] };
+    const address = ping.address.slice(0, 40);
+    const say = (t: Catalogue) => t.probes.hccn.notAnAddress({ address });
+    return { ping, outcome: { status: 'error', problem: say(en) }, attempts: 0, argv: [], shown: say(ctx.text) };
   }
   const run = await runHccnTool(ctx, ping.localDevice, args, options);
   if (!run.ok && run.kind === 'expired') return { ping, outcome: { status: 'skipped', reason: run.problem }, attempts: run.attempts, argv: run.argv };
-  if (!run.ok) return { ping, outcome: { status: 'error', problem: run.problem }, attempts: run.attempts, argv: run.argv };
+  if (!run.ok) return { ping, outcome: { status: 'error', problem: run.problem }, attempts: run.attempts, argv: run.argv, shown: hccnProblemText(run) };
   const timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
   const parsed = parseHccnPing(run.result.stdout);
   const report = parsed.ok ? parsed.value.reports[0] : undefined;
-  const failed = commandProblem(run.result, timeoutMs);
-  let outcome: PingOutcome;
-  if (run.result.timedOut || run.result.notFound || run.result.failure) outcome = { status: 'error', problem: failed ?? 'the command did not run' };
-  else if (report && report.verdict !== 'incomplete') outcome = outcomeOfReport(report);
-  else if (failed) outcome = { status: 'error', problem: failed };
-  else if (report) outcome = outcomeOfReport(report);
-  else outcome = { status: 'error', problem: `"${commandLine(run.argv)}" printed no ping result${parsed.ok ? '' : `: ${parsed.reason}`}` };
-  return { ping, outcome, attempts: run.attempts, argv: run.argv };
+  const failed = (t: Catalogue) => commandProblem(run.result, timeoutMs, t);
+  const erred = (say: (t: Catalogue) => string): PingRun => ({ ping, outcome: { status: 'error', problem: say(en) }, attempts: run.attempts, argv: run.argv, shown: say(ctx.text) });
+  if (run.result.timedOut || run.result.notFound || run.result.failure) return erred((t) => failed(t) ?? 'the command did not run');
+  if (report && report.verdict !== 'incomplete') return { ping, outcome: outcomeOfReport(report), attempts: run.attempts, argv: run.argv };
+  if (failed(en)) return erred((t) => failed(t)!);
+  if (report) return { ping, outcome: outcomeOfReport(report), attempts: run.attempts, argv: run.argv };
+  // the parser's reason is quoted as it gave it
+  const command = commandLine(run.argv);
+  return erred((t) => t.probes.hccn.noPingResult({ command, reason: parsed.ok ? null : parsed.reason }));
 }
 
 /**
@@ -246,7 +281,8 @@ export type HccnConfRead =
 export function hccnConf(ctx: CheckContext): Promise<HccnConfRead> {
   return ctx.shared('hccn.conf', async (): Promise<HccnConfRead> => {
     const read = await ctx.host.readFile(HCCN_CONF);
-    if (!read.ok) return { ok: false, path: HCCN_CONF, code: read.code, problem: describeProbeError(HCCN_CONF, read) };
+    // the problem is only ever read by a person (code is what programs read): in the run's language
+    if (!read.ok) return { ok: false, path: HCCN_CONF, code: read.code, problem: describeProbeError(HCCN_CONF, read, ctx.text.probes.file) };
     const parsed = parseHccnConf(read.value);
     if (!parsed.ok) return { ok: false, path: HCCN_CONF, code: 'EPARSE', problem: `${HCCN_CONF}: ${parsed.reason}` };
     return { ok: true, path: HCCN_CONF, value: parsed.value };

@@ -15,8 +15,8 @@ export function listeningSockets(ctx: CheckContext): Promise<Listening> {
     for (const [file, family] of [['/proc/net/tcp', 'IPv4'], ['/proc/net/tcp6', 'IPv6']] as const) {
       const read = await ctx.host.readFile(file);
       if (read.ok) sockets.push(...parseProcNetTcp(read.value, family).filter((s) => s.state === TCP_LISTEN));
-      // a kernel without IPv6 has no tcp6
-      else if (!(family === 'IPv6' && read.code === 'ENOENT')) return { ok: false, problem: describeProbeError(file, read) };
+      // a kernel without IPv6 has no tcp6; the problem is only ever read by a person: in the run's language
+      else if (!(family === 'IPv6' && read.code === 'ENOENT')) return { ok: false, problem: describeProbeError(file, read, ctx.text.probes.file) };
     }
     return { ok: true, sockets };
   });

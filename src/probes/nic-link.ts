@@ -1,4 +1,5 @@
 import type { CheckContext } from '../core/types.js';
+import type { Phrase } from '../i18n/phrase.js';
 import type { InventoryNic } from '../host/types.js';
 import { hostInventory } from './inventory.js';
 
@@ -6,12 +7,12 @@ import { hostInventory } from './inventory.js';
 const NOT_FORWARDING = new Set(['dormant', 'notpresent', 'testing']);
 
 export interface NicLinkJudgement {
-  problems: string[];
-  warnings: string[];
+  problems: Phrase[];
+  warnings: Phrase[];
   /** per NIC: state, speed, MTU and duplex as the inventory gives them */
   links: Record<string, Pick<InventoryNic, 'state' | 'speedMbps' | 'mtu' | 'duplex'> | null>;
   /** "eth0 100000 Mb/s, MTU 9000" per NIC, for a pass message */
-  summary: string[];
+  summary: Phrase[];
 }
 
 /** Several nodes: a cluster file of two or more, or a profile whose deployment spans two or more. */
@@ -39,13 +40,15 @@ export async function judgeNicLinks(ctx: CheckContext, names: ReadonlyArray<stri
     }
     judgement.links[name] = { state: nic.state, speedMbps: nic.speedMbps, mtu: nic.mtu, duplex: nic.duplex };
     if (nic.virtual === true && nic.name === 'lo') continue;
-    if (NOT_FORWARDING.has(nic.state)) judgement.problems.push(`${name} is ${nic.state} (operstate)`);
-    const speed = nic.speedMbps === null ? 'speed not reported' : `${nic.speedMbps} Mb/s`;
-    judgement.summary.push(`${name} ${speed}${nic.duplex === 'half' ? ' half duplex' : ''}, MTU ${nic.mtu ?? 'unknown'}`);
+    if (NOT_FORWARDING.has(nic.state)) judgement.problems.push((t) => t.probes.nicLink.notForwarding({ nic: name, state: nic.state }));
+    const { speedMbps, mtu } = nic;
+    const halfDuplex = nic.duplex === 'half';
+    judgement.summary.push((t) => t.probes.nicLink.summary({ nic: name, speedMbps, halfDuplex, mtu }));
     if (several && nic.speedMbps !== null && nic.speedMbps < min) {
-      judgement.warnings.push(`${name} links at ${nic.speedMbps} Mb/s, below the ${min} Mb/s a multi-node deployment needs (host.nic.minSpeedMbps)`);
+      const slowMbps = nic.speedMbps;
+      judgement.warnings.push((t) => t.probes.nicLink.slow({ nic: name, speedMbps: slowMbps, minMbps: min }));
     }
-    if (several && nic.duplex === 'half') judgement.warnings.push(`${name} runs half duplex`);
+    if (several && nic.duplex === 'half') judgement.warnings.push((t) => t.probes.nicLink.halfDuplex({ nic: name }));
   }
   return judgement;
 }

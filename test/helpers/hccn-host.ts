@@ -2,6 +2,7 @@ import type { RollingLedger } from '../../src/cluster/rolling.js';
 import { locateSelf, parseClusterText } from '../../src/cluster/load.js';
 import { applyPolicy, createContext, effectiveLevel } from '../../src/core/runner.js';
 import type { Check, CheckContext, CheckResult, Outcome } from '../../src/core/types.js';
+import type { Lang } from '../../src/i18n/lang.js';
 import { FakeHost, type FakeCommand, type FakeHostSpec } from './fake-host.js';
 import { ascendFixture } from './fixtures.js';
 import { HCCN_TOOL, NPU_SMI, npuHost, type NpuHostOptions } from './npu-host.js';
@@ -121,21 +122,21 @@ export interface ClusterRun {
 export async function runHccn(
   check: Check,
   spec: FakeHostSpec,
-  options: { cluster?: string; node?: string; profile?: Record<string, unknown>; rolling?: RollingLedger; now?: Date } = {},
+  options: { cluster?: string; node?: string; profile?: Record<string, unknown>; rolling?: RollingLedger; now?: Date; lang?: Lang } = {},
 ): Promise<ClusterRun> {
   const host = new FakeHost(spec);
   const profile = profileWith(options.profile ?? {});
   const loaded = options.cluster === undefined ? undefined : await locateSelf(parseClusterText(options.cluster, 'cluster.yaml'), host, 'cluster.yaml', options.node);
   if (loaded && options.rolling) loaded.rolling = options.rolling;
   const now = options.now ?? new Date('2026-12-01T00:00:00Z');
-  const ctx = createContext(host, profile, 1000, () => now, loaded);
+  const ctx = createContext(host, profile, 1000, () => now, loaded, undefined, options.lang ?? 'en');
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);
   } catch (error) {
     outcome = { status: 'error', message: `threw: ${(error as Error).message}` };
   }
-  const result = applyPolicy(check, outcome, { level: effectiveLevel(check, profile), ignored: false, waivers: [], now: new Date() });
+  const result = applyPolicy(check, outcome, { level: effectiveLevel(check, profile), ignored: false, waivers: [], now: new Date(), text: ctx.text });
   return { outcome, result, host, ctx };
 }
 

@@ -89,7 +89,7 @@ describe.skipIf(!support.ok)('a 3-node cluster of network namespaces with a fake
   it('every planned ping of every node passes, one hccn_tool call at a time per node (never busy)', async () => {
     const { perNode, all } = await pingEverything(harness, cluster);
     expect(all).toHaveLength(12);
-    expect(all.filter((r) => r.outcome.status !== 'ok').map(describeResult)).toEqual([]);
+    expect(all.filter((r) => r.outcome.status !== 'ok').map((r) => describeResult(r))).toEqual([]);
     expect(all.map((r) => r.attempts)).toEqual(all.map(() => 1));
     expect(perNode.map((n) => n.summary.headline)).toEqual(['all 4 pings ok', 'all 4 pings ok', 'all 4 pings ok']);
     expect(perNode[0]!.summary.byPeer.map((p) => p.line)).toEqual(['node2: 2 of 2 ok', 'node3: 2 of 2 ok']);
@@ -122,14 +122,14 @@ describe.skipIf(!support.ok)('a 3-node cluster of network namespaces with a fake
       await harness.setLink('node2', 'roce', 1, true);
     }
     const healed = await pingEverything(harness, cluster);
-    expect(healed.all.filter((r) => r.outcome.status !== 'ok').map(describeResult)).toEqual([]);
+    expect(healed.all.filter((r) => r.outcome.status !== 'ok').map((r) => describeResult(r))).toEqual([]);
   });
 
   it('a node whose host NIC is cut still pings over its NPU ports: the planes are separate', async () => {
     await harness.setLink('node1', 'host', null, false);
     try {
       const { all } = await pingEverything(harness, cluster);
-      expect(all.filter((r) => r.outcome.status !== 'ok').map(describeResult)).toEqual([]);
+      expect(all.filter((r) => r.outcome.status !== 'ok').map((r) => describeResult(r))).toEqual([]);
     } finally {
       await harness.setLink('node1', 'host', null, true);
     }
@@ -154,7 +154,7 @@ describe.skipIf(!support.ok)('a 3-node cluster of network namespaces with a fake
     const ctx = contextFor(harness, 'node2', 4);
     const planned = planPings(cluster, 'node2').pings;
     const runs = await runPings(ctx, planned);
-    expect(runs.filter((r) => r.outcome.status !== 'ok').map(describeResult)).toEqual([]);
+    expect(runs.filter((r) => r.outcome.status !== 'ok').map((r) => describeResult(r))).toEqual([]);
     expect(runs).toHaveLength(4);
     // the calls did overlap: some were answered "busy" first and got through on a retry
     expect(Math.max(...runs.map((r) => r.attempts))).toBeGreaterThan(1);
@@ -172,7 +172,7 @@ describe.skipIf(!support.ok)('an A3 cluster: two nodes in one super pod, one out
 
         const methods = planPings(cluster, 'a3n1').pings.map((p) => `${p.peerNode}:${p.method}:${p.address}`);
         expect(methods).toEqual(['a3n2:hccs:198.19.130.10', 'a3n2:hccs:198.19.130.11', 'a3n3:roce:198.18.3.10', 'a3n3:roce:198.18.3.11']);
-        expect((await pingEverything(harness, cluster)).all.filter((r) => r.outcome.status !== 'ok').map(describeResult)).toEqual([]);
+        expect((await pingEverything(harness, cluster)).all.filter((r) => r.outcome.status !== 'ok').map((r) => describeResult(r))).toEqual([]);
 
         await harness.setLink('a3n2', 'vnic', 0, false);
         const { all } = await pingEverything(harness, cluster);

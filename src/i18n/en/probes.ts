@@ -56,4 +56,79 @@ export const probes = {
       unparseable: 'report it with the output attached ("qprep snapshot -o FILE --only npu" records it)',
     },
   },
+  // ---- hccn.* and net.* (src/probes/hccn-scope.ts, src/probes/nic-link.ts); keys alphabetical
+  hccn: {
+    /** busy, noPingResult, notA*, notFound, unparsable: why an hccn_tool call gave no answer; the evidence keeps the English */
+    busy: (p: { command: string; attempts: number; seconds: string }) =>
+      `"${p.command}" answered "hccn_tool is busy" ${p.attempts} times over ${p.seconds} s; another program is using hccn_tool on this host`,
+    /** one of a check's hccn_tool questions failed on some devices; `what` is the check's own words */
+    cannotRead: (p: { what: string; failed: number; total: number; devices: string; problem: string }) =>
+      `cannot read ${p.what} of ${p.failed} of ${p.total} devices (${p.devices}): ${p.problem}`,
+    noDeviceSelected: (p: { source: string; selection: string; listed: number }) =>
+      `no NPU device to examine: ${p.source} ${p.selection} selects none of the ${p.listed} devices npu-smi lists`,
+    noNpuNetwork310p: (p: { what: string }) =>
+      `the 310P family has no NPU network (no RoCE ports, no hccn_tool): ${p.what} does not apply; nodes talk over the host network`,
+    noNpuNetwork310pFix: 'nothing to do here; a multi-node 310P deployment depends on the host network (net.host-nic)',
+    noPingResult: (p: { command: string; reason: string | null }) => `"${p.command}" printed no ping result${p.reason !== null ? `: ${p.reason}` : ''}`,
+    notADevice: (p: { device: string }) => `refused to run hccn_tool for device "${p.device}": not a device id`,
+    notAnAddress: (p: { address: string }) => `refused to ping "${p.address}": not an IPv4 address`,
+    notFound: (p: { tool: string; searched: string }) => `${p.tool} not found (searched ${p.searched})`,
+    selectionFix: (p: { source: string }) => `correct ${p.source} (ids count the visible devices from 0)`,
+    /** a problem of the NPU network is only a warning on a single node: says why */
+    singleNode: (p: { message: string }) =>
+      `${p.message} (a warning on a single node: only traffic between nodes uses the NPU network; --cluster or a multi-node profile makes it blocking)`,
+    toolBusyFix: 'another program keeps hccn_tool busy (an exporter, a monitoring loop): pause it while qprep runs, or raise hccn.busyRetries in the profile',
+    toolExpiredFix: 'raise hccn.peersBudget in the profile, or ping fewer pairs (plan: ring or same-index in the cluster file)',
+    toolFailedFix: (p: { command: string }) =>
+      `run "${p.command}" by hand and read its answer; a driver that cannot answer needs "npu-smi info" and dmesg checked`,
+    toolMissingInContainerFix: (p: { flag: string }) => `add ${p.flag} to docker run (npu.tools reports the same cause)`,
+    toolMissingOnHostFix: 'install the NPU driver package (it ships hccn_tool in /usr/local/Ascend/driver/tools) (npu.tools reports the same cause)',
+    toolRefusedFix: 'report this with "qprep snapshot -o snap.json --only hccn" attached',
+    unparsable: (p: { command: string; reason: string }) => `"${p.command}": ${p.reason}`,
+  },
+  nicLink: {
+    halfDuplex: (p: { nic: string }) => `${p.nic} runs half duplex`,
+    notForwarding: (p: { nic: string; state: string }) => `${p.nic} is ${p.state} (operstate)`,
+    slow: (p: { nic: string; speedMbps: number; minMbps: number }) =>
+      `${p.nic} links at ${p.speedMbps} Mb/s, below the ${p.minMbps} Mb/s a multi-node deployment needs (host.nic.minSpeedMbps)`,
+    /** "eth0 100000 Mb/s, MTU 9000" */
+    summary: (p: { nic: string; speedMbps: number | null; halfDuplex: boolean; mtu: number | null }) =>
+      `${p.nic} ${p.speedMbps === null ? 'speed not reported' : `${p.speedMbps} Mb/s`}${p.halfDuplex ? ' half duplex' : ''}, MTU ${p.mtu ?? 'unknown'}`,
+  },
+  /** the ping summary of hccn.peers (src/cluster/ping-summary.ts); the evidence keeps its English */
+  pings: {
+    allOk: (p: { total: number; skipped: number }) => `all ${p.total} pings ok${p.skipped > 0 ? ` (${p.skipped} skipped)` : ''}`,
+    failed: (p: { failed: number; total: number; list: string }) => `${p.failed} of ${p.total} pings failed: ${p.list}`,
+    localReachesNone: (p: { node: string; device: number; count: number }) =>
+      `${p.node} dev${p.device} reached none of its ${p.count} peer devices: check its link, cable and address (hccn_tool -i ${p.device} -link -g; hccn_tool -i ${p.device} -ip -g)`,
+    loss: (p: { loss: string }) => `${p.loss} loss`,
+    nonePlannable: (p: { lines: string }) => `no ping could be planned: ${p.lines}`,
+    nonePlanned: 'no ping planned',
+    notAssessed: (p: { problem: string }) => `not assessed: ${p.problem}`,
+    notAssessedCount: (p: { errors: number; total: number; list: string }) => `${p.errors} of ${p.total} could not be assessed: ${p.list}`,
+    notPlanned: (p: { localNode: string; localDevice: number; peerNode: string; peerDevice: number | null; reason: string }) =>
+      `${p.localNode} dev${p.localDevice} -> ${p.peerNode}${p.peerDevice === null ? '' : ` dev${p.peerDevice}`}: not planned: ${p.reason}`,
+    ok: 'ok',
+    /** "dev3 (100% loss)" */
+    pairOutcome: (p: { pair: string; outcome: string }) => `${p.pair} (${p.outcome})`,
+    /** joins the parts of a peer line or a headline */
+    parts: (p: { parts: string[] }) => p.parts.join('; '),
+    peerAnswersNone: (p: { peer: string; count: number }) =>
+      `${p.peer} answered none of ${p.count} pings: the node is down or off the NPU network, or its device IPs in the cluster file are wrong`,
+    peerDeviceAnswersNone: (p: { peer: string; device: number; count: number }) =>
+      `${p.peer} dev${p.device} answered none of the ${p.count} local devices that pinged it: check that device on ${p.peer}`,
+    peerFailing: (p: { pairs: string }) => `failing ${p.pairs}`,
+    peerNotAssessed: (p: { pairs: string }) => `not assessed ${p.pairs}`,
+    /** the parts of one peer's line: "node2: 14 of 16 ok; failing dev3 (100% loss); 2 skipped" */
+    peerOk: (p: { peer: string; ok: number; total: number }) => `${p.peer}: ${p.ok} of ${p.total} ok`,
+    peerSkipped: (p: { count: number }) => `${p.count} skipped`,
+    /** "node1 dev3 -> node2 dev3 (198.18.2.3)", with "hccs" for an A3 HCCS ping */
+    ping: (p: { localNode: string; localDevice: number; peerNode: string; peerDevice: number; address: string; hccs: boolean }) =>
+      `${p.localNode} dev${p.localDevice} -> ${p.peerNode} dev${p.peerDevice} (${p.address}${p.hccs ? ', hccs' : ''})`,
+    /** one report line: "node1 dev3 -> node2 dev3 (198.18.2.3): 100% loss" */
+    result: (p: { ping: string; outcome: string }) => `${p.ping}: ${p.outcome}`,
+    skipped: (p: { reason: string }) => `skipped: ${p.reason}`,
+    unreachable: 'destination host unreachable',
+  },
+  // ---- end of hccn.* and net.*
 };

@@ -1,5 +1,8 @@
 import type { probes as en } from '../en/probes.js';
 
+/** a space between a Chinese word and a Latin one that follows it: "的 LLDP 邻居" */
+const spaced = (word: string) => (/^[\x21-\x7e]/.test(word) ? ` ${word}` : word);
+
 export const probes: typeof en = {
   file: {
     notFound: (p) => `${p.path}：文件或目录不存在`,
@@ -47,4 +50,57 @@ export const probes: typeof en = {
       unparseable: '附上输出报告此问题（"qprep snapshot -o FILE --only npu" 会录下它）',
     },
   },
+  // ---- hccn.* 与 net.*（src/probes/hccn-scope.ts、src/probes/nic-link.ts）；键按字母序
+  hccn: {
+    busy: (p) => `"${p.command}" 在 ${p.seconds} 秒内 ${p.attempts} 次回答 "hccn_tool is busy"；本主机上另有程序在使用 hccn_tool`,
+    cannotRead: (p) => `无法读取 ${p.total} 个设备中 ${p.failed} 个的${spaced(p.what)}（${p.devices}）：${p.problem}`,
+    noDeviceSelected: (p) => `没有可检查的 NPU 设备：${p.source} ${p.selection} 未选中 npu-smi 列出的 ${p.listed} 个设备中的任何一个`,
+    noNpuNetwork310p: (p) => `310P 系列没有参数面网络（无 RoCE 网口，无 hccn_tool）：${p.what}不适用；节点之间经主机网络通信`,
+    noNpuNetwork310pFix: '此处无需处理；多节点 310P 部署依赖主机网络（net.host-nic）',
+    noPingResult: (p) => `"${p.command}" 没有输出 ping 结果${p.reason !== null ? `：${p.reason}` : ''}`,
+    notADevice: (p) => `拒绝为设备 "${p.device}" 运行 hccn_tool：不是设备编号`,
+    notAnAddress: (p) => `拒绝 ping "${p.address}"：不是 IPv4 地址`,
+    notFound: (p) => `找不到 ${p.tool}（已查找 ${p.searched}）`,
+    selectionFix: (p) => `修正 ${p.source}（编号按可见设备从 0 计）`,
+    singleNode: (p) => `${p.message}（单节点上只是警告：只有节点之间的流量走参数面网络；--cluster 或多节点 profile 会使其成为阻断项）`,
+    toolBusyFix: '另一个程序一直占用 hccn_tool（exporter、监控循环）：在 qprep 运行期间暂停它，或在 profile 中调大 hccn.busyRetries',
+    toolExpiredFix: '在 profile 中调大 hccn.peersBudget，或减少要 ping 的设备对（在集群文件中使用 plan: ring 或 same-index）',
+    toolFailedFix: (p) => `手动运行 "${p.command}" 并查看其输出；驱动无法应答时需检查 "npu-smi info" 和 dmesg`,
+    toolMissingInContainerFix: (p) => `在 docker run 中加上 ${p.flag}（npu.tools 报告了同一原因）`,
+    toolMissingOnHostFix: '安装 NPU 驱动包（hccn_tool 随驱动安装在 /usr/local/Ascend/driver/tools）（npu.tools 报告了同一原因）',
+    toolRefusedFix: '报告此问题时请附上 "qprep snapshot -o snap.json --only hccn" 生成的快照',
+    unparsable: (p) => `"${p.command}"：${p.reason}`,
+  },
+  nicLink: {
+    halfDuplex: (p) => `${p.nic} 以半双工运行`,
+    notForwarding: (p) => `${p.nic} 处于 ${p.state} 状态（operstate）`,
+    slow: (p) => `${p.nic} 链路速率 ${p.speedMbps} Mb/s，低于多节点部署所需的 ${p.minMbps} Mb/s（host.nic.minSpeedMbps）`,
+    summary: (p) => `${p.nic} ${p.speedMbps === null ? '未报告速率' : `${p.speedMbps} Mb/s`}${p.halfDuplex ? ' 半双工' : ''}，MTU ${p.mtu ?? '未知'}`,
+  },
+  pings: {
+    allOk: (p) => `全部 ${p.total} 次 ping 正常${p.skipped > 0 ? `（${p.skipped} 次已跳过）` : ''}`,
+    failed: (p) => `${p.total} 次 ping 中有 ${p.failed} 次失败：${p.list}`,
+    localReachesNone: (p) =>
+      `${p.node} dev${p.device} 未能到达其 ${p.count} 个对端设备中的任何一个：检查它的链路、线缆和地址（hccn_tool -i ${p.device} -link -g；hccn_tool -i ${p.device} -ip -g）`,
+    loss: (p) => `丢包 ${p.loss}`,
+    nonePlannable: (p) => `无法规划任何 ping：${p.lines}`,
+    nonePlanned: '没有规划 ping',
+    notAssessed: (p) => `无法判定：${p.problem}`,
+    notAssessedCount: (p) => `${p.total} 次中有 ${p.errors} 次无法判定：${p.list}`,
+    notPlanned: (p) => `${p.localNode} dev${p.localDevice} -> ${p.peerNode}${p.peerDevice === null ? '' : ` dev${p.peerDevice}`}：未纳入计划：${p.reason}`,
+    ok: '正常',
+    pairOutcome: (p) => `${p.pair}（${p.outcome}）`,
+    parts: (p) => p.parts.join('；'),
+    peerAnswersNone: (p) => `${p.peer} 对 ${p.count} 次 ping 均无应答：该节点宕机或不在参数面网络上，或集群文件中它的设备 IP 有误`,
+    peerDeviceAnswersNone: (p) => `${p.peer} dev${p.device} 对 ping 它的 ${p.count} 个本地设备均无应答：检查 ${p.peer} 上的该设备`,
+    peerFailing: (p) => `失败 ${p.pairs}`,
+    peerNotAssessed: (p) => `无法判定 ${p.pairs}`,
+    peerOk: (p) => `${p.peer}：${p.total} 个中 ${p.ok} 个正常`,
+    peerSkipped: (p) => `${p.count} 个已跳过`,
+    ping: (p) => `${p.localNode} dev${p.localDevice} -> ${p.peerNode} dev${p.peerDevice}（${p.address}${p.hccs ? '，hccs' : ''}）`,
+    result: (p) => `${p.ping}：${p.outcome}`,
+    skipped: (p) => `已跳过：${p.reason}`,
+    unreachable: '目的主机不可达',
+  },
+  // ---- hccn.* 与 net.* 结束
 };

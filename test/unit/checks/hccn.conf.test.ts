@@ -3,6 +3,7 @@ import check from '../../../checks/hccn.conf.js';
 import { ascendFixture, syntheticFixture } from '../../helpers/fixtures.js';
 import { defaultConf, hccnHost, runHccn, twoNodeCluster } from '../../helpers/hccn-host.js';
 import { expectRemediation } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 const CLUSTER = { cluster: twoNodeCluster(), node: 'node1' };
 
@@ -70,5 +71,37 @@ describe('hccn.conf', () => {
     const { outcome } = await runHccn(check, hccnHost({ conf: null, files: { '/etc/hccn.conf': { error: 'EACCES' } } }), CLUSTER);
     expect(outcome.status).toBe('error');
     expectRemediation(outcome);
+  });
+});
+
+describe('hccn.conf in Chinese', () => {
+  it('the pass, a stale address and the published file in Chinese; actual stays English', async () => {
+    const ok = await runHccn(check, hccnHost(), { ...CLUSTER, lang: 'zh' });
+    expect(ok.result.title).toBe('/etc/hccn.conf 存在且与当前配置一致');
+    expect(ok.outcome.message).toBe('/etc/hccn.conf 为全部 8 个设备记录了地址，与当前运行的地址一致');
+    const stale = hccnHost({ conf: defaultConf([0, 1, 2, 3, 4, 5, 6, 7]).replace('address_3=11.12.165.83', 'address_3=11.12.165.93') });
+    const chinese = await runHccn(check, stale, { ...CLUSTER, lang: 'zh' });
+    expect(chinese.outcome.message).toBe('/etc/hccn.conf：address_3=11.12.165.93（第 13 行），但设备的地址是 11.12.165.83');
+    expectChineseTwin((await runHccn(check, stale, CLUSTER)).outcome, chinese.outcome, ['hccn_tool -i N -ip -s address <ip> netmask <mask>']);
+    const published = hccnHost({ conf: ascendFixture('hccn-conf-910b-arthurchiao.txt') });
+    const english = await runHccn(check, published, CLUSTER);
+    const many = await runHccn(check, published, { ...CLUSTER, lang: 'zh' });
+    expect(many.outcome.details).toContain('address_0=29.1.137.205（第 1 行），但设备的地址是 11.12.165.80');
+    expect(many.outcome.actual).toContain('address_0=29.1.137.205 (line 1) but the device has 11.12.165.80');
+    expectChineseTwin(english.outcome, many.outcome);
+  });
+
+  it('missing, not in the container, and unreadable, in Chinese', async () => {
+    const missing = await runHccn(check, hccnHost({ conf: null }), { ...CLUSTER, lang: 'zh' });
+    expect(missing.outcome.message).toBe('/etc/hccn.conf 不存在：设备 IP 未持久化，下次重启后会丢失');
+    const container = hccnHost({ conf: null, container: true });
+    const chinese = await runHccn(check, container, { ...CLUSTER, lang: 'zh' });
+    expect(chinese.outcome.remediation).toBe('在 docker run 中加上 -v /etc/hccn.conf:/etc/hccn.conf');
+    expectChineseTwin((await runHccn(check, container, CLUSTER)).outcome, chinese.outcome);
+    const unreadable = hccnHost({ conf: null, files: { '/etc/hccn.conf': { error: 'EACCES' } } });
+    const denied = await runHccn(check, unreadable, { ...CLUSTER, lang: 'zh' });
+    expect(denied.outcome.status).toBe('error');
+    expect(denied.outcome.remediation).toBe('使 /etc/hccn.conf 可读（以 root 运行 qprep）');
+    expectChineseTwin((await runHccn(check, unreadable, CLUSTER)).outcome, denied.outcome);
   });
 });

@@ -3,6 +3,7 @@ import check from '../../../checks/hccn.ip.js';
 import { ascendFixture, syntheticFixture } from '../../helpers/fixtures.js';
 import { defaultIp, defaultVnic, hccnHost, runHccn, twoNodeCluster } from '../../helpers/hccn-host.js';
 import { expectRemediation } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 describe('hccn.ip', () => {
   it('passes on the A2 capture: eight addresses, one netmask', async () => {
@@ -72,5 +73,29 @@ describe('hccn.ip', () => {
     const { outcome } = await runHccn(check, hccnHost({ family: 'a3', answers: { vnic: (d) => (d === 0 ? vnic : d === 3 ? 'vnic link status: DOWN\n' : undefined) } }), { profile: { hccn: { kvTransfer: true } } });
     expect(outcome.status).toBe('fail');
     expect(outcome.message).toBe('no vNIC IP on dev3 (A3 HCCS pings and links use it)');
+  });
+});
+
+describe('hccn.ip in Chinese', () => {
+  const cluster = { cluster: twoNodeCluster(), node: 'node1' };
+
+  it('the pass and the address problems in Chinese; actual and evidence as in English', async () => {
+    const ok = await runHccn(check, hccnHost(), { ...cluster, lang: 'zh' });
+    expect(ok.outcome.message).toBe('8 个设备 IP 均已设置且不重复（掩码 255.255.255.0），与集群文件一致');
+    const answers = {
+      ip: (d: number) =>
+        d === 1 ? `ipaddr:${defaultIp(0)}\nnetmask:255.255.255.0\n` : d === 3 ? `ipaddr:${defaultIp(3)}\nnetmask:255.255.0.0\n` : d === 4 ? 'ipaddr:192.168.2.14\nnetmask:255.255.255.0\n' : undefined,
+    };
+    const english = await runHccn(check, hccnHost({ answers }), cluster);
+    const chinese = await runHccn(check, hccnHost({ answers }), { ...cluster, lang: 'zh' });
+    expect(chinese.outcome.details).toEqual([
+      'IP 重复：11.12.165.80 同时在 dev0 和 dev1 上',
+      '掩码不一致：255.255.255.0, 255.255.0.0',
+      'dev4 192.168.2.14 落在保留网段 192.168.2.0/24 (A1/A2 vNIC range) 内',
+      '集群文件给 node1 dev1 的地址是 11.12.165.81，设备上的是 11.12.165.80',
+      '集群文件给 node1 dev4 的地址是 11.12.165.84，设备上的是 192.168.2.14',
+    ]);
+    expect(chinese.outcome.message).toMatch(/^5 个地址问题：IP 重复/);
+    expectChineseTwin(english.outcome, chinese.outcome, ['hccn_tool -i 4 -ip -s address <ip> netmask <mask>']);
   });
 });

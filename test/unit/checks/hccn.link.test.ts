@@ -4,6 +4,7 @@ import { ascendFixture } from '../../helpers/fixtures.js';
 import { hccnHost, runHccn, twoNodeCluster } from '../../helpers/hccn-host.js';
 import { NPU_SMI } from '../../helpers/npu-host.js';
 import { expectRemediation } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 const DUO = ascendFixture('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt');
 const down = (bad: number[]) => ({ link: (d: number) => (bad.includes(d) ? 'link status: DOWN\n' : undefined) });
@@ -66,5 +67,33 @@ describe('hccn.link', () => {
     const { outcome } = await runHccn(check, hccnHost({ container: true, missing: ['/usr/local/Ascend/driver/tools/hccn_tool'] }));
     expect(outcome.status).toBe('error');
     expect(outcome.remediation).toContain('-v /usr/local/Ascend/driver/tools/hccn_tool:/usr/local/Ascend/driver/tools/hccn_tool');
+  });
+});
+
+describe('hccn.link in Chinese', () => {
+  const cluster = { cluster: twoNodeCluster(), node: 'node1' };
+
+  it('passes and fails in Chinese; the hccn_tool commands keep their bytes', async () => {
+    const { outcome, result } = await runHccn(check, hccnHost(), { lang: 'zh' });
+    expect(result.title).toBe('NPU 网口链路 UP');
+    expect(outcome.message).toBe('全部 8 个 NPU 网口均为 UP');
+    const english = await runHccn(check, hccnHost({ answers: down([3, 5]) }), cluster);
+    const chinese = await runHccn(check, hccnHost({ answers: down([3, 5]) }), { ...cluster, lang: 'zh' });
+    expect(chinese.outcome.message).toBe('8 个 NPU 网口中有 2 个不是 UP：dev3 DOWN；dev5 DOWN');
+    expectChineseTwin(english.outcome, chinese.outcome, ['hccn_tool -i 3 -optical -g', 'hccn_tool -i 3 -link_stat -g']);
+  });
+
+  it('the single-node note, the 310P skip and a failed hccn_tool call are Chinese too', async () => {
+    const single = await runHccn(check, hccnHost({ answers: down([0]) }), { lang: 'zh' });
+    expect(single.outcome.message).toMatch(/（单节点上只是警告：只有节点之间的流量走参数面网络；--cluster 或多节点 profile 会使其成为阻断项）$/);
+    const duo = await runHccn(check, hccnHost({ info: DUO }), { lang: 'zh' });
+    expect(duo.outcome.message).toBe('310P 系列没有参数面网络（无 RoCE 网口，无 hccn_tool）：各 NPU 网口链路不适用；节点之间经主机网络通信');
+    const failing = { answers: { link: (d: number) => (d === 2 ? { stdout: '', stderr: 'dsmi_get_device_info failed', exitCode: 1 } : undefined) } };
+    const english = await runHccn(check, hccnHost(failing));
+    const chinese = await runHccn(check, hccnHost(failing), { lang: 'zh' });
+    expect(chinese.outcome.message).toBe('无法读取 8 个设备中 1 个的链路状态（dev2）："/usr/local/Ascend/driver/tools/hccn_tool -i 2 -link -g" 以退出码 1 退出：dsmi_get_device_info failed');
+    // the evidence keeps the English problem
+    expect(JSON.stringify(chinese.outcome.evidence)).toContain('exited with code 1: dsmi_get_device_info failed');
+    expectChineseTwin(english.outcome, chinese.outcome, ['"/usr/local/Ascend/driver/tools/hccn_tool -i 2 -link -g"', '"npu-smi info"']);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import check from '../../../checks/hccn.net-health.js';
 import { hccnHost, runHccn, twoNodeCluster } from '../../helpers/hccn-host.js';
 import { expectRemediation } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 const health = (states: Record<number, string>) => ({ net_health: (d: number) => (states[d] ? `net health status: ${states[d]}\n` : undefined) });
 
@@ -36,5 +37,21 @@ describe('hccn.net-health', () => {
     expect(outcome.status).toBe('error');
     expect(outcome.message).toContain('dev3');
     expect(outcome.message).toContain('garbage line');
+  });
+});
+
+describe('hccn.net-health in Chinese', () => {
+  const cluster = { cluster: twoNodeCluster(), node: 'node1' };
+
+  it('a failure and an Init in Chinese, the commands intact', async () => {
+    const bad = hccnHost({ answers: health({ 1: 'Fault', 4: 'Receive timeout' }) });
+    const english = await runHccn(check, bad, cluster);
+    const chinese = await runHccn(check, bad, { ...cluster, lang: 'zh' });
+    expect(chinese.outcome.message).toBe('8 个 NPU 网口中有 2 个不健康：dev1 Fault；dev4 Receive timeout');
+    expectChineseTwin(english.outcome, chinese.outcome, ['hccn_tool -i 1 -link -g', 'hccn_tool -i 1 -ip -g', 'hccn_tool -i 1 -netdetect -g']);
+    const init = hccnHost({ answers: health({ 0: 'Init' }) });
+    const chineseInit = await runHccn(check, init, { ...cluster, lang: 'zh' });
+    expect(chineseInit.outcome.remediation).toBe('设置一个网口可达的 netdetect 地址，通常是其网关：hccn_tool -i 0 -netdetect -s address <设备 0 的网关>');
+    expectChineseTwin((await runHccn(check, init, cluster)).outcome, chineseInit.outcome);
   });
 });

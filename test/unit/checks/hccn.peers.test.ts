@@ -6,6 +6,7 @@ import { FakeHost } from '../../helpers/fake-host.js';
 import { syntheticFixture } from '../../helpers/fixtures.js';
 import { captureLines, hccnHost, runHccn, twoNodeCluster, type Answer } from '../../helpers/hccn-host.js';
 import { expectRemediation, profileWith } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 const peerIp = (d: number) => `11.12.165.${100 + d}`;
 
@@ -123,5 +124,38 @@ nodes:
     expect(checkBudgetMs(check, ctx)).toBe(600_000 + 10_000 + 40_000 + 10_000);
     const larger = createContext(host, profileWith({ hccn: { peersBudget: '1h' } }), 10_000, undefined, self);
     expect(checkBudgetMs(check, larger)).toBe(48 * (10_000 + 6_200) + 40_000 + 10_000);
+  });
+});
+
+describe('hccn.peers in Chinese', () => {
+  const cluster = { cluster: twoNodeCluster(), node: 'node1' };
+
+  it('the pass, failing pairs and a DOWN link in Chinese; the evidence keeps its English reasons', async () => {
+    const passed = await runHccn(check, hccnHost({ pings: pings(ok) }), { ...cluster, lang: 'zh' });
+    expect(passed.result.title).toBe('跨节点 NPU 之间的连通性');
+    expect(passed.outcome.message).toBe('到 node2 的全部 8 次 ping 正常（same-index，RoCE）');
+    expect(passed.outcome.details).toEqual(['node2：8 个中 8 个正常']);
+    const answer = (d: number, a: string) => (d === 3 ? lost(d, a) : ok(d, a));
+    const english = await runHccn(check, hccnHost({ pings: pings(answer) }), cluster);
+    const chinese = await runHccn(check, hccnHost({ pings: pings(answer) }), { ...cluster, lang: 'zh' });
+    expect(chinese.outcome.message).toBe('8 次 ping 中有 1 次失败：node1 dev3 -> node2 dev3（11.12.165.103）：丢包 100%');
+    expectChineseTwin(english.outcome, chinese.outcome, ['hccn_tool -i 3 -link -g', 'hccn_tool -i 3 -ping -g address 11.12.165.103']);
+    const down = hccnHost({ answers: { link: (d) => (d === 2 ? 'link status: DOWN\n' : undefined) }, pings: pings(ok, [0, 1, 3, 4, 5, 6, 7]) });
+    const skipped = await runHccn(check, down, { ...cluster, lang: 'zh' });
+    expect(skipped.outcome.message).toBe('8 次 ping 中有 1 次未运行（本地 dev2 链路 DOWN（hccn.link））');
+    expect(skipped.outcome.details).toContain('node1 dev2 -> node2 dev2（11.12.165.102）：已跳过：本地 dev2 链路 DOWN（hccn.link）');
+    const englishDown = await runHccn(check, down, cluster);
+    expect(JSON.stringify(skipped.outcome.evidence)).toContain('local dev2 link is DOWN (hccn.link)');
+    expectChineseTwin(englishDown.outcome, skipped.outcome);
+  });
+
+  it('pairs: once and a peer with fewer devices, in Chinese', async () => {
+    const once = await runHccn(check, hccnHost({ env: { ASCEND_RT_VISIBLE_DEVICES: '0' } }), { cluster: twoNodeCluster('pairs: once', peerIp, [0]), node: 'node2', lang: 'zh' });
+    expect(once.outcome.message).toBe('node2 的 1 对设备都不由它负责：由 node1（共 1 个对端）ping 它们（same-index，pairs once）');
+    const fewer = { cluster: twoNodeCluster().replace(/, \{device: 7, ip: 11\.12\.165\.107\}/, ''), node: 'node1' };
+    const spec = hccnHost({ pings: pings(ok, [0, 1, 2, 3, 4, 5, 6]) });
+    const chinese = await runHccn(check, spec, { ...fewer, lang: 'zh' });
+    expect(chinese.outcome.message).toBe('全部 7 次 ping 正常，但计划中的 1 对设备没有可 ping 的地址：node1 dev7 -> node2 dev7：未纳入计划：node2 has no device 7');
+    expectChineseTwin((await runHccn(check, spec, fewer)).outcome, chinese.outcome);
   });
 });

@@ -3,6 +3,7 @@ import check from '../../../checks/hccn.spod.js';
 import { ascendFixture, syntheticFixture } from '../../helpers/fixtures.js';
 import { hccnHost, runHccn } from '../../helpers/hccn-host.js';
 import { expectRemediation } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 const devices = Array.from({ length: 16 }, (_, d) => `{device: ${d}, ip: 11.12.165.${80 + d}, vnicIp: 192.168.3.${10 + d}}`).join(', ');
 const peer = Array.from({ length: 16 }, (_, d) => `{device: ${d}, ip: 11.12.166.${80 + d}, vnicIp: 192.168.4.${10 + d}}`).join(', ');
@@ -61,5 +62,23 @@ describe('hccn.spod', () => {
     const broken = await runHccn(check, hccnHost({ family: 'a3', spod: (card) => (card === 2 ? { stderr: 'dcmi module initialize failed. ret is -8005', exitCode: 255 } : spodWith(0)) }));
     expect(broken.outcome.status).toBe('error');
     expect(broken.outcome.remediation).toBe('run "npu-smi info -t spod-info -i 2 -c 0" by hand (-i is the npu-smi NPU id, -c the die)');
+  });
+});
+
+describe('hccn.spod in Chinese', () => {
+  it('the pass with the HCCS/RoCE plan, a wrong super pod and a die npu-smi cannot answer for, in Chinese', async () => {
+    const ok = await runHccn(check, hccnHost({ family: 'a3' }), { cluster: cluster(0, 0, 1), node: 'a3n1', lang: 'zh' });
+    expect(ok.outcome.message).toBe('全部 16 个 die 均报告 Super Pod ID 0，Server Index 40，与集群文件一致；经 HCCS 连接 a3n2；经 RoCE 连接 a3n3');
+    const wrong = { cluster: cluster(3, 3), node: 'a3n1' };
+    const english = await runHccn(check, hccnHost({ family: 'a3' }), wrong);
+    const chinese = await runHccn(check, hccnHost({ family: 'a3' }), { ...wrong, lang: 'zh' });
+    expect(chinese.outcome.message).toBe('本节点报告 Super Pod ID 0，Server Index 40，但集群文件把 a3n1 放在超节点 3 中（与 a3n2 一起）：它们之间的 HCCS 无法建链');
+    expectChineseTwin(english.outcome, chinese.outcome, ['HCCL_LOGIC_SUPERPOD_ID=3', 'HCCL_INTER_HCCS_DISABLE=TRUE']);
+    const broken = hccnHost({ family: 'a3', spod: (card) => (card === 2 ? { stderr: 'dcmi module initialize failed. ret is -8005', exitCode: 255 } : spodWith(0)) });
+    const error = await runHccn(check, broken, { lang: 'zh' });
+    expect(error.outcome.remediation).toBe('手动运行 "npu-smi info -t spod-info -i 2 -c 0"（-i 是 npu-smi 的 NPU ID，-c 是 die）');
+    expectChineseTwin((await runHccn(check, broken)).outcome, error.outcome);
+    const a2 = await runHccn(check, hccnHost(), { lang: 'zh' });
+    expect(a2.outcome.message).toBe('超节点是 A3 的特性；本节点是 a2：其节点之间通过 RoCE 连接');
   });
 });

@@ -3,6 +3,7 @@ import check from '../../../checks/hccn.tls.js';
 import { syntheticFixture } from '../../helpers/fixtures.js';
 import { hccnHost, runHccn, twoNodeCluster } from '../../helpers/hccn-host.js';
 import { expectRemediation } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 const tlsOn = (devices: (d: number) => boolean) => ({ tls: (d: number) => (devices(d) ? syntheticFixture('hccn-tls-switch-enabled.txt').split('\n')[0]!.replace(/dev_id:\d+/, `dev_id:${d}`) + '\n' : undefined) });
 
@@ -65,5 +66,23 @@ describe('hccn.tls', () => {
     cluster[2]!.devices.forEach((d) => (d.tls = { switch: 0 }));
     const { outcome } = await runHccn(check, hccnHost(), { cluster: JSON.stringify(cluster), node: 'node1' });
     expect(outcome.message).toBe('the TLS switch is 0 here but node2 has 1: devices with TLS on and off cannot link');
+  });
+});
+
+describe('hccn.tls in Chinese', () => {
+  it('differing devices, a differing peer and TLS on everywhere, in Chinese; the loop command intact', async () => {
+    const mixed = hccnHost({ answers: tlsOn((d) => d >= 6) });
+    const cluster = { cluster: twoNodeCluster(), node: 'node1' };
+    const chinese = await runHccn(check, mixed, { ...cluster, lang: 'zh' });
+    expect(chinese.outcome.message).toBe('本节点各设备的 TLS 开关不一致（dev0-5 TLS 0; dev6-7 TLS 1）：它们之间无法建链');
+    expect(chinese.outcome.remediation).toBe('for i in 0 1 2 3 4 5 6 7; do hccn_tool -i $i -tls -s enable 0; done');
+    const peers = { cluster: factsCluster([false, false, true]), node: 'node1' };
+    const english = await runHccn(check, hccnHost(), peers);
+    const odd = await runHccn(check, hccnHost(), { ...peers, lang: 'zh' });
+    expect(odd.outcome.message).toBe('本节点的 TLS 开关为 0，但 node3 为 1：TLS 开启与关闭的设备之间无法建链');
+    expect(odd.outcome.actual).toBe(english.outcome.actual);
+    expectChineseTwin(english.outcome, odd.outcome, ['for i in 0 1 2 3 4 5 6 7; do hccn_tool -i $i -tls -s enable 0; done']);
+    const on = hccnHost({ answers: tlsOn(() => true) });
+    expectChineseTwin((await runHccn(check, on)).outcome, (await runHccn(check, on, { lang: 'zh' })).outcome, ['hccn_tool -i $i -tls -s enable 0']);
   });
 });

@@ -3,6 +3,7 @@ import check from '../../../checks/net.host-nic.js';
 import type { NetInterface } from '../../../src/host/types.js';
 import type { FakeHostSpec } from '../../helpers/fake-host.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 function iface(name: string, address: string): NetInterface {
   return {
@@ -70,5 +71,22 @@ describe('net.host-nic: the link of the NIC in use (host inventory)', () => {
     expect(outcome.status).toBe('fail');
     expect(outcome.message).toBe('enp189s0f0 is dormant (operstate)');
     expectRemediation(outcome);
+  });
+});
+
+describe('net.host-nic: the link of the NIC in Chinese', () => {
+  it('a slow NIC warns and a dormant one fails in Chinese; actual keeps the English link summary', async () => {
+    const slow = spec({ speed: '1000' });
+    const english = await runOn(check, slow, { deployment: { nodes: 2 } });
+    const chinese = await runOn(check, slow, { deployment: { nodes: 2 } }, { lang: 'zh' });
+    expect(chinese.outcome.message).toBe(
+      'enp189s0f0 链路速率 1000 Mb/s，低于多节点部署所需的 25000 Mb/s（host.nic.minSpeedMbps）；HCCL_IF_IP 10.0.0.1 位于 enp189s0f0（UP）；GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME, HCCL_SOCKET_IFNAME 选中 enp189s0f0；enp189s0f0 1000 Mb/s，MTU 1500',
+    );
+    expect(chinese.outcome.actual).toBe('enp189s0f0 1000 Mb/s, MTU 1500');
+    expectChineseTwin(english.outcome, chinese.outcome);
+    const dormant = spec({ speed: '25000', operstate: 'dormant' });
+    const failed = await runOn(check, dormant, { deployment: { nodes: 2 } }, { lang: 'zh' });
+    expect(failed.outcome.message).toBe('enp189s0f0 处于 dormant 状态（operstate）');
+    expectChineseTwin((await runOn(check, dormant, { deployment: { nodes: 2 } })).outcome, failed.outcome, ['export HCCL_IF_IP=10.0.0.1']);
   });
 });

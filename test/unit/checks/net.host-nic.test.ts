@@ -5,6 +5,7 @@ import { parseIfnameSelector, selectorAllows } from '../../../src/parsers/socket
 import type { FakeHostSpec } from '../../helpers/fake-host.js';
 import { runHccn } from '../../helpers/hccn-host.js';
 import { expectRemediation } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 function iface(name: string, address: string | null, up = true, extra: Partial<NetInterface> = {}): NetInterface {
   return {
@@ -104,5 +105,33 @@ describe('net.host-nic', () => {
     const { outcome } = await runHccn(check, { env: { HCCL_IF_IP: '10.0.0.1' }, interfaces: { error: 'EACCES' } });
     expect(outcome.status).toBe('error');
     expectRemediation(outcome);
+  });
+});
+
+describe('net.host-nic in Chinese', () => {
+  it('the pass, the skip and the problems in Chinese; actual stays English, the export line intact', async () => {
+    const ok = await runHccn(check, host({ HCCL_IF_IP: '10.0.0.1', ...ALL('enp189s0f0') }), { lang: 'zh' });
+    expect(ok.result.title).toBe('HCCL、Gloo 与 TP socket 使用的主机网卡');
+    expect(ok.outcome.message).toBe('HCCL_IF_IP 10.0.0.1 位于 enp189s0f0（UP）；GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME, HCCL_SOCKET_IFNAME 选中 enp189s0f0');
+    const skipped = await runHccn(check, host(), { lang: 'zh' });
+    expect(skipped.outcome.message).toMatch(/^HCCL_IF_IP 和 \*_SOCKET_IFNAME 变量均未设置/);
+    const notLocal = await runHccn(check, host({ HCCL_IF_IP: '10.0.0.9' }), { lang: 'zh' });
+    expect(notLocal.outcome.message).toBe('HCCL_IF_IP 10.0.0.9 不是本主机的地址（本主机有 10.0.0.1（enp189s0f0）；10.1.0.1（enp189s0f1）；172.17.0.1（docker0））');
+    const spec = host({ HCCL_IF_IP: '10.1.0.1', GLOO_SOCKET_IFNAME: 'enp189s0f0', TP_SOCKET_IFNAME: 'enp189s0f1' });
+    const english = await runHccn(check, spec, { cluster: CLUSTER, node: 'node1' });
+    const chinese = await runHccn(check, spec, { cluster: CLUSTER, node: 'node1', lang: 'zh' });
+    expect(chinese.outcome.details).toEqual([
+      'HCCL_IF_IP=10.1.0.1，但集群文件给 node1 的主机地址是 10.0.0.1',
+      'GLOO_SOCKET_IFNAME=enp189s0f0 未选中承载 10.1.0.1 的 enp189s0f1',
+    ]);
+    expect(chinese.outcome.actual).toBe('HCCL_IF_IP=10.1.0.1 but the cluster file gives node1 the host address 10.0.0.1; GLOO_SOCKET_IFNAME=enp189s0f0 does not select enp189s0f1, which carries 10.1.0.1');
+    expectChineseTwin(english.outcome, chinese.outcome, [
+      'export HCCL_IF_IP=10.1.0.1 GLOO_SOCKET_IFNAME=enp189s0f1 TP_SOCKET_IFNAME=enp189s0f1 HCCL_SOCKET_IFNAME=enp189s0f1',
+      'source <(qprep env --cluster cluster.yaml)',
+    ]);
+    const wrongNic = { cluster: CLUSTER.replace('ifname: enp189s0f0', 'ifname: enp189s0f1'), node: 'node1' };
+    const fileIfname = await runHccn(check, host(), { ...wrongNic, lang: 'zh' });
+    expect(fileIfname.outcome.message).toBe('ifname enp189s0f1（集群文件） 未选中承载 10.0.0.1 的 enp189s0f0');
+    expect(fileIfname.outcome.evidence).toEqual((await runHccn(check, host(), wrongNic)).outcome.evidence);
   });
 });

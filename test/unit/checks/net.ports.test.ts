@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import check from '../../../checks/net.ports.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
+import { expectChineseTwin } from '../../helpers/zh.js';
 
 const HEADER = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
 // 0.0.0.0:8000 LISTEN inode 4242; 127.0.0.1:60003 LISTEN inode 4343; an ESTABLISHED socket on 8000 is not a listener
@@ -52,5 +53,26 @@ describe('net.ports', () => {
     const { outcome } = await runOn(check, { files: {} });
     expect(outcome.status).toBe('error');
     expectRemediation(outcome);
+  });
+});
+
+describe('net.ports in Chinese', () => {
+  it('free ports, busy ports and an unreadable /proc/net/tcp in Chinese; the kill command intact', async () => {
+    const free = await runOn(check, { files: { '/proc/net/tcp': IDLE, '/proc/net/tcp6': HEADER } }, {}, { lang: 'zh' });
+    expect(free.outcome.message).toBe('端口 8000,60000-60015 均空闲');
+    const busy = {
+      files: {
+        '/proc/net/tcp': TCP,
+        '/proc/net/tcp6': HEADER,
+        '/proc/77/fd/3': { kind: 'symlink' as const, target: 'socket:[4242]' },
+        '/proc/77/comm': 'python3\n',
+      },
+    };
+    const english = await runOn(check, busy);
+    const chinese = await runOn(check, busy, {}, { lang: 'zh' });
+    expect(chinese.outcome.message).toBe('vLLM/HCCL 所需的端口中有 2 个已被占用：8000（0.0.0.0，pid 77 python3）；60003（127.0.0.1，看不到占用者）');
+    expectChineseTwin(english.outcome, chinese.outcome, ['kill 77', '--data-parallel-rpc-port']);
+    const unreadable = await runOn(check, { files: {} }, {}, { lang: 'zh' });
+    expect(unreadable.outcome).toMatchObject({ status: 'error', message: '无法读取监听中的 socket：/proc/net/tcp：文件或目录不存在' });
   });
 });
