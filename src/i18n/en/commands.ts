@@ -1,3 +1,5 @@
+import { plural } from '../../util/text.js';
+
 /** The text of list, explain, tune, rollback, env, aggregate, facts and serve. */
 export const commands = {
   list: {
@@ -14,5 +16,106 @@ export const commands = {
     why: 'Why it matters:',
     reads: 'What it reads:',
     fix: 'How to fix a failure:',
+  },
+
+  // tune and rollback: src/report/tune.ts, src/core/tune/*
+  tune: {
+    /** the status column of the change rows; the JSON keeps planned, applied, ... */
+    statuses: {
+      planned: 'planned',
+      applied: 'applied',
+      restored: 'restored',
+      unchanged: 'unchanged',
+      reverted: 'reverted',
+      failed: 'failed',
+      'revert-failed': 'revert-failed',
+      refused: 'refused',
+      skipped: 'skipped',
+      drifted: 'drifted',
+      missing: 'missing',
+    } as Record<string, string>,
+    /** the width the status column is padded to, in terminal columns */
+    statusWidth: 13,
+    noFile: '(no file)',
+    unread: '(unread)',
+    settings: (p: { count: number }) => plural(p.count, 'setting'),
+    files: (p: { count: number }) => ` (${p.count} files)`,
+    changes: (p: { count: number }) => plural(p.count, 'change'),
+    changesWrites: (p: { changes: number; writes: number }) => `${plural(p.changes, 'change')} (${p.writes} writes)`,
+    newFile: (p: { content: string }) => `new file, ${p.content}`,
+    rewritten: (p: { content: string }) => `rewritten, ${p.content}`,
+    snapshot: (p: { file: string }) => `snapshot ${p.file}`,
+    liveHost: 'live host',
+    hostTree: (p: { root: string }) => `host tree ${p.root}`,
+    kernel: (p: { kernel: string }) => `kernel ${p.kernel}`,
+    inContainer: (p: { runtime: string | null }) => ` · in a container (${p.runtime ?? 'unknown runtime'})`,
+    profile: (p: { name: string; source: string }) => ` · profile ${p.name} (${p.source})`,
+    earlierUnfinished: 'An earlier tune did not finish:',
+    unfinishedRun: (p: { command: string; startedAt: string; changes: number }) =>
+      `  "${p.command}" started ${p.startedAt}: ${plural(p.changes, 'change')} may be half applied`,
+    nothingToChange: 'Plan: nothing to change',
+    plan: (p: { size: string; dryRun: boolean }) => `Plan: ${p.size}${p.dryRun ? '' : ', old values journaled before the first write'}`,
+    alreadyRight: (p: { targets: string }) => `  already right: ${p.targets}`,
+    result: 'Result:',
+    conflicts: 'Conflicts (reported, not changed):',
+    notFixed: 'Not fixed by tune:',
+    fixLabel: 'fix:',
+    noteLabel: 'note:',
+    dryRun: 'DRY RUN',
+    ok: 'OK',
+    changed: 'CHANGED',
+    refusedLabel: 'REFUSED',
+    failedLabel: 'FAILED',
+    wouldBeMade: (p: { size: string }) => `${p.size} would be made; nothing was written`,
+    nothingWouldChange: 'nothing would change; nothing was written',
+    unchangedVerdict: 'nothing to change (changed: false)',
+    appliedVerdict: (p: { size: string; journal: string | null; rollback: string }) => `${p.size} applied and verified; journal ${p.journal}; undo with: ${p.rollback}`,
+    aChangeWasRefused: 'a change was refused',
+    refusedVerdict: (p: { why: string }) => `nothing was changed: ${p.why}`,
+    aChangeFailed: 'a change failed',
+    rolledBackVerdict: (p: { why: string }) => `${p.why}; every change was rolled back`,
+    revertFailedVerdict: (p: { journal: string | null; rollback: string }) =>
+      `a change failed and some old values could not be put back; see ${p.journal} and run: ${p.rollback}`,
+    // the notes tune adds to its document (src/core/tune/engine.ts, persist.ts)
+    tookOverLock: (p: { from: string }) => `took over the lock left by ${p.from}, which is no longer running`,
+    /** how a verification note starts: the verdict of a rolled-back tune quotes it */
+    verificationPrefix: 'verification',
+    stillFailing: (p: { id: string; status: string; message: string }) => `verification: ${p.id} is still ${p.status} after the changes: ${p.message}`,
+    notRetired: (p: { problem: string }) => `the journal could not be retired: ${p.problem}`,
+    notUpdated: (p: { problem: string }) => `the journal could not be updated: ${p.problem}`,
+    notPutBack: (p: { rollback: string; journal: string }) =>
+      `some old values could not be put back: run "${p.rollback}" once the cause is fixed, or restore them by hand from ${p.journal}`,
+    notMarkedComplete: (p: { problem: string; rollback: string }) =>
+      `the changes are applied, but the journal could not be marked complete (${p.problem}); "${p.rollback}" still works from it`,
+    noSysctlD: (p: { keys: string }) => `/etc/sysctl.d does not exist: ${p.keys} not made persistent (add them to /etc/sysctl.conf)`,
+    noTmpfilesD: (p: { paths: string }) => `/etc/tmpfiles.d does not exist (no systemd-tmpfiles): ${p.paths} not made persistent`,
+    // the conflicts tune reports (src/core/tune/conflicts.ts)
+    sysctlWins: (p: { where: string; key: string; value: string; wanted: string; file: string }) =>
+      `${p.where} sets ${p.key} = ${p.value}, not ${p.wanted}; it is applied after ${p.file}, so it wins at every boot even with --persist: change or remove that line`,
+    sysctlComesBack: (p: { where: string; key: string; value: string; wanted: string; file: string }) =>
+      `${p.where} sets ${p.key} = ${p.value}, not ${p.wanted}; it comes back at the next boot or "sysctl --system" unless --persist writes ${p.file}, which is applied after it`,
+    tmpfilesWrites: (p: { where: string; value: string; path: string; wanted: string }) =>
+      `${p.where} writes "${p.value}" to ${p.path} at every boot, not ${p.wanted}: change or remove that line`,
+    tuned: (p: { running: boolean; profile: string }) =>
+      `tuned ${p.running ? 'is running' : 'is configured'} with the profile "${p.profile}": it sets its own CPU governor and sysctls ` +
+      'when it starts and may undo these settings; put them in a custom tuned profile, or stop it (systemctl disable --now tuned)',
+    cpupower: (p: { path: string; value: string; wanted: string; service: string }) =>
+      `${p.path} sets the governor "${p.value}", not ${p.wanted}: the ${p.service} service applies it at boot; change it there or disable the service`,
+    cannotLookForConflicts: (p: { problem: string }) => `cannot look for conflicting configuration: ${p.problem}`,
+  },
+  rollback: {
+    removeFile: 'remove the file',
+    restoreFile: (p: { content: string }) => `restore the old file, ${p.content}`,
+    nothing: 'no tune journal here; qprep has no changes in effect (changed: false)',
+    heading: (p: { dryRun: boolean }) => `${p.dryRun ? 'Would restore' : 'Restore'}, newest change first:`,
+    restored: 'RESTORED',
+    incomplete: 'INCOMPLETE',
+    wouldRestore: (p: { count: number; journal: string | null }) => `${plural(p.count, 'value')} would be restored from ${p.journal}; nothing was written`,
+    putBack: (p: { count: number; journal: string | null }) => `${plural(p.count, 'value')} put back; journal kept as ${p.journal}`,
+    incompleteVerdict: (p: { count: number }) => `${plural(p.count, 'value')} put back, the others are listed above; the journal is kept, run rollback again once fixed`,
+    tookOverLock: (p: { from: string }) => `took over the lock left by ${p.from}, which is no longer running`,
+    notRestored: (p: { incomplete: number; total: number; journal: string }) =>
+      `${p.incomplete} of ${p.total} values were not restored; ${p.journal} is kept so that rollback can be run again`,
+    notRetired: (p: { problem: string; journal: string }) => `every value is restored, but the journal could not be retired: ${p.problem}; move ${p.journal} aside by hand`,
   },
 };
