@@ -176,26 +176,26 @@ export function formatTuneHuman(input: TuneDocument, options: TuneHumanOptions):
   const rollback = `qprep rollback${doc.source.root === '/' ? '' : ` --root ${doc.source.root}`}`;
   switch (doc.outcome) {
     case 'planned':
-      out.push(`${chalk.cyan.bold(t.dryRun)}: ${wanted.length > 0 ? t.wouldBeMade({ size }) : t.nothingWouldChange}`);
+      out.push(`${chalk.cyan.bold(t.dryRun)}${t.labelSeparator}${wanted.length > 0 ? t.wouldBeMade({ size }) : t.nothingWouldChange}`);
       break;
     case 'unchanged':
-      out.push(`${chalk.green.bold(t.ok)}: ${t.unchangedVerdict}`);
+      out.push(`${chalk.green.bold(t.ok)}${t.labelSeparator}${t.unchangedVerdict}`);
       break;
     case 'applied':
-      out.push(`${chalk.green.bold(t.changed)}: ${t.appliedVerdict({ size, journal: doc.journal, rollback })}`);
+      out.push(`${chalk.green.bold(t.changed)}${t.labelSeparator}${t.appliedVerdict({ size, journal: doc.journal, rollback })}`);
       break;
     case 'refused': {
       const why = doc.changes.find((c) => c.status === 'refused')?.error ?? t.aChangeWasRefused;
-      out.push(`${chalk.red.bold(t.refusedLabel)}: ${t.refusedVerdict({ why })}`);
+      out.push(`${chalk.red.bold(t.refusedLabel)}${t.labelSeparator}${t.refusedVerdict({ why })}`);
       break;
     }
     case 'rolled-back': {
       const why = doc.changes.find((c) => c.error)?.error ?? doc.notes.find((n) => n.startsWith(t.verificationPrefix)) ?? t.aChangeFailed;
-      out.push(`${chalk.red.bold(t.failedLabel)}: ${t.rolledBackVerdict({ why })}`);
+      out.push(`${chalk.red.bold(t.failedLabel)}${t.labelSeparator}${t.rolledBackVerdict({ why })}`);
       break;
     }
     case 'revert-failed':
-      out.push(`${chalk.red.bold(t.failedLabel)}: ${t.revertFailedVerdict({ journal: doc.journal, rollback })}`);
+      out.push(`${chalk.red.bold(t.failedLabel)}${t.labelSeparator}${t.revertFailedVerdict({ journal: doc.journal, rollback })}`);
       break;
   }
   return `${out.join('\n')}\n`;
@@ -219,7 +219,7 @@ export function formatRollbackHuman(input: RollbackDocument, options: TuneHumanO
   const out = header(chalk, t, doc.dryRun ? 'rollback --dry-run' : 'rollback', doc);
   out.push('');
   if (doc.outcome === 'nothing') {
-    out.push(`${chalk.green.bold(t.ok)}: ${r.nothing}`);
+    out.push(`${chalk.green.bold(t.ok)}${t.labelSeparator}${r.nothing}`);
     return `${out.join('\n')}\n`;
   }
   const rows = groupRows(doc.restores.map((restore: Restore) => ({ ...restore, before: restore.before, after: restore.after })));
@@ -233,13 +233,13 @@ export function formatRollbackHuman(input: RollbackDocument, options: TuneHumanO
   const restored = doc.restores.filter((restore) => restore.status === 'restored').length;
   switch (doc.outcome) {
     case 'planned':
-      out.push(`${chalk.cyan.bold(t.dryRun)}: ${r.wouldRestore({ count: doc.restores.filter((restore) => restore.status === 'planned').length, journal: doc.journal })}`);
+      out.push(`${chalk.cyan.bold(t.dryRun)}${t.labelSeparator}${r.wouldRestore({ count: doc.restores.filter((restore) => restore.status === 'planned').length, journal: doc.journal })}`);
       break;
     case 'rolled-back':
-      out.push(`${chalk.green.bold(restored > 0 ? r.restored : t.ok)}: ${r.putBack({ count: restored, journal: doc.journal })}`);
+      out.push(`${chalk.green.bold(restored > 0 ? r.restored : t.ok)}${t.labelSeparator}${r.putBack({ count: restored, journal: doc.journal })}`);
       break;
     case 'incomplete':
-      out.push(`${chalk.red.bold(r.incomplete)}: ${r.incompleteVerdict({ count: restored })}`);
+      out.push(`${chalk.red.bold(r.incomplete)}${t.labelSeparator}${r.incompleteVerdict({ count: restored })}`);
       break;
   }
   return `${out.join('\n')}\n`;

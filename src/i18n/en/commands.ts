@@ -61,6 +61,8 @@ export const commands = {
     notFixed: 'Not fixed by tune:',
     fixLabel: 'fix:',
     noteLabel: 'note:',
+    /** between a verdict's label and its text: "DRY RUN: ..." */
+    labelSeparator: ': ',
     dryRun: 'DRY RUN',
     ok: 'OK',
     changed: 'CHANGED',

@@ -55,6 +55,7 @@ export const commands: typeof en = {
     notFixed: 'tune 未修复：',
     fixLabel: '修复：',
     noteLabel: '注意：',
+    labelSeparator: '：',
     dryRun: '演练（DRY RUN）',
     ok: '正常（OK）',
     changed: '已修改（CHANGED）',
