@@ -3,6 +3,14 @@ import type { PythonVia } from '../../probes/python.js';
 
 /** Text of the shared probes (src/probes/), which several checks put into their messages. */
 export const probes = {
+  /** a file probe that failed (describeProbeError) */
+  file: {
+    notFound: (p: { path: string }) => `${p.path}: no such file or directory`,
+    denied: (p: { path: string }) => `${p.path}: permission denied`,
+    notCaptured: (p: { path: string }) => `${p.path}: not captured in the snapshot`,
+    exists: (p: { path: string }) => `${p.path}: already exists`,
+    other: (p: { path: string; message: string }) => `${p.path}: ${p.message}`,
+  },
   /** why a command gave no usable answer (commandProblem) */
   command: {
     timedOut: (p: { line: string; timeoutMs: number }) => `"${p.line}" did not finish within ${p.timeoutMs} ms and was killed with its child processes`,

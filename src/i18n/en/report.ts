@@ -7,6 +7,8 @@ export const report = {
     separator: ', ',
     andMore: (p: { list: string; more: number }) => `${p.list} and ${p.more} more`,
   },
+  /** between the clauses of one message: "a: 1 free; b: 2 free" */
+  clauseSeparator: '; ',
   /** a remark after a message: " (x)"; Chinese puts it in full-width parentheses */
   aside: (p: { text: string }) => ` (${p.text})`,
   /** between the counts of the summary line */

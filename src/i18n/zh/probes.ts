@@ -1,6 +1,13 @@
 import type { probes as en } from '../en/probes.js';
 
 export const probes: typeof en = {
+  file: {
+    notFound: (p) => `${p.path}：文件或目录不存在`,
+    denied: (p) => `${p.path}：权限不足`,
+    notCaptured: (p) => `${p.path}：快照中未录制`,
+    exists: (p) => `${p.path}：已存在`,
+    other: (p) => `${p.path}：${p.message}`,
+  },
   command: {
     timedOut: (p) => `"${p.line}" 未在 ${p.timeoutMs} ms 内结束，已连同其子进程一起终止`,
     notFound: (p) => `"${p.line}"：找不到命令`,
@@ -11,7 +18,7 @@ export const probes: typeof en = {
   npu: {
     deviceOfChip: (p) => `设备 ${p.device}（NPU 卡 ${p.card} 芯片 ${p.chip}）`,
     card: (p) => `NPU ${p.card}`,
-    inventoryUnavailable: (p) => `无法检查${p.what}：${p.problem}`,
+    inventoryUnavailable: (p) => `无法检查 ${p.what}：${p.problem}`,
     sameCause: (p) => `${p.remediation}（npu.smi 报告了同一原因）`,
     problems: {
       notFound: (p) => `找不到 npu-smi（不在 PATH 中，也不在 ${p.dirs} 中）`,

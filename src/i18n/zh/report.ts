@@ -7,6 +7,7 @@ export const report: typeof en = {
     separator: '；',
     andMore: (p) => `${p.list} 等（另有 ${p.more} 项）`,
   },
+  clauseSeparator: '；',
   aside: (p) => `（${p.text}）`,
   countSeparator: '，',
   categories: {

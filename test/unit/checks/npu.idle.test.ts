@@ -99,7 +99,7 @@ describe('npu.idle in Chinese', () => {
   it('an unreadable NPU table is an error in Chinese that points at npu.smi', async () => {
     const { outcome } = await runOn(check, npuHost({ info: { timedOut: true } }), {}, zh);
     expect(outcome.status).toBe('error');
-    expect(outcome.message).toMatch(/^无法检查各 NPU 是否空闲：/);
+    expect(outcome.message).toMatch(/^无法检查 NPU 是否空闲：/);
     expect(outcome.remediation).toMatch(/（npu\.smi 报告了同一原因）$/);
     expect(outcome.causedBy).toBe('npu.smi');
   });

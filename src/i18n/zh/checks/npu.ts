@@ -1,6 +1,99 @@
 import type { npu as en } from '../../en/checks/npu.js';
 
 export const npu: typeof en = {
+  'npu.tools': {
+    title: 'npu-smi 与 hccn_tool 可找到',
+    why:
+      '所有 NPU 检查、vllm-ascend 自身的健康探测和 CPU 绑核都要运行 npu-smi；Mooncake/HIXL 通过 hccn_tool 获取 A2、A3 NPU 的设备 IP。' +
+      '容器中若未挂载，二者都不在 PATH 中（"bash: /usr/local/bin/npu-smi: No such file or directory"），有些主机上 npu-smi 位于 /usr/local/sbin。' +
+      '必需项：缺少它们就无法评估节点；没有参数面网络的 310P 系列不要求 hccn_tool。',
+    fix: '在容器中加上部署指南中 npu-smi 和 hccn_tool 的 -v 挂载参数；在主机上安装 NPU 驱动包，二者均随驱动提供。',
+    notIn: (p) => `${p.tool}（不在 PATH 中，也不在 ${p.dirs} 中）`,
+    notFound: (p) => `找不到：${p.tools}`,
+    addFlags: (p) => `在 docker run 中加上 ${p.flags}`,
+    installDriver: '安装 NPU 驱动包（其中包含 npu-smi 和 hccn_tool），或将其所在目录加入 PATH',
+    foundAt: (p) => `${p.tool} 位于 ${p.path}`,
+    hccnNotNeeded: (p) => `没有 hccn_tool（${p.family} 系列${p.pro ? '、200I Pro ' : ''}不需要）`,
+  },
+  'npu.devices': {
+    title: 'NPU 设备节点',
+    why:
+      '运行时要为每块 NPU 打开 /dev/davinciN，并打开各控制设备（/dev/davinci_manager、/dev/devmm_svm、/dev/hisi_hdc；200I Pro 上则为 /dev/ascend_manager 和 /dev/user_config）。' +
+      '在容器中每个设备都必须用 --device 传入；在该路径上创建的普通文件（误写的 -v）不是设备。' +
+      '缺少节点会很晚才暴露，表现为 "rtGetDeviceCount ... no valid device" 或 "open device 0 failed"：必需项。',
+    reads: ['/dev（列目录）', '/dev/davinci*, /dev/davinci_manager, /dev/devmm_svm, /dev/hisi_hdc, /dev/ascend_manager, /dev/user_config（stat）', 'npu-smi info'],
+    fix: '在容器中加上缺少的 --device 参数；在主机上重新加载 NPU 驱动（设备节点由驱动创建）。',
+    cannotList: (p) => `无法列出设备节点：${p.problem}`,
+    mountDev: '挂载 /dev（或在 /dev 可读的环境中运行 qprep）后重新运行',
+    missing: '缺失',
+    notCharDevice: (p) => `是 ${p.kind}，不是字符设备`,
+    missingListed: '缺失（npu-smi 列出了此设备）',
+    missingForProfile: (p) => `缺失（profile 需要 ${p.minCount} 块 NPU）`,
+    missingAll: '缺失（完全没有 NPU 设备节点）',
+    node: (p) => `${p.path} ${p.problem}`,
+    notUsable: (p) => `${p.count} 个设备节点不可用：${p.nodes}`,
+    startWith: (p) => `启动容器时加上 ${p.flags}`,
+    reloadDriver: '驱动没有创建这些节点：检查 NPU 是否可见（lspci | grep -i d80），并重新加载或重装 NPU 驱动',
+    usable: (p) => `${p.count} 个 NPU 设备节点（/dev/davinci${p.ranges}）及 ${p.controls} 均为字符设备`,
+  },
+  'npu.smi': {
+    title: 'npu-smi 可运行且其表格可解析',
+    why:
+      'npu-smi 是驱动自身对 NPU 的视图。它无法启动时，vllm-ascend 也无法启动，原因就在其输出中：' +
+      '"dcmi module initialize failed. ret is -8005"（NPU 被另一个容器占用）、-8020（设备正被使用）、缺少共享库（未挂载驱动 lib64）或卡死（驱动挂死）。' +
+      'qprep 将每种情况转换为原因和修复方法。必需项：其他 NPU 检查都读取这张表。',
+    fix: '按打印出的原因处理：释放 NPU、补上缺少的挂载或修复驱动；然后手动运行 npu-smi info。',
+    truncated: (p) =>
+      `npu-smi 的输出从表格中间开始（${p.deviceRows ? '设备行' : '进程表'}之前没有标题栏和表头）：按其内容读取，` +
+      `${p.devices} 个 NPU 设备${p.deviceRows ? `（${p.family} 系列）` : ''}、${p.processes} 个进程，可能不完整`,
+    recordWhole: '录制 npu-smi info 的完整输出（在主机上运行 qprep snapshot），不要只截取一段',
+    noDevice: 'npu-smi 打印了表格，但其中没有 NPU',
+    noDeviceFix: '检查 NPU 是否可见（lspci | grep -i d80）以及驱动是否已加载；在容器中用 --device /dev/davinciN 传入',
+    summary: (p) => `npu-smi ${p.tool}（驱动 ${p.driver}）：${p.devices} 个 NPU 设备 ${p.ids}，${p.family} 系列`,
+    warns: (p) => `${p.summary}；npu-smi 警告："${p.warning}"`,
+    mountInstallInfo: (p) => `在 docker run 中加上 -v ${p.path}:${p.path}；若宿主机上的 npu-smi 也有此警告，则在宿主机上重装驱动`,
+    reinstallDriver: (p) => `重装 NPU 驱动包，使 ${p.path} 记录 Driver_Install_Status=complete（./Ascend-hdk-*-npu-driver_*.run --full）`,
+  },
+  'npu.count': {
+    title: 'NPU 数量与系列符合部署要求',
+    why:
+      '张量并行度 16 需要 16 个可见芯片（一台 Atlas 800 A3，或两台 8 卡 A2）；故障后缺少一张卡或一个芯片，或容器启动时 --device 参数不全，' +
+      '都会在权重加载完之后才启动失败。ASCEND_RT_VISIBLE_DEVICES 按进程可见的设备从 0 编号（容器会重新编号），' +
+      '超出数量的 id 会报 "set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)"。必需项。',
+    fix: '把部署需要的每块 NPU 都传入容器（--device），修复缺失的卡，或更正 profile 或 ASCEND_RT_VISIBLE_DEVICES。',
+    what: 'NPU 数量',
+    shape: (p) => `（${p.cards} 张卡 × ${p.chips} 个芯片）`,
+    wrongFamily: (p) => `这是一台 ${p.family} 主机（${p.layout} 表格布局），而 profile 针对的是 ${p.wanted}`,
+    useProfile: '使用与此硬件对应的 profile（--profile NAME；README 列出了内置 profile），或把负载移到匹配的节点',
+    tooFew: (p) => `可见 ${p.devices} 个 NPU 设备，profile 至少需要 ${p.minCount} 个`,
+    passAll: (p) => `在容器中传入全部设备（--device /dev/davinci0 ... /dev/davinci${p.last}）；在主机上用 "npu-smi info -l" 和 "lspci | grep -i d80" 查找缺失的卡`,
+    invalid: (p) => `${p.source} 无效：${p.problem}`,
+    writeIds: '将 id 写成 ASCEND_RT_VISIBLE_DEVICES=0,1,2,3 或范围 0-7',
+    beyond: (p) => `${p.source}=${p.text} 指定了设备 ${p.ids}（共 ${p.count} 个），但这里只有 ${p.devices} 个可见（id 0-${p.devices - 1}）`,
+    renumber: (p) => `按此处可见的 ${p.devices} 个设备从 0 编号（容器内运行时会对映射的设备重新编号），或用 --device 映射更多设备`,
+    tooFewSelected: (p) => `${p.source}=${p.text} 选择了 ${p.selected} 个设备，profile 需要 ${p.minCount} 个`,
+    selectMore: (p) => `选择 ${p.minCount} 个设备，例如 ASCEND_RT_VISIBLE_DEVICES=0-${p.minCount - 1}`,
+    passed: (p) =>
+      `${p.devices} 个 NPU 设备${p.shape}，${p.family} 系列` +
+      (p.selected !== null ? `，其中 ${p.selected} 个由 ${p.source} 选中` : '') +
+      (p.minCount > 0 ? `（profile：至少 ${p.minCount} 个${p.wanted !== null ? `，${p.wanted}` : ''}）` : ''),
+  },
+  'npu.health': {
+    title: 'NPU 健康状态',
+    why:
+      'npu-smi 将每个芯片的健康状态报告为 OK、Warning、Alarm、Critical 或 UNKNOWN。vllm-ascend 自身的 worker 健康检查在非 OK 时会报错，' +
+      '处于告警状态的芯片会让集合通信不可预期地失败，因此负载要用的芯片必须为 OK：必需项。' +
+      'ASCEND_RT_VISIBLE_DEVICES（或 profile 的 npu.visibleDevices）之外的非 OK 芯片只给出警告。错误码来自 npu-smi info -t health。',
+    fix: '查看错误码（npu-smi info -t health），复位或更换芯片，或将其排除在 ASCEND_RT_VISIBLE_DEVICES 和设备映射之外。',
+    what: 'NPU 健康状态',
+    device: (p) => `${p.label} ${p.health}${p.codes ? ` 错误码 ${p.codes}` : ''}${p.information ? `（${p.information}）` : ''}`,
+    inspect: (p) => `npu-smi info -t health -i ${p.card} -c ${p.chip}   # 查看：错误码及其来源`,
+    reset: (p) => `or: npu-smi set -t reset -i ${p.card} -c ${p.chip}   # 复位芯片，或安排更换`,
+    leaveOut: 'or: 将它排除在 ASCEND_RT_VISIBLE_DEVICES 和容器的 --device 参数之外',
+    notOk: (p) => `负载使用的 ${p.used} 个 NPU 设备中有 ${p.count} 个状态不是 OK：${p.devices}`,
+    notOkOutside: (p) => `${p.source} 之外有 ${p.count} 个 NPU 设备状态不是 OK：${p.devices}`,
+    allOk: (p) => (p.count === 1 ? '该 NPU 设备状态为 OK' : `全部 ${p.count} 个 NPU 设备状态均为 OK`),
+  },
   'npu.idle': {
     title: 'NPU 空闲可用',
     why:
@@ -9,7 +102,7 @@ export const npu: typeof en = {
       '只检查 ASCEND_RT_VISIBLE_DEVICES（或 profile 的 npu.visibleDevices）中的 NPU。必需项。',
     reads: ['npu-smi info（进程表、内存列）', 'ASCEND_RT_VISIBLE_DEVICES', 'profile npu.idleMemoryMB, npu.visibleDevices'],
     fix: '停止占用 NPU 的进程或容器，或将 ASCEND_RT_VISIBLE_DEVICES 指向空闲的 NPU。',
-    what: '各 NPU 是否空闲',
+    what: 'NPU 是否空闲',
     process: (p) => `pid ${p.pid}${p.name ? ` ${p.name}` : ''}${p.memoryMB !== null ? `（${p.memoryMB} MB）` : ''}`,
     heldByProcesses: (p) => `${p.device}：${p.processes}`,
     heldByUnlisted: (p) => `${p.device}：已用 ${p.usedMB} / ${p.totalMB} MB ${p.kind}，但未列出进程`,
