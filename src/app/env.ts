@@ -10,6 +10,7 @@ import { VERSION } from '../version.js';
 import { claimDocument, writeRunDocument } from './signals.js';
 import { DEFAULT_TIMEOUT_MS, openHost, profileFor, type HostOptions } from './session.js';
 import { escapeControls } from '../util/text.js';
+import { textFor, type Catalogue, type Lang } from '../i18n/index.js';
 
 export interface EnvCliOptions {
   profile?: string;
@@ -22,6 +23,8 @@ export interface EnvCliOptions {
   /** --cluster FILE: take this node's host address (and ifname) from the cluster file */
   cluster?: string;
   node?: string;
+  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
+  lang?: Lang;
 }
 
 function failure(error: unknown, format: string | undefined): 2 {
@@ -43,7 +46,8 @@ function failure(error: unknown, format: string | undefined): 2 {
  * (the file may be shared and stale; the command line is this run's word), with a note when
  * they disagree.
  */
-async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions, host: Parameters<typeof openCluster>[1]): Promise<string[]> {
+async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions, host: Parameters<typeof openCluster>[1], text: Catalogue): Promise<string[]> {
+  const t = text.commands.env;
   if (options.cluster === undefined) {
     if (options.node !== undefined) throw new QprepError('usage', '--node needs --cluster FILE');
     return [];
@@ -56,14 +60,14 @@ async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions,
     if (self.host) {
       request.ip = self.host;
       request.ipSource = source;
-    } else notes.push(`${source} gives no host address for this node: using the default route`);
+    } else notes.push(t.noHostAddress({ source }));
   } else if (self.host && self.host !== request.ip) {
-    notes.push(`--ip ${request.ip} overrides the host address ${self.host} of node ${self.name} in ${options.cluster}`);
+    notes.push(t.ipOverrides({ ip: request.ip, host: self.host, node: self.name, file: options.cluster }));
   }
   if (request.nic === undefined) {
     if (self.ifname) request.nic = self.ifname;
   } else if (self.ifname && self.ifname !== request.nic) {
-    notes.push(`--nic ${request.nic} overrides the ifname ${self.ifname} of node ${self.name} in ${options.cluster}`);
+    notes.push(t.nicOverrides({ nic: request.nic, ifname: self.ifname, node: self.name, file: options.cluster }));
   }
   return notes;
 }
@@ -76,11 +80,12 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
     const handle = await openHost(hostOptions);
     const loaded = await profileFor(options.profile, handle);
-    const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS);
+    const text = textFor(options.lang ?? 'en');
+    const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');
     const request: NodeAddressRequest = {};
     if (options.ip !== undefined) request.ip = options.ip;
     if (options.nic !== undefined) request.nic = options.nic;
-    const clusterNotes = await applyCluster(request, options, handle.host);
+    const clusterNotes = await applyCluster(request, options, handle.host, text);
     const launch = await buildLaunchEnv(ctx, request);
     launch.notes.unshift(...clusterNotes);
     const document: EnvDocument = {
@@ -93,8 +98,8 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     };
     const valid = envDocumentSchema.safeParse(document);
     if (!valid.success) throw new Error(`env document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
-    for (const note of launch.notes) process.stderr.write(`qprep: note: ${escapeControls(note)}\n`);
-    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document));
+    for (const note of launch.notes) process.stderr.write(`${text.commands.env.noteLine({ note: escapeControls(note) })}\n`);
+    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, text));
     return 0;
   } catch (error) {
     return failure(error, options.format);

@@ -120,4 +120,20 @@ export const commands = {
       `${p.incomplete} of ${p.total} values were not restored; ${p.journal} is kept so that rollback can be run again`,
     notRetired: (p: { problem: string; journal: string }) => `every value is restored, but the journal could not be retired: ${p.problem}; move ${p.journal} aside by hand`,
   },
+  // env: src/report/env.ts, src/app/env.ts, src/core/launch-env.ts
+  env: {
+    /** the comment lines of the shell output: a person reads them, the shell skips them */
+    header: (p: { hostname: string; profile: string }) => `# qprep env for ${p.hostname} (profile ${p.profile}); load it with: source <(qprep env)`,
+    nodeAddress: (p: { ip: string; nic: string; source: string }) => `# node address ${p.ip} on ${p.nic} (${p.source})`,
+    noteComment: (p: { note: string }) => `# note: ${p.note}`,
+    /** a note on standard error, beside the lines to source */
+    noteLine: (p: { note: string }) => `qprep: note: ${p.note}`,
+    jemallocNotFound: (p: { library: string; problem: string | null; searched: number }) =>
+      `${p.library} not found here (${p.problem ?? `searched ${p.searched} places`}): LD_PRELOAD is left as it is; install jemalloc (qprep explain mem.jemalloc)`,
+    droppedFromPreload: (p: { entry: string }) => `${p.entry} dropped from LD_PRELOAD: no such file on this host`,
+    fromProfile: (p: { name: string; value: string; computed: string }) => `${p.name} comes from the profile (${p.value}), not from this host (${p.computed})`,
+    noHostAddress: (p: { source: string }) => `${p.source} gives no host address for this node: using the default route`,
+    ipOverrides: (p: { ip: string; host: string; node: string; file: string }) => `--ip ${p.ip} overrides the host address ${p.host} of node ${p.node} in ${p.file}`,
+    nicOverrides: (p: { nic: string; ifname: string; node: string; file: string }) => `--nic ${p.nic} overrides the ifname ${p.ifname} of node ${p.node} in ${p.file}`,
+  },
 };

@@ -104,4 +104,18 @@ export const commands: typeof en = {
     notRestored: (p) => `${p.total} 个值中有 ${p.incomplete} 个未恢复；${p.journal} 已保留，以便再次运行 rollback`,
     notRetired: (p) => `所有值均已恢复，但日志未能归档：${p.problem}；请手动移走 ${p.journal}`,
   },
+  // env: src/report/env.ts, src/app/env.ts, src/core/launch-env.ts
+  env: {
+    header: (p) => `# qprep env：${p.hostname}（profile ${p.profile}）；加载方式：source <(qprep env)`,
+    nodeAddress: (p) => `# 节点地址 ${p.ip}，网卡 ${p.nic}（${p.source}）`,
+    noteComment: (p) => `# 注意：${p.note}`,
+    noteLine: (p) => `qprep: 注意：${p.note}`,
+    jemallocNotFound: (p) =>
+      `此处未找到 ${p.library}（${p.problem ?? `已查找 ${p.searched} 处`}）：LD_PRELOAD 保持不变；请安装 jemalloc（qprep explain mem.jemalloc）`,
+    droppedFromPreload: (p) => `已从 LD_PRELOAD 中去掉 ${p.entry}：这台主机上没有该文件`,
+    fromProfile: (p) => `${p.name} 取自 profile（${p.value}），而不是这台主机（${p.computed}）`,
+    noHostAddress: (p) => `${p.source} 没有给出此节点的主机地址：使用默认路由`,
+    ipOverrides: (p) => `--ip ${p.ip} 覆盖了 ${p.file} 中节点 ${p.node} 的主机地址 ${p.host}`,
+    nicOverrides: (p) => `--nic ${p.nic} 覆盖了 ${p.file} 中节点 ${p.node} 的 ifname ${p.ifname}`,
+  },
 };
