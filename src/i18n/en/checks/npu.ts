@@ -2,6 +2,35 @@ import { plural } from '../../../util/text.js';
 
 /** The checks npu.*: the NPUs, their driver, firmware and CANN. One entry per check id. */
 export const npu = {
+  'npu.driver-files': {
+    title: 'Driver files (and their mounts in a container)',
+    why:
+      "npu-smi, CANN and torch_npu load the driver's user-space libraries (driver/lib64, /usr/local/dcmi) and read " +
+      'driver/version.info and /etc/ascend_install.info. In a container each must be bind-mounted from the host as the ' +
+      'deployment guide does: missing libraries fail with "libascend_hal.so: cannot open shared object file", and a copy baked ' +
+      'into the image goes stale on the next driver upgrade, so a file that exists but is not a mount fails too. Required.',
+    reads: [
+      '/usr/local/Ascend/driver/lib64, /usr/local/Ascend/driver/version.info, /etc/ascend_install.info, /usr/local/dcmi, npu-smi, hccn_tool',
+      '200I Pro: the libraries, configuration files and daemons of its guide',
+      '/proc/self/mountinfo (in a container)',
+    ],
+    fix: 'Add the missing -v flags of the deployment guide to docker run; on a host, reinstall the NPU driver package.',
+    missing: 'missing',
+    dockerMadeDirectory: 'a directory, not a file (the host has no such file, so docker created an empty directory)',
+    notFile: (p: { kind: string }) => `a ${p.kind}, not a file`,
+    notDirectory: (p: { kind: string }) => `a ${p.kind}, not a directory`,
+    emptyDirectory: 'an empty directory',
+    copyInImage: (p: { fsType: string }) => `present but not mounted from the host (a copy in the image's ${p.fsType} root)`,
+    cannotTellMounts: (p: { reason: string }) => `cannot tell whether the driver files are mounted from the host: ${p.reason}`,
+    readMountinfo: 'make /proc/self/mountinfo readable in the container (it is by default; check the seccomp/AppArmor profile) and re-run',
+    path: (p: { path: string; problem: string }) => `${p.path} ${p.problem}`,
+    notUsable: (p: { count: number; total: number; inContainer: boolean; paths: string }) =>
+      `${p.count} of ${p.total} ${p.inContainer ? 'driver paths the guide mounts' : 'driver paths'} ${p.count === 1 ? 'is' : 'are'} not usable: ${p.paths}`,
+    addFlags: (p: { flags: string }) => `add ${p.flags} to docker run`,
+    reinstall: 'reinstall the NPU driver package (Ascend-hdk-*-npu-driver_*.run --full), which creates these files',
+    mounted: (p: { count: number; paths: string }) => `${p.count} driver paths mounted from the host (${p.paths})`,
+    present: (p: { count: number; root: string; paths: string }) => `${p.count} driver paths present under ${p.root} and /usr/local (${p.paths})`,
+  },
   'npu.tools': {
     title: 'npu-smi and hccn_tool resolvable',
     why:

@@ -1,6 +1,33 @@
 import type { npu as en } from '../../en/checks/npu.js';
 
 export const npu: typeof en = {
+  'npu.driver-files': {
+    title: '驱动文件（容器中则为其挂载）',
+    why:
+      'npu-smi、CANN 和 torch_npu 会加载驱动的用户态库（driver/lib64、/usr/local/dcmi），并读取 driver/version.info 和 /etc/ascend_install.info。' +
+      '在容器中，每一项都必须像部署指南那样从宿主机 bind mount 进来：缺少库会报 "libascend_hal.so: cannot open shared object file"；' +
+      '打包进镜像的副本在下次驱动升级后就会过时，因此存在但不是挂载的文件也判为失败。必需项。',
+    reads: [
+      '/usr/local/Ascend/driver/lib64, /usr/local/Ascend/driver/version.info, /etc/ascend_install.info, /usr/local/dcmi, npu-smi, hccn_tool',
+      '200I Pro：其部署指南中的库、配置文件和守护进程',
+      '/proc/self/mountinfo（在容器中）',
+    ],
+    fix: '在 docker run 中加上部署指南里缺少的 -v 参数；在主机上重装 NPU 驱动包。',
+    missing: '缺失',
+    dockerMadeDirectory: '是目录而不是文件（宿主机上没有该文件，docker 因此创建了空目录）',
+    notFile: (p) => `是 ${p.kind}，不是文件`,
+    notDirectory: (p) => `是 ${p.kind}，不是目录`,
+    emptyDirectory: '是空目录',
+    copyInImage: (p) => `存在，但不是从宿主机挂载的（是镜像 ${p.fsType} 根文件系统中的副本）`,
+    cannotTellMounts: (p) => `无法判断驱动文件是否从宿主机挂载：${p.reason}`,
+    readMountinfo: '让容器内的 /proc/self/mountinfo 可读（默认可读；检查 seccomp/AppArmor 配置）后重新运行',
+    path: (p) => `${p.path} ${p.problem}`,
+    notUsable: (p) => `${p.inContainer ? '部署指南挂载的 ' : ''}${p.total} 个驱动路径中有 ${p.count} 个不可用：${p.paths}`,
+    addFlags: (p) => `在 docker run 中加上 ${p.flags}`,
+    reinstall: '重装 NPU 驱动包（Ascend-hdk-*-npu-driver_*.run --full），它会创建这些文件',
+    mounted: (p) => `${p.count} 个驱动路径从宿主机挂载（${p.paths}）`,
+    present: (p) => `${p.count} 个驱动路径位于 ${p.root} 和 /usr/local 下（${p.paths}）`,
+  },
   'npu.tools': {
     title: 'npu-smi 与 hccn_tool 可找到',
     why:
