@@ -4,6 +4,7 @@ import type { AnyReport } from '../report/schema.js';
 import { formatServeMetrics, type ServeMetrics } from '../report/serve-metrics.js';
 import type { AgentView, FinishedRun } from './agent.js';
 import { readiness } from './readiness.js';
+import type { Catalogue } from '../i18n/index.js';
 
 /**
  * The HTTP side of `qprep serve`: answers from the agent's last report, never runs a check
@@ -15,6 +16,8 @@ export interface HandlerOptions {
   intervalMs: number;
   allowTrigger: boolean;
   now?: () => number;
+  /** the catalogue of the /readyz line; English when not given */
+  text?: Catalogue;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -70,7 +73,7 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
       case '/healthz':
         return line(res, 200, 'ok');
       case '/readyz': {
-        const verdict = readiness(agent.last, now(), options.intervalMs, agent.reloadError);
+        const verdict = readiness(agent.last, now(), options.intervalMs, agent.reloadError, options.text);
         return line(res, verdict.ready ? 200 : 503, verdict.line);
       }
       case '/metrics':

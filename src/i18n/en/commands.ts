@@ -188,4 +188,18 @@ export const commands = {
     pairsFailed: (p: { count: number }) => `${plural(p.count, 'NPU pair')} failed`,
     pairsNotVerified: (p: { count: number }) => `${plural(p.count, 'NPU pair')} not verified`,
   },
+  // serve: the line /readyz answers (src/serve/readiness.ts); the JSON log keeps its fields as they are
+  serve: {
+    firstRunPending: 'not ready: the first run has not finished yet',
+    ago: (p: { age: string }) => `${p.age} ago`,
+    stale: (p: { age: string; intervals: number; interval: string }) =>
+      `not ready: the last report is stale: it finished ${p.age}, more than ${p.intervals} × the ${p.interval} interval`,
+    noReport: 'the run produced no report',
+    noVerdict: (p: { problem: string; age: string }) => `no verdict: ${p.problem} (${p.age})`,
+    run: (p: { runId: string; age: string }) => `run ${p.runId}, ${p.age}`,
+    ready: (p: { checks: number; warnings: number; run: string }) =>
+      `ready: ${plural(p.checks, 'check')}, none blocking${p.warnings > 0 ? `, ${plural(p.warnings, 'warning')}` : ''} (${p.run})`,
+    notReady: (p: { count: number; blocking: string; run: string }) => `not ready: ${plural(p.count, 'blocking check')}: ${p.blocking} (${p.run})`,
+    reloadFailed: (p: { error: string }) => `; profile reload failed, still using the previous profile: ${p.error}`,
+  },
 };

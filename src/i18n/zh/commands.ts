@@ -166,4 +166,16 @@ export const commands: typeof en = {
     pairsFailed: (p) => `${p.count} 个 NPU 对失败`,
     pairsNotVerified: (p) => `${p.count} 个 NPU 对未验证`,
   },
+  // serve: the line /readyz answers (src/serve/readiness.ts); the JSON log keeps its fields as they are
+  serve: {
+    firstRunPending: '未就绪：首次运行尚未完成',
+    ago: (p) => `${p.age} 前`,
+    stale: (p) => `未就绪：最近的报告已过时：它完成于 ${p.age}，超过了 ${p.intervals} × ${p.interval} 的运行间隔`,
+    noReport: '本次运行没有生成报告',
+    noVerdict: (p) => `无结论：${p.problem}（${p.age}）`,
+    run: (p) => `运行 ${p.runId}，${p.age}`,
+    ready: (p) => `就绪：${p.checks} 项检查，无阻塞项${p.warnings > 0 ? `，${p.warnings} 个警告` : ''}（${p.run}）`,
+    notReady: (p) => `未就绪：${p.count} 项阻塞检查：${p.blocking}（${p.run}）`,
+    reloadFailed: (p) => `；profile 重新加载失败，仍在使用之前的 profile：${p.error}`,
+  },
 };
