@@ -202,4 +202,13 @@ export const commands = {
     notReady: (p: { count: number; blocking: string; run: string }) => `not ready: ${plural(p.count, 'blocking check')}: ${p.blocking} (${p.run})`,
     reloadFailed: (p: { error: string }) => `; profile reload failed, still using the previous profile: ${p.error}`,
   },
+  // facts: the problems a facts document records (src/facts/); its fields are never translated
+  facts: {
+    noAddresses: (p: { problem: string }) => `cannot list the host addresses: ${p.problem}`,
+    internalError: (p: { problem: string }) => `internal error: ${p.problem}`,
+    noHccnTool: (p: { searched: string }) => `hccn_tool not found (searched ${p.searched}): no device IPs`,
+    noRoceAddress: (p: { devices: string }) => `no RoCE address on dev${p.devices} (hccn_tool -i N -ip -g printed none): left out of devices`,
+    unreadableIps: (p: { count: number; first: string }) => `cannot read the device IP of ${p.count} devices: ${p.first}`,
+    superPodsDiffer: 'the dies report different Super Pod IDs (hccn.spod names them)',
+  },
 };

@@ -178,4 +178,13 @@ export const commands: typeof en = {
     notReady: (p) => `未就绪：${p.count} 项阻塞检查：${p.blocking}（${p.run}）`,
     reloadFailed: (p) => `；profile 重新加载失败，仍在使用之前的 profile：${p.error}`,
   },
+  // facts: the problems a facts document records (src/facts/); its fields are never translated
+  facts: {
+    noAddresses: (p) => `无法列出主机地址：${p.problem}`,
+    internalError: (p) => `内部错误：${p.problem}`,
+    noHccnTool: (p) => `未找到 hccn_tool（已查找 ${p.searched}）：没有设备 IP`,
+    noRoceAddress: (p) => `dev${p.devices} 没有 RoCE 地址（hccn_tool -i N -ip -g 未输出地址）：未列入 devices`,
+    unreadableIps: (p) => `无法读取 ${p.count} 个设备的 IP：${p.first}`,
+    superPodsDiffer: '各芯片报告的超节点 ID（Super Pod ID）不一致（hccn.spod 会列出它们）',
+  },
 };
