@@ -332,14 +332,15 @@ export function deviceLabel(device: NpuDevice, family: NpuFamily, text: Catalogu
  * `npu-smi info -t board -i <card>` of the first NPU, once per run: the running firmware and
  * the driver's own compatibility verdict (`Compatibility OK|NOK`), visible in a container too.
  */
-export function npuBoard(ctx: CheckContext): Promise<{ info?: NpuBoardInfo; problem?: string }> {
+export function npuBoard(ctx: CheckContext): Promise<{ info?: NpuBoardInfo; problem?: string; problemText?: string }> {
   return ctx.shared('npu-board', async () => {
     const inventory = await npuInventory(ctx);
-    if (!inventory.ok || inventory.devices.length === 0) return { problem: 'npu-smi gave no NPU to ask' };
+    // problem is English (evidence), problemText the same in the run's language
+    if (!inventory.ok || inventory.devices.length === 0) return { problem: en.probes.npu.noNpuToAsk, problemText: ctx.text.probes.npu.noNpuToAsk };
     const card = inventory.devices[0]!.card;
     const result = await ctx.host.run([inventory.argv[0]!, 'info', '-t', 'board', '-i', String(card)], { timeoutMs: ctx.timeoutMs });
     const problem = commandProblem(result, ctx.timeoutMs);
-    if (problem) return { problem };
+    if (problem) return { problem, problemText: commandProblem(result, ctx.timeoutMs, ctx.text)! };
     return { info: boardInfo(parseNpuSmiKeyValue(result.stdout)) };
   });
 }

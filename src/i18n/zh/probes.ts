@@ -18,6 +18,7 @@ export const probes: typeof en = {
   npu: {
     deviceOfChip: (p) => `设备 ${p.device}（NPU 卡 ${p.card} 芯片 ${p.chip}）`,
     card: (p) => `NPU ${p.card}`,
+    noNpuToAsk: 'npu-smi 没有给出可查询的 NPU',
     inventoryUnavailable: (p) => `无法检查 ${p.what}：${p.problem}`,
     sameCause: (p) => `${p.remediation}（npu.smi 报告了同一原因）`,
     problems: {

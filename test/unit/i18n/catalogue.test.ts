@@ -9,6 +9,8 @@ import { zh } from '../../../src/i18n/zh/index.js';
 function recorder(reads: Set<string>, path = ''): unknown {
   const target = function () {} as unknown as object;
   return new Proxy(target, {
+    // a list parameter's methods (p.by.map(...).join(...)) answer with a recorder too
+    apply: () => recorder(reads, `${path}()`),
     get(_target, key) {
       if (key === Symbol.toPrimitive) return (hint: string) => (hint === 'number' ? 2 : `<${path}>`);
       if (key === 'toString' || key === 'valueOf') return () => `<${path}>`;
@@ -20,11 +22,14 @@ function recorder(reads: Set<string>, path = ''): unknown {
   });
 }
 
-/** The parameters a message reads: called once with a recorder. */
+/** Reading a list's or a string's own methods is how a message writes a value, not a parameter. */
+const VALUE_METHODS = new Set(['map', 'join', 'length', 'slice', 'filter', 'toUpperCase', 'toLowerCase', 'padEnd', 'padStart', 'replace', 'split', 'includes', 'trim']);
+
+/** The parameters a message reads (`memoryRange.min` for a nested one): called once with a recorder. */
 function parametersRead(message: (p: never) => unknown): Set<string> {
   const reads = new Set<string>();
   message(recorder(reads) as never);
-  return reads;
+  return new Set([...reads].filter((path) => !path.split('.').some((part) => VALUE_METHODS.has(part) || part.endsWith('()'))));
 }
 
 /**

@@ -2,6 +2,99 @@ import { plural } from '../../../util/text.js';
 
 /** The checks npu.*: the NPUs, their driver, firmware and CANN. One entry per check id. */
 export const npu = {
+  'npu.cann': {
+    title: 'CANN toolkit fits the driver',
+    why:
+      'Each vllm-ascend release pins one CANN version, and each CANN runs on the drivers it was released against: the ' +
+      "driver's version.info lists the CANN inner versions it accepts and the CANN install record the drivers it supports. " +
+      'A CANN image newer than the host driver fails late, e.g. DeepSeek-V3.2 with CANN 8.3.RC2 on driver 24.1 hangs until ' +
+      '"watchdog timeout". Known-bad pairs that the files do not reveal are kept in a table of reported failures. A profile ' +
+      'can name the oldest CANN its deployment runs on (npu.minCann). Required. ' +
+      'A bare host without CANN is skipped: the toolkit ships in the vllm-ascend image.',
+    fix: 'Use the vllm-ascend image (or CANN release) made for the installed driver, or upgrade the driver and firmware to the HDK the CANN release notes name.',
+    /** `notes` are what the environment variables said, as the probe words them */
+    noneOnHost: (p: { notes: string | null }) =>
+      `no CANN toolkit on this host${p.notes !== null ? ` (${p.notes})` : ''}; it ships in the vllm-ascend image: run qprep inside the container to check it`,
+    checkInContainer: 'check it where vLLM runs: docker exec <container> qprep check --only npu.cann (or install CANN on this host if vLLM runs here)',
+    noneInContainer: (p: { notes: string | null }) => `no CANN toolkit in this container${p.notes !== null ? ` (${p.notes})` : ''}`,
+    useImage: 'use a vllm-ascend image (quay.io/ascend/vllm-ascend), or install CANN and source /usr/local/Ascend/ascend-toolkit/set_env.sh',
+    wrongArch: (p: { version: string; home: string; arch: string; hostArch: string }) => `CANN ${p.version} at ${p.home} is built for ${p.arch}, this host is ${p.hostArch}`,
+    installArch: (p: { arch: string }) => `install the ${p.arch} CANN package (or use the image for this architecture)`,
+    tooOld: (p: { version: string; home: string; minimum: string; profile: string }) =>
+      `CANN ${p.version} at ${p.home} is older than ${p.minimum}, the minimum of profile ${p.profile}`,
+    newerImage: (p: { minimum: string }) =>
+      `use a vllm-ascend image built on CANN ${p.minimum} or later (the release's installation page names its CANN), or install that CANN and source its set_env.sh`,
+    noDriver: (p: { version: string; home: string }) =>
+      `CANN ${p.version} at ${p.home}; no driver version to check it against (driver version.info unreadable, npu-smi unavailable)`,
+    readDriver: 'make the driver version readable (see npu.driver-version), then re-run',
+    pair: (p: { version: string; inner: string | null; driver: string; driverInner: string | null }) =>
+      `CANN ${p.version}${p.inner ? ` (${p.inner})` : ''} with driver ${p.driver}${p.driverInner ? ` (${p.driverInner})` : ''}`,
+    driverAccepts: (p: { list: string }) => `the driver accepts CANN ${p.list}`,
+    cannSupports: (p: { list: string }) => `CANN supports drivers ${p.list}`,
+    unsupported: (p: { pair: string; lists: string }) => `${p.pair} is not a supported pair: ${p.lists}`,
+    imageForDriver: 'use the vllm-ascend image made for this driver, or upgrade the driver and firmware to the HDK release the CANN release notes name',
+    /** `symptom` and `fix` come from the table of reported failures (src/data), which quotes its sources in English */
+    knownToFail: (p: { pair: string; symptom: string }) => `${p.pair} is known to fail: ${p.symptom}`,
+    reportedFailure: (p: { pair: string; symptom: string }) => `${p.pair} has a reported failure: ${p.symptom}`,
+    declaredBy: (p: { by: readonly string[] }) => `declared compatible by the ${p.by.join(' and ')}`,
+    undeclared: 'neither file declares the other; no known failure',
+    fits: (p: { pair: string; how: string; notes: string | null }) => `${p.pair}: ${p.how}${p.notes !== null ? ` (note: ${p.notes})` : ''}`,
+  },
+  'npu.driver-version': {
+    title: 'Driver version (version.info and npu-smi agree, at least the profile minimum)',
+    why:
+      'CANN checks the driver it runs on through driver/version.info, while npu-smi reports the driver actually loaded. ' +
+      "When the two differ, the version.info is not the host's (a copy baked into the image, or a half-finished upgrade) " +
+      "or npu-smi belongs to another driver, and CANN's compatibility decision rests on a wrong version: the \"driver version " +
+      'inconsistency" reports end that way. A profile can name the oldest driver its deployment runs on (npu.minDriver): ' +
+      'each vllm-ascend image carries one CANN, and each CANN release names the HDK it needs. Required.',
+    reads: ['<driver>/version.info (driver dir from /etc/ascend_install.info, /usr/local/Ascend/driver by default)', 'npu-smi info (Version:)'],
+    fix: "Mount the host's driver/version.info into the container, or finish the driver upgrade (reinstall the package, reboot); below the profile minimum, upgrade the driver and firmware (Ascend HDK).",
+    tooOld: (p: { version: string; path: string; minimum: string; profile: string }) =>
+      `driver ${p.version} (${p.path}) is older than ${p.minimum}, the minimum of profile ${p.profile}`,
+    upgrade: (p: { minimum: string; version: string }) =>
+      `upgrade the NPU driver and firmware (Ascend HDK) to ${p.minimum} or later on the host: Ascend-hdk-*-npu-firmware_*.run --full, then Ascend-hdk-*-npu-driver_*.run --full, reboot; or use the image made for driver ${p.version}`,
+    addMount: (p: { flag: string }) => `add ${p.flag} to docker run`,
+    reinstall: 'reinstall the NPU driver package (Ascend-hdk-*-npu-driver_*.run --full)',
+    cannotRead: (p: { reason: string }) => `cannot read the driver version: ${p.reason}`,
+    noVersion: (p: { reason: string }) => `no driver version: ${p.reason}`,
+    namesNone: (p: { path: string }) => `${p.path} names no driver version (no Version= or package_version= line)`,
+    damaged: 'reinstall the NPU driver package; the file is damaged',
+    unconfirmed: (p: { version: string; path: string; problem: string | null }) =>
+      `driver ${p.version} per ${p.path}; npu-smi could not confirm it${p.problem === null ? ' (its table names no version)' : `: ${p.problem}`}`,
+    makeNpuSmiWork: 'make npu-smi work (see npu.smi), then re-run',
+    disagree: (p: { version: string; path: string; loaded: string }) => `driver ${p.version} per ${p.path}, but npu-smi reports driver ${p.loaded}`,
+    notHostsFile: (p: { path: string; flag: string }) => `the container's ${p.path} is not the host's: add ${p.flag} to docker run (and mount npu-smi from the host too)`,
+    unfinishedUpgrade: 'a driver upgrade is unfinished or npu-smi belongs to another install: reinstall the driver package and reboot',
+    agree: (p: { version: string; inner: string | null; minimum: string | null; profile: string }) =>
+      `driver ${p.version}${p.inner ? ` (${p.inner})` : ''}; version.info and npu-smi agree${p.minimum !== null ? `, at least ${p.minimum} (profile ${p.profile})` : ''}`,
+  },
+  'npu.firmware-version': {
+    title: 'Firmware version fits the driver',
+    why:
+      'Driver and firmware are released in pairs: the driver declares the firmware range it supports ' +
+      '(compatible_version_fw), the firmware the drivers it supports (compatible_version_drv), and npu-smi -t board ' +
+      "prints the driver's own verdict (Compatibility OK/NOK). A mismatch usually follows a driver upgrade without the " +
+      'firmware. Recommended rather than required: the driver installer refuses most bad pairs itself, and a pair that slips ' +
+      'through shows up in npu.health; this check names the cause.',
+    fix: 'Install the firmware package that belongs to the installed driver (same HDK release), then reboot.',
+    notVisible:
+      'the firmware version is not visible in this container (npu-smi -t board named none, and the guides do not mount /usr/local/Ascend/firmware); run qprep on the host to check it',
+    onHost: 'on the host: qprep check --only npu.firmware-version',
+    noFirmware: (p: { file: string | null; board: string | null }) =>
+      `no firmware version: ${p.file ?? 'version.info names none'}; npu-smi -t board: ${p.board ?? 'named none'}`,
+    installFirmware: "install the firmware package of the driver's HDK release (Ascend-hdk-*-npu-firmware_*.run --full), then reboot",
+    notCompatible: (p: { firmware: string }) => `the driver reports firmware ${p.firmware} as not compatible (npu-smi info -t board: Compatibility NOK)`,
+    installFirmwareOf: (p: { driver: string | null }) => `install the firmware package of driver ${p.driver ?? 'the installed driver'}'s HDK release, then reboot`,
+    driverTakes: (p: { driver: string | null; ranges: string }) => `driver ${p.driver} takes firmware ${p.ranges}`,
+    firmwareTakes: (p: { firmware: string; ranges: string }) => `firmware ${p.firmware} takes drivers ${p.ranges}`,
+    doesNotFit: (p: { firmware: string; driver: string; ranges: string }) => `firmware ${p.firmware} does not fit driver ${p.driver}: ${p.ranges}`,
+    /** `by`: the files that declare the range, "driver" and/or "firmware" */
+    withinRange: (p: { by: readonly string[] }) => `within the range the ${p.by.join(' and ')} declare${p.by.length === 1 ? 's' : ''}`,
+    noRange: 'neither file declares a range',
+    fits: (p: { firmware: string; driver: string; how: string; compatibility: string | null }) =>
+      `firmware ${p.firmware} with driver ${p.driver}: ${p.how}${p.compatibility ? `; npu-smi Compatibility ${p.compatibility}` : ''}`,
+  },
   'npu.driver-files': {
     title: 'Driver files (and their mounts in a container)',
     why:

@@ -1,6 +1,80 @@
 import type { npu as en } from '../../en/checks/npu.js';
 
 export const npu: typeof en = {
+  'npu.cann': {
+    title: 'CANN 工具包与驱动匹配',
+    why:
+      '每个 vllm-ascend 版本固定一个 CANN 版本，每个 CANN 只能运行在与之同期发布的驱动上：驱动的 version.info 列出它接受的 CANN 内部版本，' +
+      'CANN 的安装记录列出它支持的驱动。比宿主机驱动新的 CANN 镜像会很晚才失败，例如 DeepSeek-V3.2 使用 CANN 8.3.RC2 运行在 24.1 驱动上，会一直卡住直到 "watchdog timeout"。' +
+      '文件看不出来的已知问题组合记录在一张故障报告表中。profile 可以指定部署所需的最低 CANN 版本（npu.minCann）。必需项。' +
+      '没有 CANN 的裸主机会被跳过：工具包随 vllm-ascend 镜像提供。',
+    fix: '使用为已装驱动制作的 vllm-ascend 镜像（或 CANN 版本），或将驱动和固件升级到 CANN 发布说明中注明的 HDK。',
+    noneOnHost: (p) => `此主机上没有 CANN 工具包${p.notes !== null ? `（${p.notes}）` : ''}；它随 vllm-ascend 镜像提供：请在容器内运行 qprep 检查`,
+    checkInContainer: '在 vLLM 运行的地方检查：docker exec <container> qprep check --only npu.cann（若 vLLM 就在此主机上运行，则在此安装 CANN）',
+    noneInContainer: (p) => `此容器中没有 CANN 工具包${p.notes !== null ? `（${p.notes}）` : ''}`,
+    useImage: '使用 vllm-ascend 镜像（quay.io/ascend/vllm-ascend），或安装 CANN 并 source /usr/local/Ascend/ascend-toolkit/set_env.sh',
+    wrongArch: (p) => `${p.home} 下的 CANN ${p.version} 是为 ${p.arch} 构建的，而此主机为 ${p.hostArch}`,
+    installArch: (p) => `安装 ${p.arch} 版的 CANN 软件包（或使用此架构的镜像）`,
+    tooOld: (p) => `${p.home} 下的 CANN ${p.version} 低于 profile ${p.profile} 要求的最低版本 ${p.minimum}`,
+    newerImage: (p) => `使用基于 CANN ${p.minimum} 或更新版本构建的 vllm-ascend 镜像（其安装页面注明了所用 CANN），或安装该 CANN 并 source 其 set_env.sh`,
+    noDriver: (p) => `${p.home} 下的 CANN ${p.version}；没有可对照的驱动版本（驱动 version.info 不可读，npu-smi 不可用）`,
+    readDriver: '先让驱动版本可读（见 npu.driver-version），然后重新运行',
+    pair: (p) => `CANN ${p.version}${p.inner ? `（${p.inner}）` : ''} 与驱动 ${p.driver}${p.driverInner ? `（${p.driverInner}）` : ''}`,
+    driverAccepts: (p) => `驱动接受 CANN ${p.list}`,
+    cannSupports: (p) => `CANN 支持驱动 ${p.list}`,
+    unsupported: (p) => `${p.pair} 不是受支持的组合：${p.lists}`,
+    imageForDriver: '使用为此驱动制作的 vllm-ascend 镜像，或将驱动和固件升级到 CANN 发布说明中注明的 HDK 版本',
+    knownToFail: (p) => `${p.pair} 已知会失败："${p.symptom}"`,
+    reportedFailure: (p) => `${p.pair} 有故障报告："${p.symptom}"`,
+    declaredBy: (p) => `由${p.by.map((by) => (by === 'driver' ? '驱动' : by)).join('和')}声明兼容`,
+    undeclared: '两个文件都没有声明对方；没有已知故障',
+    fits: (p) => `${p.pair}：${p.how}${p.notes !== null ? `（注意：${p.notes}）` : ''}`,
+  },
+  'npu.driver-version': {
+    title: '驱动版本（version.info 与 npu-smi 一致，且不低于 profile 的最低版本）',
+    why:
+      'CANN 通过 driver/version.info 判断所运行的驱动，而 npu-smi 报告的是实际加载的驱动。两者不同时，说明 version.info 不是宿主机的' +
+      '（打包进镜像的副本，或升级未完成），或 npu-smi 属于另一套驱动，CANN 的兼容性判断就建立在错误的版本上："driver version inconsistency" 类问题大多如此。' +
+      'profile 可以指定部署所需的最低驱动版本（npu.minDriver）：每个 vllm-ascend 镜像带一个 CANN，每个 CANN 版本都注明了所需的 HDK。必需项。',
+    reads: ['<driver>/version.info（驱动目录取自 /etc/ascend_install.info，默认 /usr/local/Ascend/driver）', 'npu-smi info（Version:）'],
+    fix: '把宿主机的 driver/version.info 挂载进容器，或完成驱动升级（重装驱动包并重启）；低于 profile 最低版本时，升级驱动和固件（Ascend HDK）。',
+    tooOld: (p) => `驱动 ${p.version}（${p.path}）低于 profile ${p.profile} 要求的最低版本 ${p.minimum}`,
+    upgrade: (p) =>
+      `在宿主机上把 NPU 驱动和固件（Ascend HDK）升级到 ${p.minimum} 或更新：先 Ascend-hdk-*-npu-firmware_*.run --full，再 Ascend-hdk-*-npu-driver_*.run --full，然后重启；或改用为驱动 ${p.version} 制作的镜像`,
+    addMount: (p) => `在 docker run 中加上 ${p.flag}`,
+    reinstall: '重装 NPU 驱动包（Ascend-hdk-*-npu-driver_*.run --full）',
+    cannotRead: (p) => `无法读取驱动版本：${p.reason}`,
+    noVersion: (p) => `没有驱动版本：${p.reason}`,
+    namesNone: (p) => `${p.path} 中没有驱动版本（没有 Version= 或 package_version= 行）`,
+    damaged: '重装 NPU 驱动包；该文件已损坏',
+    unconfirmed: (p) => `据 ${p.path}，驱动为 ${p.version}；npu-smi 无法确认${p.problem === null ? '（其表格中没有版本）' : `：${p.problem}`}`,
+    makeNpuSmiWork: '先让 npu-smi 正常工作（见 npu.smi），然后重新运行',
+    disagree: (p) => `据 ${p.path}，驱动为 ${p.version}，但 npu-smi 报告的驱动为 ${p.loaded}`,
+    notHostsFile: (p) => `容器中的 ${p.path} 不是宿主机的：在 docker run 中加上 ${p.flag}（npu-smi 也要从宿主机挂载）`,
+    unfinishedUpgrade: '驱动升级未完成，或 npu-smi 属于另一套安装：重装驱动包并重启',
+    agree: (p) =>
+      `驱动 ${p.version}${p.inner ? `（${p.inner}）` : ''}；version.info 与 npu-smi 一致${p.minimum !== null ? `，不低于 ${p.minimum}（profile ${p.profile}）` : ''}`,
+  },
+  'npu.firmware-version': {
+    title: '固件版本与驱动匹配',
+    why:
+      '驱动和固件成对发布：驱动声明它支持的固件范围（compatible_version_fw），固件声明它支持的驱动（compatible_version_drv），' +
+      'npu-smi -t board 打印驱动自身的判断（Compatibility OK/NOK）。不匹配通常发生在只升级了驱动而没有升级固件之后。' +
+      '建议项而非必需项：驱动安装程序自己会拒绝大多数不匹配的组合，漏网的组合会在 npu.health 中暴露；本检查指出原因。',
+    fix: '安装与已装驱动配套的固件包（同一 HDK 版本），然后重启。',
+    notVisible: '在此容器中看不到固件版本（npu-smi -t board 没有给出，部署指南也不挂载 /usr/local/Ascend/firmware）；请在宿主机上运行 qprep 检查',
+    onHost: '在宿主机上：qprep check --only npu.firmware-version',
+    noFirmware: (p) => `没有固件版本：${p.file ?? 'version.info 中没有'}；npu-smi -t board：${p.board ?? '没有给出'}`,
+    installFirmware: '安装与驱动同一 HDK 版本的固件包（Ascend-hdk-*-npu-firmware_*.run --full），然后重启',
+    notCompatible: (p) => `驱动报告固件 ${p.firmware} 不兼容（npu-smi info -t board：Compatibility NOK）`,
+    installFirmwareOf: (p) => `安装与驱动 ${p.driver ?? '（已装驱动）'} 同一 HDK 版本的固件包，然后重启`,
+    driverTakes: (p) => `驱动 ${p.driver} 支持固件 ${p.ranges}`,
+    firmwareTakes: (p) => `固件 ${p.firmware} 支持驱动 ${p.ranges}`,
+    doesNotFit: (p) => `固件 ${p.firmware} 与驱动 ${p.driver} 不匹配：${p.ranges}`,
+    withinRange: (p) => `在${p.by.map((by) => (by === 'driver' ? '驱动' : by === 'firmware' ? '固件' : by)).join('和')}声明的范围内`,
+    noRange: '两个文件都没有声明范围',
+    fits: (p) => `固件 ${p.firmware}，驱动 ${p.driver}：${p.how}${p.compatibility ? `；npu-smi Compatibility ${p.compatibility}` : ''}`,
+  },
   'npu.driver-files': {
     title: '驱动文件（容器中则为其挂载）',
     why:
