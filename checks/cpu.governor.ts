@@ -14,7 +14,7 @@ export function governorPath(cpu: number): string {
 /** The online CPUs, from the cpulist or else from the cpuN directories, or why neither can be read. */
 async function onlineCpus(ctx: CheckContext): Promise<{ cpus: number[] } | { problem: string }> {
   const t = ctx.text.checks['cpu.governor'];
-  const online = await readValue(ctx.host, `${CPU_ROOT}/online`);
+  const online = await readValue(ctx.host, `${CPU_ROOT}/online`, ctx.text.probes);
   if (online.ok) {
     const parsed = readCpuList(online.value);
     if (parsed.ok) return { cpus: parsed.ids };
@@ -47,7 +47,7 @@ export default defineCheck({
     const { cpus } = listed;
     if (cpus.length === 0) return error(t.noOnlineCpu({ root: CPU_ROOT }), { remediation: t.checkSysfs({ root: CPU_ROOT }) });
 
-    const governors = await Promise.all(cpus.map((cpu) => readValue(ctx.host, governorPath(cpu))));
+    const governors = await Promise.all(cpus.map((cpu) => readValue(ctx.host, governorPath(cpu), ctx.text.probes)));
     const byGovernor = new Map<string, number[]>();
     const unexposed: number[] = [];
     const unreadable: string[] = [];

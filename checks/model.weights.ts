@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext } from '../src/core/types.js';
 import { booleanFlag, lastFlag } from '../src/parsers/vllm-args.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
+import { at, launchView, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
 import { inspectModel, locateModel, type ModelFiles } from '../src/probes/model.js';
 import { npuInventory, parseDeviceList } from '../src/probes/npu.js';
 import { formatBytes } from '../src/util/size.js';
@@ -95,9 +95,9 @@ export default defineCheck({
     const t = ctx.text.checks['model.weights'];
     const list = ctx.text.report.list;
     const view = await launchView(ctx);
-    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
+    if (!view) return skip(t.noLaunchScript, { remediation: t.launchRemediation });
     const serve = view.serve;
-    if (!serve?.parsed.model) return skip(t.namesNoModel({ script: view.name }), { remediation: LAUNCH_REMEDIATION });
+    if (!serve?.parsed.model) return skip(t.namesNoModel({ script: view.name }), { remediation: t.launchRemediation });
     const model = serve.parsed.model;
     const line = model.line;
     const placeholder = model.known ? placeholderIn(model.text) : undefined;

@@ -16,8 +16,8 @@ export default defineCheck({
   async run(ctx) {
     const t = ctx.text.checks['sched.migration-cost'];
     const { target, min, max } = ctx.profile.tuning.schedMigrationCostNs;
-    const fromSysctl = await readInteger(ctx.host, SYSCTL_PATH);
-    const read = fromSysctl.ok || fromSysctl.code !== 'ENOENT' ? fromSysctl : await readInteger(ctx.host, DEBUGFS_PATH);
+    const fromSysctl = await readInteger(ctx.host, SYSCTL_PATH, ctx.text.probes);
+    const read = fromSysctl.ok || fromSysctl.code !== 'ENOENT' ? fromSysctl : await readInteger(ctx.host, DEBUGFS_PATH, ctx.text.probes);
     if (!read.ok) {
       if (read.path === DEBUGFS_PATH && (read.code === 'ENOENT' || read.code === 'EACCES' || read.code === 'EPERM')) {
         const needsRoot = read.code !== 'ENOENT';

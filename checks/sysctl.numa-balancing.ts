@@ -14,7 +14,7 @@ export default defineCheck({
   async run(ctx) {
     const t = ctx.text.checks['sysctl.numa-balancing'];
     const { target } = ctx.profile.tuning.numaBalancing;
-    const read = await readInteger(ctx.host, PATH);
+    const read = await readInteger(ctx.host, PATH, ctx.text.probes);
     if (!read.ok && read.code === 'ENOENT') {
       return skip(t.absent({ path: PATH }), {
         remediation: t.nothingToTurnOff,

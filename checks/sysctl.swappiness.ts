@@ -15,7 +15,7 @@ export default defineCheck({
   async run(ctx) {
     const t = ctx.text.checks['sysctl.swappiness'];
     const { target, max } = ctx.profile.tuning.swappiness;
-    const read = await readInteger(ctx.host, PATH);
+    const read = await readInteger(ctx.host, PATH, ctx.text.probes);
     if (!read.ok) return error(t.cannotRead({ reason: read.reason }), { remediation: t.mountProc({ path: PATH }) });
     const evidence: Record<string, unknown> = { path: PATH, value: read.value, max, target };
     if (read.value <= max) return pass(t.right({ value: read.value }), { evidence });

@@ -59,7 +59,7 @@ export const probes = {
       unparseable: 'report it with the output attached ("qprep snapshot -o FILE --only npu" records it)',
     },
   },
-  // the Python and model probes (src/probes/python.ts, src/probes/model.ts), alphabetical by key
+  // the Python, model and kernel-value probes (src/probes/python.ts, model.ts, files.ts), alphabetical by key
   model: {
     /** why config.json cannot be used; an unreadable file's problem is the system's own words */
     configProblem: (p: ConfigIssue) =>
@@ -80,5 +80,9 @@ export const probes = {
         : p.kind === 'shebang'
           ? `the #! line of ${p.launcher}`
           : `the first python3 on PATH${p.missing === null ? '' : `, no ${p.missing} found`}`,
+  },
+  value: {
+    /** a kernel file that should hold one integer */
+    notInteger: (p: { path: string; got: string }) => `${p.path}: expected an integer, got "${p.got}"`,
   },
 };

@@ -47,7 +47,7 @@ export const probes: typeof en = {
       unparseable: '附上输出报告此问题（"qprep snapshot -o FILE --only npu" 会录下它）',
     },
   },
-  // the Python and model probes (src/probes/python.ts, src/probes/model.ts), alphabetical by key
+  // the Python, model and kernel-value probes (src/probes/python.ts, model.ts, files.ts), alphabetical by key
   model: {
     configProblem: (p) =>
       p.kind === 'missing'
@@ -66,5 +66,8 @@ export const probes: typeof en = {
         : p.kind === 'shebang'
           ? `${p.launcher} 的 #! 行`
           : `PATH 中的第一个 python3${p.missing === null ? '' : `，未找到 ${p.missing}`}`,
+  },
+  value: {
+    notInteger: (p) => `${p.path}：应为整数，实际为 "${p.got}"`,
   },
 };

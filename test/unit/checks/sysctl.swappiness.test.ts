@@ -56,3 +56,11 @@ describe('sysctl.swappiness in Chinese', () => {
     expect(error.zh.outcome.message).toMatch(/^无法读取 vm\.swappiness：/);
   });
 });
+
+describe('sysctl.swappiness: a kernel file that does not hold an integer, in Chinese', () => {
+  it('says so in Chinese, naming the file and the value as found', async () => {
+    const { zh } = await runInBoth(check, { files: { '/proc/sys/vm/swappiness': 'sixty' } });
+    expect(zh.outcome.message).toBe('无法读取 vm.swappiness：/proc/sys/vm/swappiness：应为整数，实际为 "sixty"');
+    expect(zh.result.title).toBe('内存交换倾向（vm.swappiness）');
+  });
+});

@@ -29,7 +29,7 @@ export const tuning: typeof en = {
     tune: (p) => `${onHost(p.inContainer)}sudo qprep tune --only cpu.governor   (or: echo ${p.governor} | sudo tee ${p.root}/cpu*/cpufreq/scaling_governor)`,
   },
   'sysctl.numa-balancing': {
-    title: 'kernel.numa_balancing',
+    title: 'NUMA 自动均衡（kernel.numa_balancing）',
     why:
       '自动 NUMA 均衡会解除页面映射以采样访问模式，并在后台把页面在 NUMA 节点之间迁移。在多路昇腾服务器上，' +
       'vllm-ascend 已将 worker 绑定到靠近其 NPU 的 CPU，这只会带来额外的缺页和时延尖刺；调优指南设置 kernel.numa_balancing=0。',
@@ -43,7 +43,7 @@ export const tuning: typeof en = {
     tune: (p) => `${onHost(p.inContainer)}sudo qprep tune --only sysctl.numa-balancing   (or: sudo sysctl -w kernel.numa_balancing=${p.target})`,
   },
   'sysctl.swappiness': {
-    title: 'vm.swappiness',
+    title: '内存交换倾向（vm.swappiness）',
     why:
       '服务进程的页面被换出后，毫秒级的 decode 步骤会变成秒级的停顿。vllm-ascend 调优指南设置 vm.swappiness=0（建议 0 或 1），' +
       '让内核先回收页缓存，再换出匿名内存。',
@@ -112,6 +112,8 @@ export const tuning: typeof en = {
       'vllm serve 要在启动几分钟后才加载权重：模型目录缺少 config.json、缺少索引中列出的分片（下载中断）、' +
       '在 --quantization ascend 下使用未量化的权重，或者 hub id 不在本地缓存中（vLLM 会下载数百 GB，离线时直接失败），' +
       '这些问题都在这里提前发现。权重大小还会与 vLLM 可用的 NPU 内存做粗略比较。',
+    noLaunchScript: '未指定启动脚本（--launch SCRIPT）',
+    launchRemediation: 'qprep check --launch /path/to/run.sh   # 本节点上启动 vllm serve 的 bash 脚本',
     reads: ['--launch 启动脚本（只读，从不执行）', '模型目录（config.json、*.safetensors、索引文件）', 'Hugging Face / ModelScope 缓存', 'npu-smi info'],
     fix: '让 vllm serve 指向存放完整权重的目录、下载缺失的分片，或使用更多 NPU（更大的 --tensor-parallel-size）。',
     memoryNotCompared: (p) => `未与 NPU 内存比较（${p.problem}）`,
