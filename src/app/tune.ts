@@ -164,7 +164,7 @@ async function openWritableHost(options: TuneCliOptions, what: string): Promise<
 
 export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
   // the journal holds every old value before the first write; tune refuses an unfinished one
-  if (!options.dryRun) adviseOnInterruption('what was written is journaled: run qprep rollback, then tune again');
+  if (!options.dryRun) adviseOnInterruption(textFor(options.lang ?? 'en').commands.tune.interruptedAdvice);
   const startedAt = new Date();
   const startedMs = performance.now();
   try {
@@ -210,7 +210,7 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
 }
 
 export async function runRollbackCommand(options: RollbackCliOptions): Promise<number> {
-  if (!options.dryRun) adviseOnInterruption('the journal keeps what was not restored yet: run qprep rollback again');
+  if (!options.dryRun) adviseOnInterruption(textFor(options.lang ?? 'en').commands.rollback.interruptedAdvice);
   const startedAt = new Date();
   const startedMs = performance.now();
   try {

@@ -50,6 +50,8 @@ export const commands = {
     kernel: (p: { kernel: string }) => `kernel ${p.kernel}`,
     inContainer: (p: { runtime: string | null }) => ` · in a container (${p.runtime ?? 'unknown runtime'})`,
     profile: (p: { name: string; source: string }) => ` · profile ${p.name} (${p.source})`,
+    /** the hint after an interrupted tune */
+    interruptedAdvice: 'what was written is journaled: run qprep rollback, then tune again',
     earlierUnfinished: 'An earlier tune did not finish:',
     unfinishedRun: (p: { command: string; startedAt: string; changes: number }) =>
       `  "${p.command}" started ${p.startedAt}: ${plural(p.changes, 'change')} may be half applied`,
@@ -106,6 +108,7 @@ export const commands = {
     cannotLookForConflicts: (p: { problem: string }) => `cannot look for conflicting configuration: ${p.problem}`,
   },
   rollback: {
+    interruptedAdvice: 'the journal keeps what was not restored yet: run qprep rollback again',
     removeFile: 'remove the file',
     restoreFile: (p: { content: string }) => `restore the old file, ${p.content}`,
     nothing: 'no tune journal here; qprep has no changes in effect (changed: false)',

@@ -45,6 +45,7 @@ export const commands: typeof en = {
     kernel: (p) => `内核 ${p.kernel}`,
     inContainer: (p) => ` · 在容器中（${p.runtime ?? '未知运行时'}）`,
     profile: (p) => ` · profile ${p.name}（${p.source}）`,
+    interruptedAdvice: '已写入的内容都记在日志中：先运行 qprep rollback，再重新调优',
     earlierUnfinished: '之前的一次调优没有完成：',
     unfinishedRun: (p) => `  "${p.command}" 于 ${p.startedAt} 开始：${p.changes} 项改动可能处于半应用状态`,
     nothingToChange: '计划：无需改动',
@@ -91,6 +92,7 @@ export const commands: typeof en = {
     cannotLookForConflicts: (p) => `无法查找冲突的配置：${p.problem}`,
   },
   rollback: {
+    interruptedAdvice: '日志保留了尚未恢复的内容：再次运行 qprep rollback',
     removeFile: '删除该文件',
     restoreFile: (p) => `恢复旧文件，${p.content}`,
     nothing: '此处没有调优日志；qprep 没有生效中的改动（changed: false）',
