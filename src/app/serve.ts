@@ -11,12 +11,13 @@ import { BUDGET_MARKER, formatBudget, overBudgetReport } from '../serve/budget.j
 import { createServeHandler } from '../serve/http.js';
 import { DEFAULT_LISTEN, formatListenAddress, parseListenAddress } from '../serve/listen.js';
 import { streamLogger, type Logger } from '../serve/log.js';
-import { textFor, type Lang } from '../i18n/index.js';
+import { textFor } from '../i18n/index.js';
 import { parseSchedule } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
 import { describeFailure } from './failure.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import type { Lang } from '../i18n/lang.js';
 import { takeSignals } from './signals.js';
 
 export interface ServeCliOptions {
@@ -37,7 +38,7 @@ export interface ServeCliOptions {
   node?: string;
   hccnConcurrency?: number;
   launch?: string;
-  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
+  /** resolved before the action runs: the language of /report's text */
   lang?: Lang;
 }
 
@@ -56,6 +57,7 @@ function toCheckOptions(options: ServeCliOptions): CheckOptions {
   if (options.node !== undefined) result.node = options.node;
   if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
   if (options.launch !== undefined) result.launch = options.launch;
+  if (options.lang !== undefined) result.lang = options.lang;
   return result;
 }
 

@@ -19,7 +19,7 @@ export const npu: typeof en = {
     newerImage: (p) => `使用基于 CANN ${p.minimum} 或更新版本构建的 vllm-ascend 镜像（其安装页面注明了所用 CANN），或安装该 CANN 并 source 其 set_env.sh`,
     noDriver: (p) => `${p.home} 下的 CANN ${p.version}；没有可对照的驱动版本（驱动 version.info 不可读，npu-smi 不可用）`,
     readDriver: '先让驱动版本可读（见 npu.driver-version），然后重新运行',
-    pair: (p) => `CANN ${p.version}${p.inner ? `（${p.inner}）` : ''} 与驱动 ${p.driver}${p.driverInner ? `（${p.driverInner}）` : ''}`,
+    pair: (p) => `CANN ${p.version}${p.inner ? `（${p.inner}）` : ' '}与驱动 ${p.driver}${p.driverInner ? `（${p.driverInner}）` : ''}`,
     driverAccepts: (p) => `驱动接受 CANN ${p.list}`,
     cannSupports: (p) => `CANN 支持驱动 ${p.list}`,
     unsupported: (p) => `${p.pair} 不是受支持的组合：${p.lists}`,
