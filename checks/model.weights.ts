@@ -95,9 +95,10 @@ export default defineCheck({
     const t = ctx.text.checks['model.weights'];
     const list = ctx.text.report.list;
     const view = await launchView(ctx);
-    if (!view) return skip(t.noLaunchScript, { remediation: t.launchRemediation });
+    const launch = ctx.text.probes.launchScript;
+    if (!view) return skip(launch.missing, { remediation: launch.remediation });
     const serve = view.serve;
-    if (!serve?.parsed.model) return skip(t.namesNoModel({ script: view.name }), { remediation: t.launchRemediation });
+    if (!serve?.parsed.model) return skip(t.namesNoModel({ script: view.name }), { remediation: launch.remediation });
     const model = serve.parsed.model;
     const line = model.line;
     const placeholder = model.known ? placeholderIn(model.text) : undefined;

@@ -134,9 +134,6 @@ export const tuning = {
       'its index lists missing (an interrupted download), non-quantized weights under --quantization ascend, or a hub ' +
       'id that is not in the local cache (vLLM then downloads hundreds of GB, or fails offline) is found here instead. ' +
       'The size is compared, roughly, with the NPU memory vLLM may use.',
-    /** as launch.* say it (src/probes/launch.ts) */
-    noLaunchScript: 'no launch script given (--launch SCRIPT)',
-    launchRemediation: 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node',
     reads: ['the --launch script (never executed)', 'the model directory (config.json, *.safetensors, the index)', 'the Hugging Face / ModelScope cache', 'npu-smi info'],
     fix: 'Point vllm serve at the directory that holds the complete weights, download the missing shards, or use more NPUs (a larger --tensor-parallel-size).',
     memoryNotCompared: (p: { problem: string }) => `NPU memory not compared (${p.problem})`,

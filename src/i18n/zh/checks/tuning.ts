@@ -112,8 +112,6 @@ export const tuning: typeof en = {
       'vllm serve 要在启动几分钟后才加载权重：模型目录缺少 config.json、缺少索引中列出的分片（下载中断）、' +
       '在 --quantization ascend 下使用未量化的权重，或者 hub id 不在本地缓存中（vLLM 会下载数百 GB，离线时直接失败），' +
       '这些问题都在这里提前发现。权重大小还会与 vLLM 可用的 NPU 内存做粗略比较。',
-    noLaunchScript: '未指定启动脚本（--launch SCRIPT）',
-    launchRemediation: 'qprep check --launch /path/to/run.sh   # 本节点上启动 vllm serve 的 bash 脚本',
     reads: ['--launch 启动脚本（只读，从不执行）', '模型目录（config.json、*.safetensors、索引文件）', 'Hugging Face / ModelScope 缓存', 'npu-smi info'],
     fix: '让 vllm serve 指向存放完整权重的目录、下载缺失的分片，或使用更多 NPU（更大的 --tensor-parallel-size）。',
     memoryNotCompared: (p) => `未与 NPU 内存比较（${p.problem}）`,
