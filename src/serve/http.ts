@@ -4,7 +4,7 @@ import type { AnyReport } from '../report/schema.js';
 import { formatServeMetrics, type ServeMetrics } from '../report/serve-metrics.js';
 import type { AgentView, FinishedRun } from './agent.js';
 import { readiness } from './readiness.js';
-import type { Catalogue } from '../i18n/index.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
 
 /**
  * The HTTP side of `qprep serve`: answers from the agent's last report, never runs a check
@@ -34,15 +34,11 @@ const ROUTES: Record<string, readonly string[]> = {
   '/run': ['POST'],
 };
 
-const INDEX = [
-  'qprep serve',
-  '  GET  /healthz   200 while the agent runs',
-  '  GET  /readyz    200 when the last report is ready and recent, 503 otherwise; one line saying why',
-  '  GET  /report    the last report as JSON; ?format=junit or ?format=prometheus',
-  '  GET  /metrics   Prometheus metrics: the last report and the agent\'s runs',
-  '  POST /run       start a run now (202, or 409 while one runs); needs --allow-trigger',
-  '',
-].join('\n');
+/** GET /: the routes, one line each, in the run's language (the paths and codes as they are) */
+function indexPage(text: Catalogue): string {
+  const t = text.commands.serve.index;
+  return ['qprep serve', `  GET  /healthz   ${t.healthz}`, `  GET  /readyz    ${t.readyz}`, `  GET  /report    ${t.report}`, `  GET  /metrics   ${t.metrics}`, `  POST /run       ${t.run}`, ''].join('\n');
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', ...headers });
@@ -69,7 +65,7 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
     if (!methods.includes(method)) return line(res, 405, `method ${method} not allowed on ${url.pathname}; use ${methods.join(' or ')}`, { Allow: methods.join(', ') });
     switch (url.pathname) {
       case '/':
-        return send(res, 200, TEXT, INDEX);
+        return send(res, 200, TEXT, indexPage(options.text ?? en));
       case '/healthz':
         return line(res, 200, 'ok');
       case '/readyz': {

@@ -204,6 +204,14 @@ export const commands = {
       `ready: ${plural(p.checks, 'check')}, none blocking${p.warnings > 0 ? `, ${plural(p.warnings, 'warning')}` : ''} (${p.run})`,
     notReady: (p: { count: number; blocking: string; run: string }) => `not ready: ${plural(p.count, 'blocking check')}: ${p.blocking} (${p.run})`,
     reloadFailed: (p: { error: string }) => `; profile reload failed, still using the previous profile: ${p.error}`,
+    /** the page GET / answers: what each route does */
+    index: {
+      healthz: '200 while the agent runs',
+      readyz: '200 when the last report is ready and recent, 503 otherwise; one line saying why',
+      report: 'the last report as JSON; ?format=junit or ?format=prometheus',
+      metrics: "Prometheus metrics: the last report and the agent's runs",
+      run: 'start a run now (202, or 409 while one runs); needs --allow-trigger',
+    },
   },
   // facts: the problems a facts document records (src/facts/); its fields are never translated
   facts: {

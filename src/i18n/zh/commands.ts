@@ -179,6 +179,13 @@ export const commands: typeof en = {
     ready: (p) => `就绪：${p.checks} 项检查，无阻塞项${p.warnings > 0 ? `，${p.warnings} 个警告` : ''}（${p.run}）`,
     notReady: (p) => `未就绪：${p.count} 项阻塞检查：${p.blocking}（${p.run}）`,
     reloadFailed: (p) => `；profile 重新加载失败，仍在使用之前的 profile：${p.error}`,
+    index: {
+      healthz: 'agent 运行期间返回 200',
+      readyz: '最近的报告就绪且未过时时返回 200，否则返回 503；一行说明原因',
+      report: '最近的报告（JSON）；?format=junit 或 ?format=prometheus',
+      metrics: 'Prometheus 指标：最近的报告和 agent 的各次运行',
+      run: '立即开始一次运行（返回 202；已有运行时返回 409）；需要 --allow-trigger',
+    },
   },
   // facts: the problems a facts document records (src/facts/); its fields are never translated
   facts: {
