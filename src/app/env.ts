@@ -5,12 +5,12 @@ import { buildLaunchEnv } from '../core/launch-env.js';
 import { createContext } from '../core/runner.js';
 import type { NodeAddressRequest } from '../probes/node-address.js';
 import { formatEnvSh } from '../report/env.js';
+import { textFor, type Catalogue, type Lang } from '../i18n/index.js';
 import { envDocumentSchema, type EnvDocument } from '../report/env-schema.js';
 import { VERSION } from '../version.js';
 import { claimDocument, writeRunDocument } from './signals.js';
 import { DEFAULT_TIMEOUT_MS, openHost, profileFor, type HostOptions } from './session.js';
 import { escapeControls } from '../util/text.js';
-import { textFor, type Catalogue, type Lang } from '../i18n/index.js';
 
 export interface EnvCliOptions {
   profile?: string;
@@ -23,7 +23,7 @@ export interface EnvCliOptions {
   /** --cluster FILE: take this node's host address (and ifname) from the cluster file */
   cluster?: string;
   node?: string;
-  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
+  /** resolved before the action runs: the language of the comments */
   lang?: Lang;
 }
 
@@ -47,7 +47,7 @@ function failure(error: unknown, format: string | undefined): 2 {
  * they disagree.
  */
 async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions, host: Parameters<typeof openCluster>[1], text: Catalogue): Promise<string[]> {
-  const t = text.commands.env;
+  const t = text.commands.envNotes;
   if (options.cluster === undefined) {
     if (options.node !== undefined) throw new QprepError('usage', '--node needs --cluster FILE');
     return [];
@@ -81,6 +81,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     const handle = await openHost(hostOptions);
     const loaded = await profileFor(options.profile, handle);
     const text = textFor(options.lang ?? 'en');
+    // the notes are said in the run's language; the lines to source never change
     const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');
     const request: NodeAddressRequest = {};
     if (options.ip !== undefined) request.ip = options.ip;
@@ -98,7 +99,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     };
     const valid = envDocumentSchema.safeParse(document);
     if (!valid.success) throw new Error(`env document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
-    for (const note of launch.notes) process.stderr.write(`${text.commands.env.noteLine({ note: escapeControls(note) })}\n`);
+    for (const note of launch.notes) process.stderr.write(`qprep: note: ${escapeControls(note)}\n`);
     writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, text));
     return 0;
   } catch (error) {

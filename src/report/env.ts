@@ -10,8 +10,8 @@ import type { EnvDocument } from './env-schema.js';
 export function formatEnvSh(doc: EnvDocument, text: Catalogue = en): string {
   const t = text.commands.env;
   const lines = [t.header({ hostname: doc.hostname, profile: doc.profile.name })];
-  if (doc.node) lines.push(t.nodeAddress({ ip: doc.node.ip, nic: doc.node.nic, source: doc.node.source }));
-  for (const note of doc.notes) lines.push(t.noteComment({ note: note.replace(/\n/g, ' ') }));
+  if (doc.node) lines.push(t.node({ ip: doc.node.ip, nic: doc.node.nic, source: doc.node.source }));
+  for (const note of doc.notes) lines.push(t.note({ note: note.replace(/\n/g, ' ') }));
   if (doc.unset.length > 0) lines.push(`unset ${doc.unset.join(' ')}`);
   for (const variable of doc.exports) lines.push(`export ${variable.name}=${shellQuote(variable.value)}`);
   return `${lines.join('\n')}\n`;

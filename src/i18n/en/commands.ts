@@ -7,6 +7,12 @@ export const commands = {
     category: (p: { key: string; heading: string }) => `${p.key} (${p.heading})`,
     selectors: (p: { categories: string }) => `--only and --skip take ids, id prefixes (npu, hccn) and categories: ${p.categories}`,
   },
+  /** the comments of `qprep env`'s shell lines (the lines themselves never change) */
+  env: {
+    header: (p: { hostname: string; profile: string }) => `# qprep env for ${p.hostname} (profile ${p.profile}); load it with: source <(qprep env)`,
+    node: (p: { ip: string; nic: string; source: string }) => `# node address ${p.ip} on ${p.nic} (${p.source})`,
+    note: (p: { note: string }) => `# note: ${p.note}`,
+  },
   explain: {
     heading: (p: { id: string; title: string }) => `${p.id}: ${p.title}`,
     /** English paragraphs are wrapped at spaces; Chinese has none to break at and is printed whole */
@@ -123,14 +129,8 @@ export const commands = {
       `${p.incomplete} of ${p.total} values were not restored; ${p.journal} is kept so that rollback can be run again`,
     notRetired: (p: { problem: string; journal: string }) => `every value is restored, but the journal could not be retired: ${p.problem}; move ${p.journal} aside by hand`,
   },
-  // env: src/report/env.ts, src/app/env.ts, src/core/launch-env.ts
-  env: {
-    /** the comment lines of the shell output: a person reads them, the shell skips them */
-    header: (p: { hostname: string; profile: string }) => `# qprep env for ${p.hostname} (profile ${p.profile}); load it with: source <(qprep env)`,
-    nodeAddress: (p: { ip: string; nic: string; source: string }) => `# node address ${p.ip} on ${p.nic} (${p.source})`,
-    noteComment: (p: { note: string }) => `# note: ${p.note}`,
-    /** a note on standard error, beside the lines to source */
-    noteLine: (p: { note: string }) => `qprep: note: ${p.note}`,
+  // the notes of qprep env (src/app/env.ts, src/core/launch-env.ts), on standard error and in its document
+  envNotes: {
     jemallocNotFound: (p: { library: string; problem: string | null; searched: number }) =>
       `${p.library} not found here (${p.problem ?? `searched ${p.searched} places`}): LD_PRELOAD is left as it is; install jemalloc (qprep explain mem.jemalloc)`,
     droppedFromPreload: (p: { entry: string }) => `${p.entry} dropped from LD_PRELOAD: no such file on this host`,

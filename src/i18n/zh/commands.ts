@@ -6,6 +6,11 @@ export const commands: typeof en = {
     category: (p) => `${p.key}（${p.heading}）`,
     selectors: (p) => `--only 与 --skip 接受 id、id 前缀（npu、hccn）和类别：${p.categories}`,
   },
+  env: {
+    header: (p) => `# qprep env：${p.hostname}（profile ${p.profile}）；加载方式：source <(qprep env)`,
+    node: (p) => `# 节点地址 ${p.ip}，接口 ${p.nic}（${p.source}）`,
+    note: (p) => `# 注意：${p.note}`,
+  },
   explain: {
     heading: (p) => `${p.id}：${p.title}`,
     wrapParagraphs: false,
@@ -106,12 +111,8 @@ export const commands: typeof en = {
     notRestored: (p) => `${p.total} 个值中有 ${p.incomplete} 个未恢复；${p.journal} 已保留，以便再次运行 rollback`,
     notRetired: (p) => `所有值均已恢复，但日志未能归档：${p.problem}；请手动移走 ${p.journal}`,
   },
-  // env: src/report/env.ts, src/app/env.ts, src/core/launch-env.ts
-  env: {
-    header: (p) => `# qprep env：${p.hostname}（profile ${p.profile}）；加载方式：source <(qprep env)`,
-    nodeAddress: (p) => `# 节点地址 ${p.ip}，网卡 ${p.nic}（${p.source}）`,
-    noteComment: (p) => `# 注意：${p.note}`,
-    noteLine: (p) => `qprep: 注意：${p.note}`,
+  // the notes of qprep env (src/app/env.ts, src/core/launch-env.ts), on standard error and in its document
+  envNotes: {
     jemallocNotFound: (p) =>
       `此处未找到 ${p.library}（${p.problem ?? `已查找 ${p.searched} 处`}）：LD_PRELOAD 保持不变；请安装 jemalloc（qprep explain mem.jemalloc）`,
     droppedFromPreload: (p) => `已从 LD_PRELOAD 中去掉 ${p.entry}：这台主机上没有该文件`,
