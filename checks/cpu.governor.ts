@@ -3,7 +3,7 @@ import type { Change } from '../src/core/change.js';
 import { defineCheck, type CheckContext } from '../src/core/types.js';
 import { readCpuList } from '../src/parsers/cpulist.js';
 import { readValue } from '../src/probes/files.js';
-import { formatRanges, plural } from '../src/util/text.js';
+import { formatRanges } from '../src/util/text.js';
 
 const CPU_ROOT = '/sys/devices/system/cpu';
 
@@ -13,15 +13,16 @@ export function governorPath(cpu: number): string {
 
 /** The online CPUs, from the cpulist or else from the cpuN directories, or why neither can be read. */
 async function onlineCpus(ctx: CheckContext): Promise<{ cpus: number[] } | { problem: string }> {
-  const online = await readValue(ctx.host, `${CPU_ROOT}/online`);
+  const t = ctx.text.checks['cpu.governor'];
+  const online = await readValue(ctx.host, `${CPU_ROOT}/online`, ctx.text.probes);
   if (online.ok) {
     const parsed = readCpuList(online.value);
     if (parsed.ok) return { cpus: parsed.ids };
     // an impossible list is not a reason to guess the CPUs from elsewhere: the file lies
-    if (parsed.kind === 'limit') return { problem: `${CPU_ROOT}/online is not a possible CPU list: ${parsed.reason} (the kernel's NR_CPUS)` };
+    if (parsed.kind === 'limit') return { problem: t.notPossibleList({ path: `${CPU_ROOT}/online`, reason: parsed.reason }) };
   }
   const listing = await ctx.host.readDir(CPU_ROOT);
-  if (!listing.ok) return { problem: online.ok ? `${CPU_ROOT}/online is not a cpulist` : online.reason };
+  if (!listing.ok) return { problem: online.ok ? t.notCpulist({ path: `${CPU_ROOT}/online` }) : online.reason };
   const cpus = listing.value
     .map((entry) => /^cpu(\d+)$/.exec(entry.name)?.[1])
     .filter((n): n is string => n !== undefined)
@@ -32,25 +33,21 @@ async function onlineCpus(ctx: CheckContext): Promise<{ cpus: number[] } | { pro
 
 export default defineCheck({
   id: 'cpu.governor',
-  title: 'CPU frequency governor',
   category: 'tuning',
   level: 'recommended',
-  why:
-    'vLLM schedules NPU work from host threads; a power-saving governor (ondemand, powersave, schedutil) lets cores ' +
-    'drop their clock between kernel launches, which adds latency jitter to every decode step and to the HCCL ' +
-    'collectives. The vllm-ascend tuning guide sets "performance" on every CPU.',
+  // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   reads: [`${CPU_ROOT}/online`, `${CPU_ROOT}/cpuN/cpufreq/scaling_governor`, `${CPU_ROOT}/cpuN/cpufreq/scaling_available_governors`],
-  fix: 'Write the governor to every CPU (qprep tune does it, journaled) or set the BIOS power profile to performance.',
   async run(ctx) {
+    const t = ctx.text.checks['cpu.governor'];
     const want = ctx.profile.tuning.cpuGovernor;
     const listed = await onlineCpus(ctx);
     if ('problem' in listed) {
-      return error(`cannot list CPUs: ${listed.problem}`, { remediation: `make ${CPU_ROOT} readable (mount /sys) and re-run` });
+      return error(t.cannotList({ problem: listed.problem }), { remediation: t.mountSys({ root: CPU_ROOT }) });
     }
     const { cpus } = listed;
-    if (cpus.length === 0) return error(`no online CPU found in ${CPU_ROOT}`, { remediation: `check that ${CPU_ROOT} is the host's sysfs` });
+    if (cpus.length === 0) return error(t.noOnlineCpu({ root: CPU_ROOT }), { remediation: t.checkSysfs({ root: CPU_ROOT }) });
 
-    const governors = await Promise.all(cpus.map((cpu) => readValue(ctx.host, governorPath(cpu))));
+    const governors = await Promise.all(cpus.map((cpu) => readValue(ctx.host, governorPath(cpu), ctx.text.probes)));
     const byGovernor = new Map<string, number[]>();
     const unexposed: number[] = [];
     const unreadable: string[] = [];
@@ -67,44 +64,44 @@ export default defineCheck({
     };
 
     if (unreadable.length > 0) {
-      return error(`cannot read the governor: ${unreadable[0]}`, {
-        remediation: 'run qprep as a user that can read /sys/devices/system/cpu (root on hardened hosts)',
+      return error(t.cannotRead({ reason: unreadable[0]! }), {
+        remediation: t.readAsRoot,
         evidence,
       });
     }
     if (byGovernor.size === 0) {
-      return skip(`cpufreq is not exposed here (no ${CPU_ROOT}/cpu${cpus[0]}/cpufreq): the hypervisor or the container runtime controls CPU frequency`, {
-        remediation: 'nothing to do here; on bare metal, load the cpufreq driver (acpi-cpufreq, intel_pstate, cppc_cpufreq) or set the BIOS power profile to performance',
+      return skip(t.noCpufreq({ root: CPU_ROOT, cpu: cpus[0]! }), {
+        remediation: t.noCpufreqFix,
         evidence,
       });
     }
 
     const wrong = [...byGovernor].filter(([governor]) => governor !== want);
     if (wrong.length === 0) {
-      const note = unexposed.length ? ` (${plural(unexposed.length, 'CPU')} without cpufreq)` : '';
-      return pass(`all ${plural(cpus.length - unexposed.length, 'online CPU')} use the ${want} governor${note}`, { evidence });
+      return pass(t.allRight({ cpus: cpus.length - unexposed.length, governor: want, withoutCpufreq: unexposed.length }), { evidence });
     }
 
     const wrongCpus = wrong.flatMap(([, list]) => list).sort((a, b) => a - b);
     const firstWrong = wrongCpus[0]!;
     const available = await readValue(ctx.host, `${CPU_ROOT}/cpu${firstWrong}/cpufreq/scaling_available_governors`);
     const offered = available.ok ? available.value.split(/\s+/).filter(Boolean) : undefined;
+    // actual is for programs: never translated; the message says the same in the run's language
     const actual = wrong.map(([g, list]) => `${g} on cpu ${formatRanges(list)}`).join('; ');
-    const message = `${wrongCpus.length} of ${plural(cpus.length - unexposed.length, 'CPU')} do not use the ${want} governor: ${actual}`;
-    const container = await ctx.container();
-    const where = container.inContainer ? 'on the host (not in the container): ' : '';
+    const described = wrong.map(([g, list]) => t.onCpus({ governor: g, cpus: formatRanges(list) })).join(t.onCpusSeparator);
+    const counts = { wrong: wrongCpus.length, cpus: cpus.length - unexposed.length, governor: want, actual: described };
+    const { inContainer } = await ctx.container();
     if (offered && !offered.includes(want)) {
-      return fail(`${message}; the cpufreq driver offers only ${offered.join(', ')}`, {
+      return fail(t.wrongNotOffered({ ...counts, offered: offered.join(ctx.text.report.list.separator) }), {
         expected: want,
         actual,
-        remediation: `${where}set the BIOS/firmware power profile to maximum performance, or load a cpufreq driver that offers "${want}"`,
+        remediation: t.biosProfile({ inContainer, governor: want }),
         evidence: { ...evidence, available: offered },
       });
     }
-    return fail(message, {
+    return fail(t.wrong(counts), {
       expected: want,
       actual,
-      remediation: `${where}sudo qprep tune --only cpu.governor   (or: echo ${want} | sudo tee ${CPU_ROOT}/cpu*/cpufreq/scaling_governor)`,
+      remediation: t.tune({ inContainer, governor: want, root: CPU_ROOT }),
       evidence,
     });
   },

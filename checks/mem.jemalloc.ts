@@ -14,17 +14,13 @@ function packagedPath(family: ReturnType<typeof packageFamily>, arch: string): s
 
 export default defineCheck({
   id: 'mem.jemalloc',
-  title: 'jemalloc for LD_PRELOAD',
   category: 'tuning',
   level: 'recommended',
-  why:
-    'The deployment guides preload jemalloc (export LD_PRELOAD=/usr/lib/$(uname -i)-linux-gnu/libjemalloc.so.2) to cut ' +
-    'allocator lock contention and fragmentation in the many-threaded vLLM workers. The path differs by architecture ' +
-    'and distribution (openEuler: /usr/lib64), and a wrong entry in LD_PRELOAD makes ld.so print "cannot be preloaded" ' +
-    'and run without it.',
+  // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   reads: [...jemallocCandidates('<arch>'), 'ldconfig -p', 'LD_PRELOAD'],
-  fix: 'Install jemalloc with the distribution package manager and preload the path qprep prints (qprep env prints the export line).',
   async run(ctx) {
+    const t = ctx.text.checks['mem.jemalloc'];
+    const list = ctx.text.report.list;
     const { arch } = await ctx.host.identity();
     const preload = (ctx.host.env().LD_PRELOAD ?? '').split(/[:\s]+/).filter(Boolean);
     const preloadStats = await Promise.all(preload.map((entry) => (entry.startsWith('/') ? ctx.host.stat(entry) : Promise.resolve(undefined))));
@@ -36,33 +32,33 @@ export default defineCheck({
     const evidence: Record<string, unknown> = { arch, found: found.path, searched: found.searched, ldPreload: preload };
     const os = await osRelease(ctx);
     const install =
-      packageFamily(os) === 'deb' ? 'sudo apt install libjemalloc2' : packageFamily(os) === 'rpm' ? 'sudo yum install jemalloc' : `install jemalloc (${LIBRARY})`;
+      packageFamily(os) === 'deb' ? 'sudo apt install libjemalloc2' : packageFamily(os) === 'rpm' ? 'sudo yum install jemalloc' : t.installAny({ library: LIBRARY });
 
     if (brokenPreload.length > 0) {
       const fix = found.path ? `export LD_PRELOAD=${found.path}` : install;
-      return fail(`LD_PRELOAD names ${summarizeList(brokenPreload)}, which does not exist on this ${arch} host; ld.so will skip it`, {
+      return fail(t.brokenPreload({ entries: summarizeList(brokenPreload, 4, list), arch }), {
         expected: found.path ?? `${LIBRARY} for ${arch}`,
         actual: brokenPreload.join(':'),
-        remediation: `${fix}   (qprep env prints the right line for this host)`,
+        remediation: t.brokenPreloadFix({ fix }),
         evidence,
       });
     }
     if (!found.path && found.problem) {
-      return error(`cannot tell whether ${LIBRARY} is installed: ${found.problem}`, {
-        remediation: 'check that ldconfig works on this host (ldconfig -p), then re-run',
+      return error(t.cannotTell({ library: LIBRARY, problem: found.problem }), {
+        remediation: t.checkLdconfig,
         evidence,
       });
     }
     if (!found.path) {
-      return fail(`${LIBRARY} is not installed for ${arch} (searched ${summarizeList(found.searched, 3)})`, {
+      return fail(t.notInstalled({ library: LIBRARY, arch, searched: summarizeList(found.searched, 3, list) }), {
         expected: LIBRARY,
         actual: 'not found',
         // the path the distribution's package installs, so that the second line pastes as it is
-        remediation: `${install}\nexport LD_PRELOAD=${packagedPath(packageFamily(os), arch)}:$LD_PRELOAD   # in the launch script (qprep env prints it)`,
+        remediation: t.installAndPreload({ install, path: packagedPath(packageFamily(os), arch) }),
         evidence,
       });
     }
     const preloaded = preload.includes(found.path);
-    return pass(`${LIBRARY} found at ${found.path}${preloaded ? ', preloaded' : `; preload it with export LD_PRELOAD=${found.path}:$LD_PRELOAD`}`, { evidence });
+    return pass(t.found({ library: LIBRARY, path: found.path, preloaded }), { evidence });
   },
 });

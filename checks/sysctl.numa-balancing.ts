@@ -7,32 +7,28 @@ const PATH = '/proc/sys/kernel/numa_balancing';
 
 export default defineCheck({
   id: 'sysctl.numa-balancing',
-  title: 'kernel.numa_balancing',
   category: 'tuning',
   level: 'recommended',
-  why:
-    'Automatic NUMA balancing unmaps pages to sample access patterns and migrates them between nodes in the ' +
-    'background. On multi-socket Ascend servers, where vllm-ascend binds workers to the CPUs near their NPU, ' +
-    'that only adds page faults and latency spikes; the tuning guide sets kernel.numa_balancing=0.',
+  // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   reads: [PATH],
-  fix: 'sysctl -w kernel.numa_balancing=0 (qprep tune; --persist writes /etc/sysctl.d/90-qprep.conf).',
   async run(ctx) {
+    const t = ctx.text.checks['sysctl.numa-balancing'];
     const { target } = ctx.profile.tuning.numaBalancing;
-    const read = await readInteger(ctx.host, PATH);
+    const read = await readInteger(ctx.host, PATH, ctx.text.probes);
     if (!read.ok && read.code === 'ENOENT') {
-      return skip(`${PATH} does not exist: this kernel has no automatic NUMA balancing (CONFIG_NUMA_BALANCING off)`, {
-        remediation: 'nothing to do: there is no NUMA balancing to turn off',
+      return skip(t.absent({ path: PATH }), {
+        remediation: t.nothingToTurnOff,
         evidence: { path: PATH },
       });
     }
-    if (!read.ok) return error(`cannot read kernel.numa_balancing: ${read.reason}`, { remediation: `make ${PATH} readable (mount /proc) and re-run` });
+    if (!read.ok) return error(t.cannotRead({ reason: read.reason }), { remediation: t.mountProc({ path: PATH }) });
     const evidence = { path: PATH, value: read.value, target };
-    if (read.value === target) return pass(`kernel.numa_balancing is ${read.value}`, { evidence });
-    const container = await ctx.container();
-    return fail(`kernel.numa_balancing is ${read.value}, expected ${target}`, {
+    if (read.value === target) return pass(t.right({ value: read.value }), { evidence });
+    const { inContainer } = await ctx.container();
+    return fail(t.wrong({ value: read.value, target }), {
       expected: String(target),
       actual: String(read.value),
-      remediation: `${container.inContainer ? 'on the host (not in the container): ' : ''}sudo qprep tune --only sysctl.numa-balancing   (or: sudo sysctl -w kernel.numa_balancing=${target})`,
+      remediation: t.tune({ inContainer, target }),
       evidence,
     });
   },

@@ -6,6 +6,7 @@ import { inputKind, listJsonFiles, readInputFileSync, readStandardInputBytes } f
 import { writeOutputFile } from '../host/output.js';
 import { formatErrorReport } from '../report/formats.js';
 import { parseDuration } from '../util/duration.js';
+import { textFor, type Lang } from '../i18n/index.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
 import { claimDocument, releaseDocument } from './signals.js';
@@ -19,6 +20,8 @@ export interface AggregateCliOptions {
   strict?: boolean;
   /** the deployment's profile: its deployment.nodes is how many nodes must report */
   profile?: string;
+  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
+  lang?: Lang;
 }
 
 /**
@@ -86,7 +89,7 @@ export async function aggregateOperands(operands: readonly string[], options: Ag
 export async function runAggregateCommand(operands: readonly string[], options: AggregateCliOptions): Promise<number> {
   try {
     const document = await aggregateOperands(operands, options);
-    const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : (await import('../report/aggregate.js')).formatAggregateHuman(document, { color: useColor(options) });
+    const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : (await import('../report/aggregate.js')).formatAggregateHuman(document, { color: useColor(options), text: textFor(options.lang ?? 'en') });
     if (!claimDocument()) return 2;
     if (options.output) {
       await writeOutputFile(options.output, text).catch((error: unknown) => {

@@ -287,6 +287,7 @@ export async function runFactsCommand(
   if (options.timeout !== undefined) hostOptions.timeoutMs = options.timeout;
   if (options.includeSerial) hostOptions.includeSerial = true;
   if (options.includeMac) hostOptions.includeMac = true;
+  if (options.lang !== undefined) hostOptions.lang = options.lang;
   const facts = await gatherFacts(hostOptions);
   await emit(`${JSON.stringify(facts, null, 2)}\n`, options);
   return 0;

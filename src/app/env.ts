@@ -5,7 +5,7 @@ import { buildLaunchEnv } from '../core/launch-env.js';
 import { createContext } from '../core/runner.js';
 import type { NodeAddressRequest } from '../probes/node-address.js';
 import { formatEnvSh } from '../report/env.js';
-import { textFor, type Lang } from '../i18n/index.js';
+import { textFor, type Catalogue, type Lang } from '../i18n/index.js';
 import { envDocumentSchema, type EnvDocument } from '../report/env-schema.js';
 import { VERSION } from '../version.js';
 import { claimDocument, writeRunDocument } from './signals.js';
@@ -46,7 +46,8 @@ function failure(error: unknown, format: string | undefined): 2 {
  * (the file may be shared and stale; the command line is this run's word), with a note when
  * they disagree.
  */
-async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions, host: Parameters<typeof openCluster>[1]): Promise<string[]> {
+async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions, host: Parameters<typeof openCluster>[1], text: Catalogue): Promise<string[]> {
+  const t = text.commands.envNotes;
   if (options.cluster === undefined) {
     if (options.node !== undefined) throw new QprepError('usage', '--node needs --cluster FILE');
     return [];
@@ -59,14 +60,14 @@ async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions,
     if (self.host) {
       request.ip = self.host;
       request.ipSource = source;
-    } else notes.push(`${source} gives no host address for this node: using the default route`);
+    } else notes.push(t.noHostAddress({ source }));
   } else if (self.host && self.host !== request.ip) {
-    notes.push(`--ip ${request.ip} overrides the host address ${self.host} of node ${self.name} in ${options.cluster}`);
+    notes.push(t.ipOverrides({ ip: request.ip, host: self.host, node: self.name, file: options.cluster }));
   }
   if (request.nic === undefined) {
     if (self.ifname) request.nic = self.ifname;
   } else if (self.ifname && self.ifname !== request.nic) {
-    notes.push(`--nic ${request.nic} overrides the ifname ${self.ifname} of node ${self.name} in ${options.cluster}`);
+    notes.push(t.nicOverrides({ nic: request.nic, ifname: self.ifname, node: self.name, file: options.cluster }));
   }
   return notes;
 }
@@ -79,11 +80,13 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
     const handle = await openHost(hostOptions);
     const loaded = await profileFor(options.profile, handle);
-    const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS);
+    const text = textFor(options.lang ?? 'en');
+    // the notes are said in the run's language; the lines to source never change
+    const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');
     const request: NodeAddressRequest = {};
     if (options.ip !== undefined) request.ip = options.ip;
     if (options.nic !== undefined) request.nic = options.nic;
-    const clusterNotes = await applyCluster(request, options, handle.host);
+    const clusterNotes = await applyCluster(request, options, handle.host, text);
     const launch = await buildLaunchEnv(ctx, request);
     launch.notes.unshift(...clusterNotes);
     const document: EnvDocument = {
@@ -97,7 +100,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     const valid = envDocumentSchema.safeParse(document);
     if (!valid.success) throw new Error(`env document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
     for (const note of launch.notes) process.stderr.write(`qprep: note: ${escapeControls(note)}\n`);
-    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, textFor(options.lang ?? 'en')));
+    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, text));
     return 0;
   } catch (error) {
     return failure(error, options.format);

@@ -2,13 +2,15 @@ import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost } from '../core/runner.
 import { buildFacts, factsContributorsWith, type InventoryDisclosure } from '../facts/build.js';
 import { factsSchema, type Facts } from '../facts/schema.js';
 import { DEFAULT_TIMEOUT_MS, openHost, profileFor, type HostOptions } from './session.js';
+import type { Lang } from '../i18n/lang.js';
 
 /** `qprep facts`: the facts document of the host (or snapshot) the options name. */
-export async function gatherFacts(options: HostOptions & InventoryDisclosure): Promise<Facts> {
+export async function gatherFacts(options: HostOptions & InventoryDisclosure & { lang?: Lang }): Promise<Facts> {
   const handle = await openHost(options);
   const loaded = await profileFor(options.profile, handle);
   const host = new LimitedHost(handle.host, 8, DEFAULT_TOOL_LIMITS);
-  const ctx = createContext(host, loaded.profile, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  // the problems are said in the run's language; every other field is the same in all of them
+  const ctx = createContext(host, loaded.profile, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');
   const facts = await buildFacts(ctx, factsContributorsWith({ includeSerial: options.includeSerial === true, includeMac: options.includeMac === true }));
   // the contract is checked on the way out, as for the report
   const valid = factsSchema.safeParse(facts);

@@ -11,6 +11,7 @@ import { BUDGET_MARKER, formatBudget, overBudgetReport } from '../serve/budget.j
 import { createServeHandler } from '../serve/http.js';
 import { DEFAULT_LISTEN, formatListenAddress, parseListenAddress } from '../serve/listen.js';
 import { streamLogger, type Logger } from '../serve/log.js';
+import { textFor } from '../i18n/index.js';
 import { parseSchedule } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
@@ -106,7 +107,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     logger,
     execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs, rolling),
   });
-  const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false }));
+  const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false, text: textFor(options.lang ?? 'en') }));
   // a client that opens a connection and sends nothing must not hold a socket for ever
   server.headersTimeout = 10_000;
   server.requestTimeout = 10_000;

@@ -18,6 +18,7 @@ import { adviseOnInterruption, useColor } from './commands.js';
 import { DEFAULT_TIMEOUT_MS, describeHost, openHost, profileFor, type HostHandle } from './session.js';
 import { claimDocument, writeRunDocument } from './signals.js';
 import { escapeControls } from '../util/text.js';
+import { textFor, type Lang } from '../i18n/index.js';
 
 export interface TuneCliOptions {
   profile?: string;
@@ -31,6 +32,8 @@ export interface TuneCliOptions {
   force?: boolean;
   format?: string;
   color?: boolean | string;
+  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
+  lang?: Lang;
 }
 
 export type RollbackCliOptions = Omit<TuneCliOptions, 'only' | 'skip' | 'persist' | 'profile'>;
@@ -161,7 +164,7 @@ async function openWritableHost(options: TuneCliOptions, what: string): Promise<
 
 export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
   // the journal holds every old value before the first write; tune refuses an unfinished one
-  if (!options.dryRun) adviseOnInterruption('what was written is journaled: run qprep rollback, then tune again');
+  if (!options.dryRun) adviseOnInterruption(textFor(options.lang ?? 'en').commands.tune.interruptedAdvice);
   const startedAt = new Date();
   const startedMs = performance.now();
   try {
@@ -182,6 +185,7 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
         timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS,
         command: invocation(),
         toolVersion: VERSION,
+        lang: options.lang ?? 'en',
       },
       processDeps(),
     );
@@ -198,7 +202,7 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
       }),
     );
     // a signal that came first has printed the interrupted document: this one is not printed
-    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options) }))) return 2;
+    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options), text: textFor(options.lang ?? 'en') }))) return 2;
     return ['planned', 'unchanged', 'applied'].includes(result.outcome) ? 0 : 1;
   } catch (error) {
     return failure('tune', error, options.format);
@@ -206,7 +210,7 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
 }
 
 export async function runRollbackCommand(options: RollbackCliOptions): Promise<number> {
-  if (!options.dryRun) adviseOnInterruption('the journal keeps what was not restored yet: run qprep rollback again');
+  if (!options.dryRun) adviseOnInterruption(textFor(options.lang ?? 'en').commands.rollback.interruptedAdvice);
   const startedAt = new Date();
   const startedMs = performance.now();
   try {
@@ -215,7 +219,7 @@ export async function runRollbackCommand(options: RollbackCliOptions): Promise<n
     const result = await rollback(
       handle.host,
       loaded,
-      { dryRun: options.dryRun ?? false, force: options.force ?? false, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, command: invocation() },
+      { dryRun: options.dryRun ?? false, force: options.force ?? false, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, command: invocation(), lang: options.lang ?? 'en' },
       processDeps(),
     );
     const document = checkContract(
@@ -228,7 +232,7 @@ export async function runRollbackCommand(options: RollbackCliOptions): Promise<n
         dryRun: options.dryRun ?? false,
       }),
     );
-    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatRollbackHuman(document, { color: useColor(options) }))) return 2;
+    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatRollbackHuman(document, { color: useColor(options), text: textFor(options.lang ?? 'en') }))) return 2;
     return result.outcome === 'incomplete' ? 1 : 0;
   } catch (error) {
     return failure('rollback', error, options.format);

@@ -24,7 +24,7 @@ export const SOCKET_VARIABLES = ['GLOO_SOCKET_IFNAME', 'TP_SOCKET_IFNAME', 'HCCL
 async function preloadValue(ctx: CheckContext, notes: string[]): Promise<string | undefined> {
   const found = await findJemalloc(ctx);
   if (!found.path) {
-    notes.push(`${LIBRARY} not found here (${found.problem ?? `searched ${found.searched.length} places`}): LD_PRELOAD is left as it is; install jemalloc (qprep explain mem.jemalloc)`);
+    notes.push(ctx.text.commands.envNotes.jemallocNotFound({ library: LIBRARY, problem: found.problem ?? null, searched: found.searched.length }));
     return undefined;
   }
   const current = (ctx.host.env().LD_PRELOAD ?? '').split(/[:\s]+/).filter(Boolean);
@@ -33,7 +33,7 @@ async function preloadValue(ctx: CheckContext, notes: string[]): Promise<string 
     if (entry === found.path || kept.includes(entry)) continue;
     // A path ld.so cannot load makes every process print "cannot be preloaded"; leave it out.
     if (entry.startsWith('/') && !(await ctx.host.stat(entry)).ok) {
-      notes.push(`${entry} dropped from LD_PRELOAD: no such file on this host`);
+      notes.push(ctx.text.commands.envNotes.droppedFromPreload({ entry }));
       continue;
     }
     kept.push(entry);
@@ -64,7 +64,7 @@ export async function buildLaunchEnv(ctx: CheckContext, request: NodeAddressRequ
     if (value.includes('\0')) throw new QprepError('invalid-profile', `env.variables.${name}: a value cannot contain a NUL byte`);
     const computed = exports.findIndex((v) => v.name === name);
     if (computed >= 0) {
-      notes.push(`${name} comes from the profile (${value}), not from this host (${exports[computed]!.value})`);
+      notes.push(ctx.text.commands.envNotes.fromProfile({ name, value, computed: exports[computed]!.value }));
       exports.splice(computed, 1);
     }
     exports.push({ name, value, source: 'profile' });

@@ -28,7 +28,7 @@ export const identityFacts: FactsContributor = {
     facts.hostname = (await ctx.host.identity()).hostname;
     const interfaces = await ctx.host.interfaces();
     if (!interfaces.ok) {
-      facts.problems.push({ source: 'host', message: `cannot list the host addresses: ${interfaces.message}` });
+      facts.problems.push({ source: 'host', message: ctx.text.commands.facts.noAddresses({ problem: interfaces.message }) });
       return;
     }
     facts.hostAddresses = interfaces.value
@@ -155,7 +155,7 @@ export async function buildFacts(ctx: CheckContext, contributors: readonly Facts
     try {
       await contributor.contribute(ctx, facts);
     } catch (caught) {
-      facts.problems.push({ source: contributor.name, message: `internal error: ${caught instanceof Error ? caught.message : String(caught)}` });
+      facts.problems.push({ source: contributor.name, message: ctx.text.commands.facts.internalError({ problem: caught instanceof Error ? caught.message : String(caught) }) });
     }
   }
   return facts;

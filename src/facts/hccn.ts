@@ -17,7 +17,7 @@ export async function contributeHccnFacts(ctx: CheckContext, facts: Facts): Prom
   if (!inventory.ok || inventory.family === '310p') return;
   const tool = await locateHccnTool(ctx);
   if (!tool.path) {
-    facts.problems.push({ source: 'hccn_tool', message: `hccn_tool not found (searched ${tool.searched.join(', ')}): no device IPs` });
+    facts.problems.push({ source: 'hccn_tool', message: ctx.text.commands.facts.noHccnTool({ searched: tool.searched.join(', ') }) });
     return;
   }
   const a3 = inventory.family === 'a3';
@@ -49,12 +49,13 @@ export async function contributeHccnFacts(ctx: CheckContext, facts: Facts): Prom
     list.push(fact);
   }
   facts.devices = list;
-  if (unaddressed.length > 0) facts.problems.push({ source: 'hccn_tool', message: `no RoCE address on dev${formatRanges(unaddressed)} (hccn_tool -i N -ip -g printed none): left out of devices` });
-  if (unreadable.length > 0) facts.problems.push({ source: 'hccn_tool', message: `cannot read the device IP of ${unreadable.length} devices: ${unreadable[0]}` });
+  const t = ctx.text.commands.facts;
+  if (unaddressed.length > 0) facts.problems.push({ source: 'hccn_tool', message: t.noRoceAddress({ devices: formatRanges(unaddressed) }) });
+  if (unreadable.length > 0) facts.problems.push({ source: 'hccn_tool', message: t.unreadableIps({ count: unreadable.length, first: unreadable[0]! }) });
   if (a3) {
     const spod = await spodProbe(ctx);
     facts.superPod = spod.ok && spod.consistent ? spod.superPodId : null;
-    if (spod.ok && !spod.consistent) facts.problems.push({ source: 'spod-info', message: 'the dies report different Super Pod IDs (hccn.spod names them)' });
+    if (spod.ok && !spod.consistent) facts.problems.push({ source: 'spod-info', message: t.superPodsDiffer });
     if (!spod.ok) facts.problems.push({ source: 'spod-info', message: spod.problem });
   }
 }

@@ -1,31 +1,35 @@
 import { describeProbeError, type Host, type Probe, type ProbeErrorCode } from '../host/types.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
+
+/** The words a failed read is said in: a check passes ctx.text.probes; English otherwise. */
+type ReadWords = Catalogue['probes'];
 
 export type ValueRead<T> =
   | { ok: true; value: T; path: string }
   | { ok: false; path: string; code: ProbeErrorCode | 'EPARSE'; reason: string };
 
 /** Reads a one-value kernel file (/proc/sys, /sys) and trims it. */
-export async function readValue(host: Host, path: string): Promise<ValueRead<string>> {
+export async function readValue(host: Host, path: string, words: ReadWords = en.probes): Promise<ValueRead<string>> {
   const read = await host.readFile(path);
-  if (!read.ok) return { ok: false, path, code: read.code, reason: describeProbeError(path, read) };
+  if (!read.ok) return { ok: false, path, code: read.code, reason: describeProbeError(path, read, words.file) };
   return { ok: true, value: read.value.trim(), path };
 }
 
 /** Reads a kernel file holding one integer. */
-export async function readInteger(host: Host, path: string): Promise<ValueRead<number>> {
-  const read = await readValue(host, path);
+export async function readInteger(host: Host, path: string, words: ReadWords = en.probes): Promise<ValueRead<number>> {
+  const read = await readValue(host, path, words);
   if (!read.ok) return read;
   if (!/^-?\d+$/.test(read.value)) {
-    return { ok: false, path, code: 'EPARSE', reason: `${path}: expected an integer, got "${read.value.slice(0, 40)}"` };
+    return { ok: false, path, code: 'EPARSE', reason: words.value.notInteger({ path, got: read.value.slice(0, 40) }) };
   }
   return { ok: true, value: Number(read.value), path };
 }
 
 /** The first of several paths that can be read, or the failure of each. */
-export async function readFirstInteger(host: Host, paths: readonly string[]): Promise<{ found?: ValueRead<number> & { ok: true }; failures: Array<ValueRead<number> & { ok: false }> }> {
+export async function readFirstInteger(host: Host, paths: readonly string[], words: ReadWords = en.probes): Promise<{ found?: ValueRead<number> & { ok: true }; failures: Array<ValueRead<number> & { ok: false }> }> {
   const failures: Array<ValueRead<number> & { ok: false }> = [];
   for (const path of paths) {
-    const read = await readInteger(host, path);
+    const read = await readInteger(host, path, words);
     if (read.ok) return { found: read, failures };
     failures.push(read);
   }

@@ -4,6 +4,7 @@ import { readLaunchScript, type Field, type LaunchScript, type ServeCommand, typ
 import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
 import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
 import { resolveNodeAddress, type NodeAddress } from './node-address.js';
+import { en } from '../i18n/en/index.js';
 
 /**
  * The launch script of `--launch SCRIPT` as the checks see it: read once per run against the
@@ -33,8 +34,9 @@ export interface LaunchView {
   anglePlaceholders: AnglePlaceholder[];
 }
 
-export const NO_LAUNCH_SCRIPT = 'no launch script given (--launch SCRIPT)';
-export const LAUNCH_REMEDIATION = 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node';
+// in the run's language: ctx.text.probes.launchScript (these are the English, for the checks not converted yet)
+export const NO_LAUNCH_SCRIPT = en.probes.launchScript.missing;
+export const LAUNCH_REMEDIATION = en.probes.launchScript.remediation;
 
 export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {
   return ctx.shared('launch-script', async () => {

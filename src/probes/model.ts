@@ -1,4 +1,5 @@
 import type { CheckContext } from '../core/types.js';
+import { en } from '../i18n/en/index.js';
 import { describeProbeError } from '../host/types.js';
 import type { Field } from '../parsers/launch-script.js';
 import type { LaunchView } from './launch.js';
@@ -18,10 +19,20 @@ export type ModelLocation =
   /** a snapshot replay of a script whose cache look-ups were not recorded */
   | { kind: 'not-captured'; id: string; searched: string[] };
 
+/** Why a model directory's config.json cannot be used. */
+export type ConfigIssue =
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; problem: string }
+  | { kind: 'not-object' }
+  | { kind: 'not-json'; error: string };
+
 export interface ModelFiles {
   /** config.json parsed; null when absent or not JSON */
   config: Record<string, unknown> | null;
+  /** why config.json is not usable, in English (what programs read) */
   configProblem?: string;
+  /** the same, for ctx.text.probes.model.configProblem to say in the run's language */
+  configIssue?: ConfigIssue;
   shards: Array<{ name: string; bytes: number | null }>;
   /** `*.bin`, `*.pt`, `*.gguf` when there is no safetensors */
   otherWeights: string[];
@@ -125,7 +136,8 @@ export type ModelDirectory = { ok: true; files: ModelFiles } | { ok: false; prob
 export async function inspectModel(ctx: CheckContext, path: string): Promise<ModelDirectory> {
   const stat = await ctx.host.stat(path);
   if (!stat.ok) return { ok: false, problem: describeProbeError(path, stat), code: stat.code };
-  if (stat.value.kind !== 'directory') return { ok: false, problem: `${path} is a ${stat.value.kind}, not a directory`, code: 'ENOTDIR' };
+  const text = ctx.text.probes.model;
+  if (stat.value.kind !== 'directory') return { ok: false, problem: text.notDirectory({ path, kind: stat.value.kind }), code: 'ENOTDIR' };
   const listed = await ctx.host.readDir(path);
   if (!listed.ok) return { ok: false, problem: describeProbeError(path, listed), code: listed.code };
   const names = listed.value.map((e) => e.name).sort();
@@ -133,17 +145,18 @@ export async function inspectModel(ctx: CheckContext, path: string): Promise<Mod
 
   if (names.includes('config.json')) {
     const read = await ctx.host.readFile(`${path}/config.json`);
-    if (!read.ok) files.configProblem = describeProbeError(`${path}/config.json`, read);
+    if (!read.ok) files.configIssue = { kind: 'unreadable', problem: describeProbeError(`${path}/config.json`, read) };
     else {
       try {
         const parsed: unknown = JSON.parse(read.value);
         if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) files.config = parsed as Record<string, unknown>;
-        else files.configProblem = 'config.json is not a JSON object';
+        else files.configIssue = { kind: 'not-object' };
       } catch (error) {
-        files.configProblem = `config.json is not valid JSON: ${(error as Error).message}`;
+        files.configIssue = { kind: 'not-json', error: (error as Error).message };
       }
     }
-  } else files.configProblem = 'no config.json';
+  } else files.configIssue = { kind: 'missing' };
+  if (files.configIssue) files.configProblem = en.probes.model.configProblem(files.configIssue);
 
   const indexName = names.find((n) => n === 'model.safetensors.index.json') ?? names.find((n) => n.endsWith('.safetensors.index.json'));
   if (indexName) {

@@ -1,4 +1,5 @@
 import type { CheckContext } from '../core/types.js';
+import { en } from '../i18n/en/index.js';
 import type { LaunchView } from './launch.js';
 
 /**
@@ -8,11 +9,19 @@ import type { LaunchView } from './launch.js';
  * so nothing is imported or run (pip would start a Python that may itself be broken).
  */
 
+/** How the interpreter was found; ctx.text.probes.python.via says it in the run's language. */
+export type PythonVia =
+  | { kind: 'script-runs'; python: string }
+  | { kind: 'shebang'; launcher: string }
+  | { kind: 'first-on-path'; missing: string | null };
+
 export interface PythonSite {
   /** the interpreter, as the launcher's #! names it */
   python: string | null;
-  /** how it was found: "the #! line of /usr/local/bin/vllm" */
+  /** how it was found, in English for the evidence: "the #! line of /usr/local/bin/vllm" */
   via: string;
+  /** the same, for the message; null when no interpreter was found */
+  how: PythonVia | null;
   /** site-packages / dist-packages directories that exist */
   sitePackages: string[];
   /** what was looked at, for "not found" messages */
@@ -79,7 +88,7 @@ export async function pythonSite(ctx: CheckContext, view: LaunchView | undefined
   const pathVariable = view?.env.get('PATH');
   const path = pathVariable?.value.known ? pathVariable.value.text : (ctx.host.env().PATH ?? '/usr/local/bin:/usr/bin:/bin');
   let python: string | undefined;
-  let via = '';
+  let how: PythonVia | null = null;
   const executable = view?.serve?.executable;
   const launcher = executable?.known ? executable.text : 'vllm';
   const isPython = /(^|\/)python[0-9.]*$/.test(launcher);
@@ -87,19 +96,19 @@ export async function pythonSite(ctx: CheckContext, view: LaunchView | undefined
   if (launcher.startsWith('/')) searched.push(launcher);
   if (resolved && isPython) {
     python = resolved;
-    via = `${resolved}, the interpreter the script runs`;
+    how = { kind: 'script-runs', python: resolved };
   } else if (resolved) {
     python = await interpreterOf(ctx, resolved, path, searched);
-    via = python ? `the #! line of ${resolved}` : '';
+    how = python ? { kind: 'shebang', launcher: resolved } : null;
   }
   if (!python) {
     const fallback = await onPath(ctx, 'python3', path, searched);
     if (fallback) {
       python = fallback;
-      via = `the first python3 on PATH${resolved ? '' : `, no ${launcher} found`}`;
+      how = { kind: 'first-on-path', missing: resolved ? null : launcher };
     }
   }
-  if (!python) return { python: null, via: '', sitePackages: [], searched };
+  if (!python) return { python: null, via: '', how: null, sitePackages: [], searched };
 
   const prefixes = [dirname(dirname(python))];
   const link = await ctx.host.readLink(python);
@@ -122,7 +131,8 @@ export async function pythonSite(ctx: CheckContext, view: LaunchView | undefined
   const home = homeVariable?.value.known ? homeVariable.value.text : ctx.host.env().HOME;
   if (home) for (const dir of await pythonLibs(ctx, `${home}/.local`, 'lib')) candidates.push(`${dir}/site-packages`);
   searched.push(...candidates);
-  return { python, via, sitePackages: await existingDirs(ctx, candidates), searched };
+  // the evidence is the same in every language: programs read it
+  return { python, via: how ? en.probes.python.via(how) : '', how, sitePackages: await existingDirs(ctx, candidates), searched };
 }
 
 /** Distributions installed in these directories whose normalized name is one of `names` (PEP 503). */

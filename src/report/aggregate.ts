@@ -1,9 +1,12 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AggregateDocument, AggregateNode, Finding, Severity } from '../aggregate/schema.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
 import { formatDuration } from '../util/duration.js';
-import { plural } from '../util/text.js';
 import type { HumanOptions } from './human.js';
 import { visibleStrings } from './visible.js';
+import { visibleWidth } from './wrap.js';
+
+type AggregateText = Catalogue['commands']['aggregate'];
 
 const SYMBOLS: Record<Severity, string> = { fail: '✗', warn: '!', note: '-' };
 const FAILING_WIDTH = 60;
@@ -11,8 +14,6 @@ const FAILING_WIDTH = 60;
 function paintSeverity(chalk: ChalkInstance, severity: Severity, text: string): string {
   return severity === 'fail' ? chalk.red(text) : severity === 'warn' ? chalk.yellow(text) : chalk.dim(text);
 }
-
-const VERDICT_TEXT: Record<AggregateNode['verdict'], string> = { ready: 'ready', 'not-ready': 'NOT READY', 'no-verdict': 'NO VERDICT', missing: 'MISSING' };
 
 function paintVerdict(chalk: ChalkInstance, verdict: AggregateNode['verdict'], text: string): string {
   return verdict === 'ready' ? chalk.green(text) : verdict === 'not-ready' ? chalk.red(text) : chalk.magenta(text);
@@ -28,6 +29,11 @@ function fitList(items: readonly string[], width: number): string {
     text = next;
   }
   return text;
+}
+
+/** `text` padded to `width` terminal columns: a Chinese character takes two. */
+function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - visibleWidth(text)));
 }
 
 function cut(text: string, width: number): string {
@@ -49,12 +55,13 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
   // node names, hostnames and messages come from the nodes' reports: their controls are shown, never raw
   const document = visibleStrings(input);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const t = (options.text ?? en).commands.aggregate;
   const out: string[] = [];
   const s = document.summary;
   const header = [
-    `${plural(s.nodes, 'node')} from ${plural(s.documents, 'document')}`,
-    document.cluster ? `cluster ${document.cluster.file} (${plural(document.cluster.nodes.length, 'node')})` : 'no cluster file',
-    document.maxAgeSeconds === null ? 'no max age' : `max age ${formatDuration(document.maxAgeSeconds * 1000)}`,
+    t.nodesFrom({ nodes: s.nodes, documents: s.documents }),
+    document.cluster ? t.cluster({ file: document.cluster.file, nodes: document.cluster.nodes.length }) : t.noCluster,
+    document.maxAgeSeconds === null ? t.noMaxAge : t.maxAge({ age: formatDuration(document.maxAgeSeconds * 1000) }),
   ];
   out.push(`${chalk.bold(`qprep ${document.tool.version} aggregate`)}  ${header.join(' · ')}`);
 
@@ -65,7 +72,8 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
     return { text, odd: oddValues.has(`${node.name}\u0000${field}`) };
   };
 
-  const columns = ['NODE', 'VERDICT', 'AGE', 'NPUS', 'DRIVER', 'FIRMWARE', 'CANN', 'FAILING'];
+  const c = t.columns;
+  const columns = [c.node, c.verdict, c.age, c.npus, c.driver, c.firmware, c.cann, c.failing];
   const rows: Cell[][] = document.nodes.map((node) => {
     const count = node.values.npuCount;
     const model = node.values.npuModel;
@@ -74,13 +82,13 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
       node.verdict === 'not-ready'
         ? fitList(node.failing.map((f) => f.id), FAILING_WIDTH)
         : node.verdict === 'no-verdict'
-          ? cut(`${node.error?.code ?? 'error'}: ${node.error?.message ?? ''}`, FAILING_WIDTH)
+          ? cut(`${node.error?.code ?? t.errorCode}: ${node.error?.message ?? ''}`, FAILING_WIDTH)
           : node.verdict === 'missing'
-            ? 'no report'
+            ? t.noReport
             : '';
     return [
       { text: node.name },
-      { text: VERDICT_TEXT[node.verdict], paint: (t) => paintVerdict(chalk, node.verdict, t) },
+      { text: t.verdicts[node.verdict], paint: (text) => paintVerdict(chalk, node.verdict, text) },
       { text: node.ageSeconds === null ? '-' : formatDuration(node.ageSeconds * 1000), odd: node.stale },
       { text: npus, odd: oddValues.has(`${node.name}\u0000npuCount`) || oddValues.has(`${node.name}\u0000npuModel`) },
       value(node, 'driver'),
@@ -91,10 +99,10 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
   });
   // an odd value carries a "*": the width counts it
   const shown = (cell: Cell) => (cell.odd ? `${cell.text}*` : cell.text);
-  const widths = columns.map((title, i) => Math.max(title.length, ...rows.map((row) => shown(row[i]!).length)));
+  const widths = columns.map((title, i) => Math.max(visibleWidth(title), ...rows.map((row) => visibleWidth(shown(row[i]!)))));
   const line = (cells: string[], raw: string[]) =>
     cells
-      .map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat(widths[i]! - raw[i]!.length)))
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat(widths[i]! - visibleWidth(raw[i]!))))
       .join('  ')
       .trimEnd();
   out.push('', chalk.bold(line(columns, columns)));
@@ -108,88 +116,92 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
     out.push(line(painted, raw));
   }
   if (document.drift.some((d) => d.odd.length > 0) || document.nodes.some((n) => n.stale)) {
-    out.push(chalk.dim('* differs from most nodes (or older than --max-age)'));
+    out.push(chalk.dim(t.odd));
   }
 
   const notReady = document.nodes.filter((n) => n.verdict === 'not-ready');
   if (notReady.length > 0) {
-    out.push('', chalk.bold.underline('Not ready'));
+    out.push('', chalk.bold.underline(t.notReady));
     const nameWidth = Math.max(...notReady.map((n) => n.name.length));
+    const statusWidth = Math.max(...Object.values(t.statuses).map(visibleWidth));
     const idWidth = Math.max(...notReady.flatMap((n) => n.failing.map((f) => f.id.length)), 0);
     for (const node of notReady) {
       node.failing.forEach((check, i) => {
         const name = i === 0 ? node.name : '';
-        const status = check.status === 'error' ? chalk.magenta('? error') : check.status === 'warn' ? chalk.yellow('! warn ') : chalk.red('✗ fail ');
+        const word = pad(t.statuses[check.status === 'error' ? 'error' : check.status === 'warn' ? 'warn' : 'fail'], statusWidth);
+        const status = check.status === 'error' ? chalk.magenta(word) : check.status === 'warn' ? chalk.yellow(word) : chalk.red(word);
         out.push(`  ${name.padEnd(nameWidth)}  ${status}  ${chalk.bold(check.id.padEnd(idWidth))}  ${check.message}`);
       });
     }
   }
 
   if (document.launch && document.launch.instances.length > 0) {
-    out.push('', chalk.bold.underline('Launch layout'));
+    out.push('', chalk.bold.underline(t.launchLayout));
     // a thousand single-node servers are one line; the instances that span nodes or roles get one each
     const alone = document.launch.instances.filter((i) => i.role === 'serve' && i.nodes.length === 1 && i.dp === i.nodes[0]!.dpLocal);
     const listed = document.launch.instances.filter((i) => !alone.includes(i));
-    if (alone.length > 0) out.push(`  ${plural(alone.length, 'single-node instance')}: ${fitList(alone.map((i) => i.nodes[0]!.node), 80)}`);
+    if (alone.length > 0) out.push(t.singleNode({ count: alone.length, nodes: fitList(alone.map((i) => i.nodes[0]!.node), 80) }));
     for (const instance of listed) {
-      const role = instance.role === 'serve' ? 'instance' : `${instance.role} instance`;
-      const master = instance.master ? `master ${instance.master}${instance.address ? ` at ${instance.address}` : ''}` : 'no master';
-      const pp = instance.pp > 1 ? ` x PP ${instance.pp}` : '';
-      const nodes = instance.nodes.map((n) => `${n.node} ranks ${n.ranks || 'none'} (${n.script})`).join(', ');
-      out.push(`  ${role}, DP ${instance.dp} x TP ${instance.tp}${pp}, ${master}: ${nodes}`);
+      const role = instance.role === 'serve' ? t.instance : t.roleInstance({ role: instance.role });
+      const master = instance.master ? t.master({ master: instance.master, address: instance.address ?? null }) : t.noMaster;
+      const nodes = instance.nodes.map((n) => t.ranks({ node: n.node, ranks: n.ranks, script: n.script })).join(', ');
+      out.push(t.layout({ role, dp: instance.dp, tp: instance.tp, pp: instance.pp, master, nodes }));
     }
   }
 
   const matrix = document.peerPairs;
   if (matrix) {
-    out.push('', chalk.bold.underline(matrix.rolling ? 'NPU pairs (plan: rolling)' : 'NPU pairs (pairs: once)'));
-    out.push(`  ${matrix.total} pairs joined from ${plural(matrix.nodes.length, 'report')}: ${matrix.ok} ok, ${matrix.failed} failed, ${matrix.notVerified} not verified`);
+    out.push('', chalk.bold.underline(matrix.rolling ? t.pairsRolling : t.pairsOnce));
+    out.push(t.pairs({ total: matrix.total, reports: matrix.nodes.length, ok: matrix.ok, failed: matrix.failed, notVerified: matrix.notVerified }));
     if (matrix.rolling) {
       const r = matrix.rolling;
-      const oldest = r.oldestAgeS === null ? 'no proof within the bound' : `oldest valid proof ${r.oldestAgeS} s`;
-      out.push(`  rolling coverage ${matrix.total > 0 ? Math.floor((matrix.ok * 100) / matrix.total) : 0}%: ${oldest} (bound ${r.maxAgeS} s), ${r.never} never proven, ${r.stale} older than the bound`);
+      const oldest = r.oldestAgeS === null ? t.noProof : t.oldestProof({ age: r.oldestAgeS });
+      const percent = matrix.total > 0 ? Math.floor((matrix.ok * 100) / matrix.total) : 0;
+      out.push(t.coverage({ percent, oldest, bound: r.maxAgeS, never: r.never, stale: r.stale }));
     }
   }
 
   const others = document.findings.filter((f) => f.kind !== 'not-ready');
   if (others.length > 0) {
-    out.push('', chalk.bold.underline('Across the cluster'));
+    out.push('', chalk.bold.underline(t.across));
+    const severityWidth = Math.max(...Object.values(t.severities).map(visibleWidth));
+    // the fix line starts under the message; its continuation lines under the command
+    const indent = ' '.repeat(2 + 2 + severityWidth + 2);
     for (const finding of others) {
-      out.push(`  ${paintSeverity(chalk, finding.severity, `${SYMBOLS[finding.severity]} ${finding.severity.padEnd(4)}`)}  ${finding.message}`);
+      out.push(`  ${paintSeverity(chalk, finding.severity, `${SYMBOLS[finding.severity]} ${pad(t.severities[finding.severity], severityWidth)}`)}  ${finding.message}`);
       if (finding.remediation) {
         const [first, ...rest] = finding.remediation.split('\n');
-        out.push(`          ${chalk.cyan('fix:')} ${first}`);
-        for (const line of rest) out.push(`               ${line}`);
+        out.push(`${indent}${chalk.cyan(t.fixLabel)} ${first}`);
+        for (const line of rest) out.push(`${indent}${' '.repeat(visibleWidth(t.fixLabel) + 1)}${line}`);
       }
     }
   }
 
-  out.push('', verdictLine(document, chalk));
+  out.push('', verdictLine(document, chalk, t));
   return `${out.join('\n')}\n`;
 }
 
-function verdictLine(document: AggregateDocument, chalk: ChalkInstance): string {
+function verdictLine(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string {
   const s = document.summary;
   const assessed = s.nodes;
   const warnings = document.findings.filter((f) => f.severity === 'warn').length;
   if (document.ready) {
-    const note = warnings > 0 && !document.strict ? ` (${plural(warnings, 'warning')}; --strict would refuse them)` : '';
-    return `${chalk.green.bold('CLUSTER READY')}: ${s.ready} of ${plural(assessed, 'node')} ready${note}`;
+    return `${chalk.green.bold(t.ready)}${t.labelSeparator}${t.readyVerdict({ ready: s.ready, nodes: assessed, warnings, strict: document.strict })}`;
   }
   const blocking = (f: Finding) => f.severity === 'fail' || (f.severity === 'warn' && document.strict);
   const parts: string[] = [];
-  if (s.notReady > 0) parts.push(`${s.notReady} of ${plural(assessed, 'node')} not ready`);
-  if (s.noVerdict > 0) parts.push(`${s.noVerdict} without a verdict`);
-  if (s.missing > 0) parts.push(`${s.missing} missing`);
-  if (s.stale > 0) parts.push(`${s.stale} stale`);
+  if (s.notReady > 0) parts.push(t.nodesNotReady({ count: s.notReady, nodes: assessed }));
+  if (s.noVerdict > 0) parts.push(t.withoutVerdict({ count: s.noVerdict }));
+  if (s.missing > 0) parts.push(t.missing({ count: s.missing }));
+  if (s.stale > 0) parts.push(t.stale({ count: s.stale }));
   const differs = document.drift.filter((d) => d.severity === 'fail' || (d.severity === 'warn' && document.strict)).map((d) => d.label);
-  if (differs.length > 0) parts.push(`differs: ${differs.join(', ')}`);
-  if (document.collisions.length > 0) parts.push(plural(document.collisions.length, 'device IP collision'));
+  if (differs.length > 0) parts.push(t.differs({ labels: differs.join(', ') }));
+  if (document.collisions.length > 0) parts.push(t.collisions({ count: document.collisions.length }));
   const launch = document.findings.filter((f) => f.kind === 'launch' && blocking(f)).length;
-  if (launch > 0) parts.push(plural(launch, 'launch script problem'));
+  if (launch > 0) parts.push(t.launchProblems({ count: launch }));
   const unexpected = document.findings.filter((f) => f.kind === 'unexpected-node' && blocking(f)).length;
-  if (unexpected > 0) parts.push(`${unexpected} not in the cluster file`);
-  if (document.peerPairs && document.peerPairs.failed > 0) parts.push(plural(document.peerPairs.failed, 'NPU pair') + ' failed');
-  if (document.peerPairs && document.peerPairs.notVerified > 0) parts.push(plural(document.peerPairs.notVerified, 'NPU pair') + ' not verified');
-  return `${chalk.red.bold('CLUSTER NOT READY')}: ${parts.join('; ')}`;
+  if (unexpected > 0) parts.push(t.notInCluster({ count: unexpected }));
+  if (document.peerPairs && document.peerPairs.failed > 0) parts.push(t.pairsFailed({ count: document.peerPairs.failed }));
+  if (document.peerPairs && document.peerPairs.notVerified > 0) parts.push(t.pairsNotVerified({ count: document.peerPairs.notVerified }));
+  return `${chalk.red.bold(t.notReadyLabel)}${t.labelSeparator}${parts.join(t.partsSeparator)}`;
 }

@@ -1,11 +1,17 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import { escapeControls, formatRanges, plural } from '../util/text.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
+import { escapeControls, formatRanges } from '../util/text.js';
 import { visibleStrings } from './visible.js';
+import { visibleWidth } from './wrap.js';
 import type { RollbackDocument, TuneDocument } from './tune-schema.js';
 
 export interface TuneHumanOptions {
   color: boolean;
+  /** the catalogue of the text; English when not given */
+  text?: Catalogue;
 }
+
+type TuneText = Catalogue['commands']['tune'];
 
 type TuneChange = TuneDocument['changes'][number];
 type Restore = RollbackDocument['restores'][number];
@@ -32,11 +38,11 @@ function paintStatus(chalk: ChalkInstance, status: string, text: string): string
   return chalk.cyan(text);
 }
 
-function shortValue(kind: string, value: string | null): string {
-  if (value === null) return kind === 'file' ? '(no file)' : '(unread)';
+function shortValue(t: TuneText, kind: string, value: string | null): string {
+  if (value === null) return kind === 'file' ? t.noFile : t.unread;
   if (kind !== 'file') return value.trim() === '' ? '""' : escapeControls(value.trim());
   const lines = value.split('\n').filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#')).length;
-  return `${plural(lines, 'setting')}`;
+  return t.settings({ count: lines });
 }
 
 /** One displayed row: changes that differ only in the CPU number are one row (192 CPUs, one line). */
@@ -84,12 +90,14 @@ function groupRows<T extends { origin: string; kind: string; target: string; bef
   return rows;
 }
 
-function rowLines(chalk: ChalkInstance, rows: readonly Row[], arrow: (row: Row) => string): string[] {
+function rowLines(chalk: ChalkInstance, t: TuneText, rows: readonly Row[], arrow: (row: Row) => string): string[] {
   const originWidth = Math.max(0, ...rows.map((r) => r.origin.length));
   const lines: string[] = [];
   for (const row of rows) {
-    const mark = paintStatus(chalk, row.status, `${MARKS[row.status] ?? '·'} ${row.status.padEnd(13)}`);
-    const many = row.count > 1 ? chalk.dim(` (${row.count} files)`) : '';
+    const word = t.statuses[row.status] ?? row.status;
+    const status = word + ' '.repeat(Math.max(0, t.statusWidth - visibleWidth(word)));
+    const mark = paintStatus(chalk, row.status, `${MARKS[row.status] ?? '·'} ${status}`);
+    const many = row.count > 1 ? chalk.dim(t.files({ count: row.count })) : '';
     lines.push(`  ${mark} ${chalk.bold(row.origin.padEnd(originWidth))}  ${row.target}  ${arrow(row)}${many}`);
     if (row.error) lines.push(`      ${chalk.red(row.error)}`);
   }
@@ -97,21 +105,23 @@ function rowLines(chalk: ChalkInstance, rows: readonly Row[], arrow: (row: Row) 
 }
 
 /** "6 changes (197 writes)": a change per setting, a write per file (one per CPU for the governor). */
-function countChanges(rows: number, writes: number): string {
-  return rows === writes ? plural(writes, 'change') : `${plural(rows, 'change')} (${writes} writes)`;
+function countChanges(t: TuneText, rows: number, writes: number): string {
+  return rows === writes ? t.changes({ count: writes }) : t.changesWrites({ changes: rows, writes });
 }
 
-function tuneArrow(row: Row): string {
-  if (row.kind === 'file') return row.before === null ? `new file, ${shortValue('file', row.after)}` : `rewritten, ${shortValue('file', row.after)}`;
-  return `${shortValue(row.kind, row.before)} -> ${escapeControls(row.after)}`;
+function tuneArrow(t: TuneText): (row: Row) => string {
+  return (row) => {
+    if (row.kind === 'file') return row.before === null ? t.newFile({ content: shortValue(t, 'file', row.after) }) : t.rewritten({ content: shortValue(t, 'file', row.after) });
+    return `${shortValue(t, row.kind, row.before)} -> ${escapeControls(row.after)}`;
+  };
 }
 
-function header(chalk: ChalkInstance, command: string, doc: TuneDocument | RollbackDocument): string[] {
+function header(chalk: ChalkInstance, t: TuneText, command: string, doc: TuneDocument | RollbackDocument): string[] {
   const host = doc.host;
-  const where = doc.source.kind === 'snapshot' ? `snapshot ${doc.source.snapshot?.file ?? ''}` : doc.source.root === '/' ? 'live host' : `host tree ${doc.source.root}`;
-  const container = host.inContainer ? ` · in a container (${host.containerRuntime ?? 'unknown runtime'})` : '';
-  const profile = 'profile' in doc ? ` · profile ${doc.profile.name} (${doc.profile.source})` : '';
-  return [`${chalk.bold(`qprep ${command}`)}  ${chalk.bold(host.hostname)} · ${host.os} · kernel ${host.kernel} · ${where}${container}${profile}`];
+  const where = doc.source.kind === 'snapshot' ? t.snapshot({ file: doc.source.snapshot?.file ?? '' }) : doc.source.root === '/' ? t.liveHost : t.hostTree({ root: doc.source.root });
+  const container = host.inContainer ? t.inContainer({ runtime: host.containerRuntime ?? null }) : '';
+  const profile = 'profile' in doc ? t.profile({ name: doc.profile.name, source: doc.profile.source }) : '';
+  return [`${chalk.bold(`qprep ${command}`)}  ${chalk.bold(host.hostname)} · ${host.os} · ${t.kernel({ kernel: host.kernel })} · ${where}${container}${profile}`];
 }
 
 /** `qprep tune` as a person reads it: the plan, what happened to it, conflicts, what tune left alone. */
@@ -119,109 +129,117 @@ export function formatTuneHuman(input: TuneDocument, options: TuneHumanOptions):
   // old values are the host's: a file's lines are counted, a value's controls shown, never raw
   const doc = visibleStrings(input, ['before', 'after', 'remediation']);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const out = header(chalk, doc.dryRun ? 'tune --dry-run' : 'tune', doc);
+  const t = (options.text ?? en).commands.tune;
+  const arrow = tuneArrow(t);
+  const out = header(chalk, t, doc.dryRun ? 'tune --dry-run' : 'tune', doc);
   const wanted = doc.changes.filter((c) => c.status !== 'unchanged');
   const right = doc.changes.filter((c) => c.status === 'unchanged');
 
   if (doc.unfinished.length > 0) {
-    out.push('', chalk.red.bold('An earlier tune did not finish:'));
-    for (const run of doc.unfinished) out.push(`  "${run.command}" started ${run.startedAt}: ${plural(run.changes, 'change')} may be half applied`);
+    out.push('', chalk.red.bold(t.earlierUnfinished));
+    for (const run of doc.unfinished) out.push(t.unfinishedRun({ command: run.command, startedAt: run.startedAt, changes: run.changes }));
   }
 
   out.push('');
   const planned = groupRows(wanted.map((c: TuneChange) => ({ ...c, status: 'planned' })));
-  const size = countChanges(planned.length, wanted.length);
-  if (wanted.length === 0) out.push('Plan: nothing to change');
+  const size = countChanges(t, planned.length, wanted.length);
+  if (wanted.length === 0) out.push(t.nothingToChange);
   else {
-    out.push(chalk.bold(`Plan: ${size}${doc.dryRun ? '' : ', old values journaled before the first write'}`));
-    out.push(...rowLines(chalk, planned, tuneArrow));
+    out.push(chalk.bold(t.plan({ size, dryRun: doc.dryRun })));
+    out.push(...rowLines(chalk, t, planned, arrow));
   }
-  if (right.length > 0) out.push(chalk.dim(`  already right: ${groupRows(right).map((r) => r.target).join(', ')}`));
+  if (right.length > 0) out.push(chalk.dim(t.alreadyRight({ targets: groupRows(right).map((r) => r.target).join(', ') })));
 
   if (!doc.dryRun && wanted.length > 0) {
-    out.push('', chalk.bold('Result:'));
-    out.push(...rowLines(chalk, groupRows(wanted), tuneArrow));
+    out.push('', chalk.bold(t.result));
+    out.push(...rowLines(chalk, t, groupRows(wanted), arrow));
   }
 
   if (doc.conflicts.length > 0) {
-    out.push('', chalk.bold('Conflicts (reported, not changed):'));
+    out.push('', chalk.bold(t.conflicts));
     for (const conflict of doc.conflicts) out.push(`  ${chalk.yellow('!')} ${conflict.message}`);
   }
   if (doc.remaining.length > 0) {
-    out.push('', chalk.bold('Not fixed by tune:'));
+    out.push('', chalk.bold(t.notFixed));
     const idWidth = Math.max(...doc.remaining.map((c) => c.id.length));
     for (const check of doc.remaining) {
       out.push(`  ${chalk.yellow(check.status.padEnd(5))}  ${chalk.bold(check.id.padEnd(idWidth))}  ${check.message}`);
-      if (check.remediation) out.push(`      ${chalk.cyan('fix:')} ${check.remediation}`);
+      if (check.remediation) out.push(`      ${chalk.cyan(t.fixLabel)} ${check.remediation}`);
     }
   }
   if (doc.notes.length > 0) {
     out.push('');
-    for (const note of doc.notes) out.push(`${chalk.dim('note:')} ${note}`);
+    for (const note of doc.notes) out.push(`${chalk.dim(t.noteLabel)} ${note}`);
   }
 
   out.push('');
   const rollback = `qprep rollback${doc.source.root === '/' ? '' : ` --root ${doc.source.root}`}`;
   switch (doc.outcome) {
     case 'planned':
-      out.push(`${chalk.cyan.bold('DRY RUN')}: ${wanted.length > 0 ? `${size} would be made` : 'nothing would change'}; nothing was written`);
+      out.push(`${chalk.cyan.bold(t.dryRun)}${t.labelSeparator}${wanted.length > 0 ? t.wouldBeMade({ size }) : t.nothingWouldChange}`);
       break;
     case 'unchanged':
-      out.push(`${chalk.green.bold('OK')}: nothing to change (changed: false)`);
+      out.push(`${chalk.green.bold(t.ok)}${t.labelSeparator}${t.unchangedVerdict}`);
       break;
     case 'applied':
-      out.push(`${chalk.green.bold('CHANGED')}: ${size} applied and verified; journal ${doc.journal}; undo with: ${rollback}`);
+      out.push(`${chalk.green.bold(t.changed)}${t.labelSeparator}${t.appliedVerdict({ size, journal: doc.journal, rollback })}`);
       break;
     case 'refused': {
-      const why = doc.changes.find((c) => c.status === 'refused')?.error ?? 'a change was refused';
-      out.push(`${chalk.red.bold('REFUSED')}: nothing was changed: ${why}`);
+      const why = doc.changes.find((c) => c.status === 'refused')?.error ?? t.aChangeWasRefused;
+      out.push(`${chalk.red.bold(t.refusedLabel)}${t.labelSeparator}${t.refusedVerdict({ why })}`);
       break;
     }
     case 'rolled-back': {
-      const why = doc.changes.find((c) => c.error)?.error ?? doc.notes.find((n) => n.startsWith('verification')) ?? 'a change failed';
-      out.push(`${chalk.red.bold('FAILED')}: ${why}; every change was rolled back`);
+      const why = doc.changes.find((c) => c.error)?.error ?? doc.notes.find((n) => n.startsWith(t.verificationPrefix)) ?? t.aChangeFailed;
+      out.push(`${chalk.red.bold(t.failedLabel)}${t.labelSeparator}${t.rolledBackVerdict({ why })}`);
       break;
     }
     case 'revert-failed':
-      out.push(`${chalk.red.bold('FAILED')}: a change failed and some old values could not be put back; see ${doc.journal} and run: ${rollback}`);
+      out.push(`${chalk.red.bold(t.failedLabel)}${t.labelSeparator}${t.revertFailedVerdict({ journal: doc.journal, rollback })}`);
       break;
   }
   return `${out.join('\n')}\n`;
 }
 
-function restoreArrow(row: Row): string {
-  if (row.kind === 'file') return row.before === null ? 'remove the file' : `restore the old file, ${shortValue('file', row.before)}`;
-  return `${escapeControls(row.after)} -> ${shortValue(row.kind, row.before)}`;
+function restoreArrow(t: TuneText, r: RollbackText): (row: Row) => string {
+  return (row) => {
+    if (row.kind === 'file') return row.before === null ? r.removeFile : r.restoreFile({ content: shortValue(t, 'file', row.before) });
+    return `${escapeControls(row.after)} -> ${shortValue(t, row.kind, row.before)}`;
+  };
 }
+
+type RollbackText = Catalogue['commands']['rollback'];
 
 /** `qprep rollback` as a person reads it. */
 export function formatRollbackHuman(input: RollbackDocument, options: TuneHumanOptions): string {
   const doc = visibleStrings(input, ['before', 'after', 'remediation']);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const out = header(chalk, doc.dryRun ? 'rollback --dry-run' : 'rollback', doc);
+  const t = (options.text ?? en).commands.tune;
+  const r = (options.text ?? en).commands.rollback;
+  const out = header(chalk, t, doc.dryRun ? 'rollback --dry-run' : 'rollback', doc);
   out.push('');
   if (doc.outcome === 'nothing') {
-    out.push(`${chalk.green.bold('OK')}: no tune journal here; qprep has no changes in effect (changed: false)`);
+    out.push(`${chalk.green.bold(t.ok)}${t.labelSeparator}${r.nothing}`);
     return `${out.join('\n')}\n`;
   }
-  const rows = groupRows(doc.restores.map((r: Restore) => ({ ...r, before: r.before, after: r.after })));
-  out.push(chalk.bold(`${doc.dryRun ? 'Would restore' : 'Restore'}, newest change first:`));
-  out.push(...rowLines(chalk, rows, restoreArrow));
+  const rows = groupRows(doc.restores.map((restore: Restore) => ({ ...restore, before: restore.before, after: restore.after })));
+  out.push(chalk.bold(r.heading({ dryRun: doc.dryRun })));
+  out.push(...rowLines(chalk, t, rows, restoreArrow(t, r)));
   if (doc.notes.length > 0) {
     out.push('');
-    for (const note of doc.notes) out.push(`${chalk.dim('note:')} ${note}`);
+    for (const note of doc.notes) out.push(`${chalk.dim(t.noteLabel)} ${note}`);
   }
   out.push('');
-  const restored = doc.restores.filter((r) => r.status === 'restored').length;
+  const restored = doc.restores.filter((restore) => restore.status === 'restored').length;
   switch (doc.outcome) {
     case 'planned':
-      out.push(`${chalk.cyan.bold('DRY RUN')}: ${plural(doc.restores.filter((r) => r.status === 'planned').length, 'value')} would be restored from ${doc.journal}; nothing was written`);
+      out.push(`${chalk.cyan.bold(t.dryRun)}${t.labelSeparator}${r.wouldRestore({ count: doc.restores.filter((restore) => restore.status === 'planned').length, journal: doc.journal })}`);
       break;
     case 'rolled-back':
-      out.push(`${chalk.green.bold(restored > 0 ? 'RESTORED' : 'OK')}: ${plural(restored, 'value')} put back; journal kept as ${doc.journal}`);
+      out.push(`${chalk.green.bold(restored > 0 ? r.restored : t.ok)}${t.labelSeparator}${r.putBack({ count: restored, journal: doc.journal })}`);
       break;
     case 'incomplete':
-      out.push(`${chalk.red.bold('INCOMPLETE')}: ${plural(restored, 'value')} put back, the others are listed above; the journal is kept, run rollback again once fixed`);
+      out.push(`${chalk.red.bold(r.incomplete)}${t.labelSeparator}${r.incompleteVerdict({ count: restored })}`);
       break;
   }
   return `${out.join('\n')}\n`;

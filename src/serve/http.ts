@@ -3,6 +3,7 @@ import { formatAgentMetrics, formatRunMetrics, type ServeMetrics } from '../repo
 import type { AgentView } from './agent.js';
 import { SERVED_FORMATS, type ServedFormat } from './documents.js';
 import { readiness } from './readiness.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
 
 /**
  * The HTTP side of `qprep serve`: answers from the agent's last report, never runs a check
@@ -14,6 +15,8 @@ export interface HandlerOptions {
   intervalMs: number;
   allowTrigger: boolean;
   now?: () => number;
+  /** the catalogue of the /readyz line; English when not given */
+  text?: Catalogue;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -32,15 +35,11 @@ const ROUTES: Record<string, readonly string[]> = {
   '/run': ['POST'],
 };
 
-const INDEX = [
-  'qprep serve',
-  '  GET  /healthz   200 while the agent runs',
-  '  GET  /readyz    200 when the last report is ready and recent, 503 otherwise; one line saying why',
-  '  GET  /report    the last report as JSON; ?format=junit or ?format=prometheus',
-  '  GET  /metrics   Prometheus metrics: the last report and the agent\'s runs',
-  '  POST /run       start a run now (202, or 409 while one runs); needs --allow-trigger',
-  '',
-].join('\n');
+/** GET /: the routes, one line each, in the run's language (the paths and codes as they are) */
+function indexPage(text: Catalogue): string {
+  const t = text.commands.serve.index;
+  return ['qprep serve', `  GET  /healthz   ${t.healthz}`, `  GET  /readyz    ${t.readyz}`, `  GET  /report    ${t.report}`, `  GET  /metrics   ${t.metrics}`, `  POST /run       ${t.run}`, ''].join('\n');
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', ...headers });
@@ -67,11 +66,11 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
     if (!methods.includes(method)) return line(res, 405, `method ${method} not allowed on ${url.pathname}; use ${methods.join(' or ')}`, { Allow: methods.join(', ') });
     switch (url.pathname) {
       case '/':
-        return send(res, 200, TEXT, INDEX);
+        return send(res, 200, TEXT, indexPage(options.text ?? en));
       case '/healthz':
         return line(res, 200, 'ok');
       case '/readyz': {
-        const verdict = readiness(agent.last, now(), options.intervalMs, agent.reloadError);
+        const verdict = readiness(agent.last, now(), options.intervalMs, agent.reloadError, options.text);
         return line(res, verdict.ready ? 200 : 503, verdict.line);
       }
       case '/metrics':

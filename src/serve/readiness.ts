@@ -1,5 +1,5 @@
+import { en, type Catalogue } from '../i18n/en/index.js';
 import { formatDuration } from '../util/duration.js';
-import { plural } from '../util/text.js';
 import type { FinishedRun } from './agent.js';
 import { isStale, STALE_AFTER_INTERVALS } from './policy.js';
 
@@ -14,28 +14,23 @@ export interface Readiness {
  * than two intervals means runs stopped finishing (a wedged run, a suspended host): whatever
  * it said is no longer known to hold.
  */
-export function readiness(last: FinishedRun | undefined, nowMs: number, intervalMs: number, reloadError?: string): Readiness {
-  const verdict = verdictLine(last, nowMs, intervalMs);
-  const note = reloadError ? `; profile reload failed, still using the previous profile: ${reloadError}` : '';
+export function readiness(last: FinishedRun | undefined, nowMs: number, intervalMs: number, reloadError?: string, text: Catalogue = en): Readiness {
+  const t = text.commands.serve;
+  const verdict = verdictLine(t, last, nowMs, intervalMs);
+  const note = reloadError ? t.reloadFailed({ error: reloadError }) : '';
   return { ready: verdict.ready, line: `${verdict.line}${note}` };
 }
 
-function verdictLine(last: FinishedRun | undefined, nowMs: number, intervalMs: number): Readiness {
-  if (!last) return { ready: false, line: 'not ready: the first run has not finished yet' };
+function verdictLine(t: Catalogue['commands']['serve'], last: FinishedRun | undefined, nowMs: number, intervalMs: number): Readiness {
+  if (!last) return { ready: false, line: t.firstRunPending };
   const ageMs = nowMs - last.finishedAtMs;
-  const age = `${formatDuration(ageMs)} ago`;
+  const age = t.ago({ age: formatDuration(ageMs) });
   if (isStale(ageMs, intervalMs)) {
-    return {
-      ready: false,
-      line: `not ready: the last report is stale: it finished ${age}, more than ${STALE_AFTER_INTERVALS} × the ${formatDuration(intervalMs)} interval`,
-    };
+    return { ready: false, line: t.stale({ age, intervals: STALE_AFTER_INTERVALS, interval: formatDuration(intervalMs) }) };
   }
   const { report } = last;
-  if (!('checks' in report) || report.error) return { ready: false, line: `no verdict: ${report.error?.message ?? 'the run produced no report'} (${age})` };
-  const run = `run ${report.runId}, ${age}`;
-  if (report.ready) {
-    const warn = report.summary.warn > 0 ? `, ${plural(report.summary.warn, 'warning')}` : '';
-    return { ready: true, line: `ready: ${plural(report.checks.length, 'check')}, none blocking${warn} (${run})` };
-  }
-  return { ready: false, line: `not ready: ${plural(report.blocking.length, 'blocking check')}: ${report.blocking.join(', ')} (${run})` };
+  if (!('checks' in report) || report.error) return { ready: false, line: t.noVerdict({ problem: report.error?.message ?? t.noReport, age }) };
+  const run = t.run({ runId: report.runId, age });
+  if (report.ready) return { ready: true, line: t.ready({ checks: report.checks.length, warnings: report.summary.warn, run }) };
+  return { ready: false, line: t.notReady({ count: report.blocking.length, blocking: report.blocking.join(', '), run }) };
 }

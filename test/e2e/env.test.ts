@@ -100,3 +100,30 @@ describe('qprep env, sourced in bash', () => {
     values.forEach((value, i) => expect(seen.get(`V${i}`), JSON.stringify(value)).toBe(value));
   });
 });
+
+describe('qprep env in Chinese', () => {
+  it('--lang zh: the comments and notes in Chinese; the export lines and the JSON values byte for byte', async () => {
+    const root = tmp('envzh');
+    const profile = join(root, 'launch.yaml');
+    writeFileSync(profile, ['env:', '  variables:', '    HCCL_IF_IP: 10.0.0.9'].join('\n'));
+    const args = ['env', '--root', root, '--profile', profile, '--ip', '127.0.0.1'];
+    const english = await qprep(args);
+    const chinese = await qprep([...args, '--lang', 'zh']);
+    expect(chinese.exitCode).toBe(0);
+    const lines = (text: string) => text.split('\n');
+    const commands = (text: string) => lines(text).filter((line) => !line.startsWith('#'));
+    expect(commands(chinese.stdout)).toEqual(commands(english.stdout));
+    expect(lines(chinese.stdout)[0]).toMatch(/^# qprep env：\S+（profile launch）；加载方式：source <\(qprep env\)$/);
+    expect(chinese.stdout).toMatch(/^# 注意：此处未找到 libjemalloc\.so\.2（.*）：LD_PRELOAD 保持不变；请安装 jemalloc（qprep explain mem\.jemalloc）$/m);
+    expect(chinese.stdout).toMatch(/^# 注意：HCCL_IF_IP 取自 profile（10\.0\.0\.9），而不是这台主机（127\.0\.0\.1）$/m);
+    // the prefix on standard error stays as log scanners match it; the note is Chinese
+    expect(chinese.stderr).toMatch(/^qprep: note: HCCL_IF_IP 取自 profile/m);
+    // the sourced values are the same in both languages
+    const names = ['HCCL_IF_IP', 'HCCL_SOCKET_IFNAME', 'LD_PRELOAD'];
+    expect(await sourcedValues(chinese.stdout, names)).toEqual(await sourcedValues(english.stdout, names));
+    const json = async (lang: string) => JSON.parse((await qprep([...args, '--format', 'json', '--lang', lang])).stdout);
+    const [en, zh] = [await json('en'), await json('zh')];
+    expect({ ...zh, notes: null }).toEqual({ ...en, notes: null });
+    expect(zh.notes).toHaveLength(en.notes.length);
+  });
+});

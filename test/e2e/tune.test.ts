@@ -209,3 +209,41 @@ describe('qprep tune on a host tree', () => {
     expect(notTunable.stderr).toMatch(/^qprep: error: --only: unknown check or category "host\.shm"\nqprep: hint: the choices here: cpu\.governor, sysctl\.swappiness, sysctl\.numa-balancing, sched\.migration-cost, /);
   });
 });
+
+describe('qprep tune and rollback in Chinese', () => {
+  it('--lang zh: the plan, the result and the verdict in Chinese; the JSON as in English but for the words', async () => {
+    const root = untunedTree({ 'etc/tuned/active_profile': 'throughput-performance\n' });
+    const plan = await qprep(['tune', '--root', root, '--dry-run', '--persist', '--lang', 'zh']);
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain('/sys/devices/system/cpu/cpu{0-1}/cpufreq/scaling_governor  powersave -> performance（2 个文件）');
+    expect(plan.stdout).toContain('计划：6 项改动（7 次写入）\n');
+    expect(plan.stdout).toContain('冲突（仅报告，不改动）：');
+    expect(plan.stdout).toMatch(/tuned 已配置，使用 profile "throughput-performance"：.*（systemctl disable --now tuned）/);
+    expect(plan.stdout).toMatch(/演练（DRY RUN）：将进行 6 项改动（7 次写入）；未写入任何内容\n$/);
+
+    const english = JSON.parse((await qprep(['tune', '--root', root, '--dry-run', '--persist', '--format', 'json'])).stdout);
+    const chinese = JSON.parse((await qprep(['tune', '--root', root, '--dry-run', '--persist', '--format', 'json', '--lang', 'zh'])).stdout);
+    const machine = (doc: Record<string, unknown> & { conflicts: Array<Record<string, unknown>> }) => ({
+      ...doc,
+      startedAt: null,
+      durationMs: null,
+      conflicts: doc.conflicts.map(({ message: _message, ...rest }) => rest),
+    });
+    expect(machine(chinese)).toEqual(machine(english));
+    expect(chinese.conflicts.map((c: { message: string }) => c.message)).toEqual([expect.stringMatching(/^\/etc\/sysctl\.d\/99-local\.conf:1 将 vm\.swappiness 设为 10/), expect.stringMatching(/^tuned 已配置/)]);
+
+    const applied = await qprep(['tune', '--root', root, '--lang', 'zh']);
+    expect(applied.stderr).toBe('');
+    expect(applied.exitCode).toBe(0);
+    expect(applied.stdout).toContain('结果：');
+    expect(applied.stdout).toMatch(/  ✓ 已应用 +sysctl\.swappiness/);
+    expect(applied.stdout).toMatch(/已修改（CHANGED）：4 项改动（5 次写入）已应用并验证；日志 \/var\/lib\/qprep\/journal\.json；撤销命令：qprep rollback --root \S+\n$/);
+
+    const undone = await qprep(['rollback', '--root', root, '--lang', 'zh']);
+    expect(undone.exitCode).toBe(0);
+    expect(undone.stdout).toContain('恢复，最新的改动在前：');
+    expect(undone.stdout).toMatch(/已恢复（RESTORED）：已恢复 5 个值；日志保留为 \S+\n$/);
+    const nothing = await qprep(['rollback', '--root', root, '--lang', 'zh']);
+    expect(nothing.stdout).toMatch(/正常（OK）：此处没有调优日志；qprep 没有生效中的改动（changed: false）\n$/);
+  });
+});

@@ -1,4 +1,5 @@
 import { describeProbeError, type Host } from '../../host/types.js';
+import { en, type Catalogue } from '../../i18n/en/index.js';
 import { sameKernelValue } from '../change.js';
 import { parseShellAssignments } from '../../parsers/shell-assignments.js';
 import { parseSysctlConf, sysctlKeyMatches } from '../../parsers/sysctl-conf.js';
@@ -39,7 +40,9 @@ async function effectiveConfFiles(host: Host, dirs: readonly string[]): Promise<
   return [...byName].map(([name, path]) => ({ name, path })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-async function sysctlConflicts(host: Host, knobs: readonly Knob[]): Promise<Conflict[]> {
+type TuneText = Catalogue['commands']['tune'];
+
+async function sysctlConflicts(host: Host, knobs: readonly Knob[], t: TuneText): Promise<Conflict[]> {
   const keyed = knobs.filter((k) => k.sysctl);
   if (keyed.length === 0) return [];
   const ourName = SYSCTL_D_FILE.slice(SYSCTL_D_FILE.lastIndexOf('/') + 1);
@@ -58,7 +61,7 @@ async function sysctlConflicts(host: Host, knobs: readonly Knob[]): Promise<Conf
         const key = knob.sysctl!.key;
         if (!sysctlKeyMatches(assignment.key, key) || sameKernelValue(assignment.value, knob.value)) continue;
         const where = `${source.label}:${assignment.line}`;
-        const sets = `${where} sets ${key} = ${assignment.value}, not ${knob.value}`;
+        const said = { where, key, value: assignment.value, wanted: knob.value, file: ourName };
         conflicts.push({
           kind: 'sysctl.d',
           source: where,
@@ -66,9 +69,7 @@ async function sysctlConflicts(host: Host, knobs: readonly Knob[]): Promise<Conf
           value: assignment.value,
           wanted: knob.value,
           winsOverPersist: source.after,
-          message: source.after
-            ? `${sets}; it is applied after ${ourName}, so it wins at every boot even with --persist: change or remove that line`
-            : `${sets}; it comes back at the next boot or "sysctl --system" unless --persist writes ${ourName}, which is applied after it`,
+          message: source.after ? t.sysctlWins(said) : t.sysctlComesBack(said),
         });
       }
     }
@@ -76,7 +77,7 @@ async function sysctlConflicts(host: Host, knobs: readonly Knob[]): Promise<Conf
   return conflicts;
 }
 
-async function tmpfilesConflicts(host: Host, knobs: readonly Knob[]): Promise<Conflict[]> {
+async function tmpfilesConflicts(host: Host, knobs: readonly Knob[], t: TuneText): Promise<Conflict[]> {
   const withFiles = knobs.filter((k) => k.sysfs);
   if (withFiles.length === 0) return [];
   const files = (await effectiveConfFiles(host, TMPFILES_DIRS)).filter((f) => f.path !== TMPFILES_FILE);
@@ -98,7 +99,7 @@ async function tmpfilesConflicts(host: Host, knobs: readonly Knob[]): Promise<Co
           value: line.argument,
           wanted: knob.value,
           winsOverPersist: true,
-          message: `${where} writes "${line.argument}" to ${line.path} at every boot, not ${knob.value}: change or remove that line`,
+          message: t.tmpfilesWrites({ where, value: line.argument, path: line.path, wanted: knob.value }),
         });
       }
     }
@@ -106,7 +107,7 @@ async function tmpfilesConflicts(host: Host, knobs: readonly Knob[]): Promise<Co
   return conflicts;
 }
 
-async function tunedConflicts(host: Host): Promise<Conflict[]> {
+async function tunedConflicts(host: Host, t: TuneText): Promise<Conflict[]> {
   const active = await host.readFile('/etc/tuned/active_profile');
   if (!active.ok || active.value.trim() === '') return [];
   const profile = active.value.trim();
@@ -117,15 +118,13 @@ async function tunedConflicts(host: Host): Promise<Conflict[]> {
       source: '/etc/tuned/active_profile',
       value: profile,
       winsOverPersist: true,
-      message:
-        `tuned ${running ? 'is running' : 'is configured'} with the profile "${profile}": it sets its own CPU governor and sysctls ` +
-        'when it starts and may undo these settings; put them in a custom tuned profile, or stop it (systemctl disable --now tuned)',
+      message: t.tuned({ running, profile }),
     },
   ];
 }
 
 /** A governor in a cpupower / cpufrequtils configuration, as each distribution spells it. */
-async function cpupowerConflicts(host: Host, knobs: readonly Knob[]): Promise<Conflict[]> {
+async function cpupowerConflicts(host: Host, knobs: readonly Knob[], t: TuneText): Promise<Conflict[]> {
   const governor = knobs.find((k) => k.checkId === 'cpu.governor');
   if (!governor) return [];
   const conflicts: Conflict[] = [];
@@ -149,17 +148,17 @@ async function cpupowerConflicts(host: Host, knobs: readonly Knob[]): Promise<Co
       value: configured,
       wanted: governor.value,
       winsOverPersist: true,
-      message: `${source.path} sets the governor "${configured}", not ${governor.value}: the ${source.service} service applies it at boot; change it there or disable the service`,
+      message: t.cpupower({ path: source.path, value: configured, wanted: governor.value, service: source.service }),
     });
   }
   return conflicts;
 }
 
 /** Everything on the host that sets the knobs tune is about to set, to other values. */
-export async function findConflicts(host: Host, knobs: readonly Knob[]): Promise<{ conflicts: Conflict[]; problems: string[] }> {
+export async function findConflicts(host: Host, knobs: readonly Knob[], t: TuneText = en.commands.tune): Promise<{ conflicts: Conflict[]; problems: string[] }> {
   const problems: string[] = [];
-  const results = await Promise.all([sysctlConflicts(host, knobs), tmpfilesConflicts(host, knobs), tunedConflicts(host), cpupowerConflicts(host, knobs)]);
+  const results = await Promise.all([sysctlConflicts(host, knobs, t), tmpfilesConflicts(host, knobs, t), tunedConflicts(host, t), cpupowerConflicts(host, knobs, t)]);
   const etc = await host.stat('/etc');
-  if (!etc.ok && etc.code !== 'ENOENT') problems.push(`cannot look for conflicting configuration: ${describeProbeError('/etc', etc)}`);
+  if (!etc.ok && etc.code !== 'ENOENT') problems.push(t.cannotLookForConflicts({ problem: describeProbeError('/etc', etc) }));
   return { conflicts: results.flat(), problems };
 }

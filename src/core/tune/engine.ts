@@ -6,6 +6,7 @@ import { QprepError } from '../errors.js';
 import type { LoadedProfile, Profile } from '../profile.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks, type RunOptions } from '../runner.js';
 import type { Check, CheckContext, CheckResult, Outcome } from '../types.js';
+import type { Lang } from '../../i18n/lang.js';
 import { allowListFor, type AllowList } from './allow-list.js';
 import { findConflicts, type Conflict } from './conflicts.js';
 import {
@@ -44,6 +45,8 @@ export interface TuneOptions {
   command: string;
   /** qprep's version, recorded in the journal */
   toolVersion: string;
+  /** the language of the notes, conflicts and check messages; English when not given */
+  lang?: Lang;
 }
 
 export type ChangeStatus = 'planned' | 'unchanged' | 'applied' | 'failed' | 'reverted' | 'revert-failed' | 'refused' | 'skipped';
@@ -113,8 +116,8 @@ function runOptions(options: { timeoutMs: number }, deps: TuneDeps): RunOptions 
   return { concurrency: 8, commandConcurrency: 8, toolLimits: DEFAULT_TOOL_LIMITS, timeoutMs: options.timeoutMs, ignore: new Set(), now: deps.now };
 }
 
-function assess(host: Host, loaded: LoadedProfile, checks: readonly Check[], options: { timeoutMs: number }, deps: TuneDeps) {
-  const context = createContext(new LimitedHost(host, 8, DEFAULT_TOOL_LIMITS), loaded.profile, options.timeoutMs, deps.now);
+function assess(host: Host, loaded: LoadedProfile, checks: readonly Check[], options: { timeoutMs: number; lang?: Lang | undefined }, deps: TuneDeps) {
+  const context = createContext(new LimitedHost(host, 8, DEFAULT_TOOL_LIMITS), loaded.profile, options.timeoutMs, deps.now, undefined, undefined, options.lang ?? 'en');
   return { context, results: runChecks(checks, context, runOptions(options, deps)) };
 }
 
@@ -262,12 +265,13 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
   const first = assess(host, loaded, checks, options, deps);
   const context = first.context;
   if (!options.dryRun) await refuseInContainer(context, options.force, 'qprep tune');
+  const t = context.text.commands.tune;
 
   let lock: HeldLock | undefined;
   if (!options.dryRun) lock = await acquireLock(host, options.command, { ...deps, hostname: identity.hostname });
   try {
     const notes: string[] = [];
-    if (lock?.tookOverFrom) notes.push(`took over the lock left by ${lock.tookOverFrom}, which is no longer running`);
+    if (lock?.tookOverFrom) notes.push(t.tookOverLock({ from: lock.tookOverFrom }));
     const journalRead = await readJournal(host);
     if (journalRead.state === 'unreadable' || journalRead.state === 'corrupt') {
       const why = `${journalRead.reason}: tune does not add to a journal it cannot read; move it aside after checking what it says`;
@@ -310,11 +314,11 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
         const result = assessed[checks.findIndex((c) => c.id === knob.checkId)];
         return result !== undefined && result.status !== 'skip' && !waived.has(knob.checkId) && !remaining.some((r) => r.id === knob.checkId);
       });
-      const persistence = await planPersistence(host, persistable);
+      const persistence = await planPersistence(host, persistable, t);
       notes.push(...persistence.notes);
       for (const change of persistence.changes) planned.push({ origin: 'persist', change });
     }
-    const { conflicts, problems } = await findConflicts(host, selectedKnobs);
+    const { conflicts, problems } = await findConflicts(host, selectedKnobs, t);
     notes.push(...problems);
 
     const reports = await Promise.all(planned.map(({ origin, change }) => readBefore(host, origin, change, allow)));
@@ -375,7 +379,7 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
       for (const result of verified) {
         if (!changedChecks.has(result.id) || result.status === 'pass') continue;
         failed = true;
-        notes.push(`verification: ${result.id} is still ${result.status} after the changes: ${result.message}`);
+        notes.push(t.stillFailing({ id: result.id, status: result.status, message: result.message }));
         for (const report of toApply) {
           if (report.origin === result.id && report.status === 'applied') {
             report.status = 'failed';
@@ -394,12 +398,12 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
       if (reverted && activeRuns(journal).length === 0) {
         const retired = await retireJournal(host, journal, deps.now());
         if ('path' in retired) journalPath = retired.path;
-        else notes.push(`the journal could not be retired: ${retired.problem}`);
+        else notes.push(t.notRetired({ problem: retired.problem }));
       } else {
         const problem = await writeJournal(host, journal, deps.now());
-        if (problem) notes.push(`the journal could not be updated: ${problem}`);
+        if (problem) notes.push(t.notUpdated({ problem }));
       }
-      if (!reverted) notes.push(`some old values could not be put back: run "${rollbackHint(host)}" once the cause is fixed, or restore them by hand from ${JOURNAL_PATH}`);
+      if (!reverted) notes.push(t.notPutBack({ rollback: rollbackHint(host), journal: JOURNAL_PATH }));
       return {
         ...base,
         outcome: reverted ? 'rolled-back' : 'revert-failed',
@@ -414,7 +418,7 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
     run.state = 'applied';
     run.finishedAt = deps.now().toISOString();
     const problem = await writeJournal(host, journal, deps.now());
-    if (problem) notes.push(`the changes are applied, but the journal could not be marked complete (${problem}); "${rollbackHint(host)}" still works from it`);
+    if (problem) notes.push(t.notMarkedComplete({ problem, rollback: rollbackHint(host) }));
     remaining = verified.filter((r) => r.status !== 'pass');
     return { ...base, outcome: 'applied', changed: true, changes: reports, journal: JOURNAL_PATH, verified, remaining };
   } finally {
@@ -459,6 +463,8 @@ export interface RollbackOptions {
   force: boolean;
   timeoutMs: number;
   command: string;
+  /** the language of the notes; English when not given */
+  lang?: Lang;
 }
 
 /**
@@ -470,13 +476,14 @@ export interface RollbackOptions {
  */
 export async function rollback(host: Host, loaded: LoadedProfile, options: RollbackOptions, deps: TuneDeps): Promise<RollbackResult> {
   const identity = await host.identity();
-  const context = createContext(host, loaded.profile, options.timeoutMs, deps.now);
+  const context = createContext(host, loaded.profile, options.timeoutMs, deps.now, undefined, undefined, options.lang ?? 'en');
+  const t = context.text.commands.rollback;
   if (!options.dryRun) await refuseInContainer(context, options.force, 'qprep rollback');
   let lock: HeldLock | undefined;
   if (!options.dryRun) lock = await acquireLock(host, options.command, { ...deps, hostname: identity.hostname });
   try {
     const notes: string[] = [];
-    if (lock?.tookOverFrom) notes.push(`took over the lock left by ${lock.tookOverFrom}, which is no longer running`);
+    if (lock?.tookOverFrom) notes.push(t.tookOverLock({ from: lock.tookOverFrom }));
     const read = await readJournal(host);
     if (read.state === 'absent') return { outcome: 'nothing', changed: false, restores: [], journal: null, notes, context };
     if (read.state !== 'present') throw new QprepError('invalid-input', `${read.reason}; restore the values by hand from it, then move it aside`);
@@ -549,13 +556,13 @@ export async function rollback(host: Host, loaded: LoadedProfile, options: Rollb
     }
     const incomplete = restores.filter((r) => r.status === 'failed' || r.status === 'refused' || r.status === 'drifted' || (r.status === 'missing' && !options.force));
     if (incomplete.length > 0) {
-      notes.push(`${incomplete.length} of ${restores.length} values were not restored; ${JOURNAL_PATH} is kept so that rollback can be run again`);
+      notes.push(t.notRestored({ incomplete: incomplete.length, total: restores.length, journal: JOURNAL_PATH }));
       return { outcome: 'incomplete', changed, restores, journal: JOURNAL_PATH, notes, context };
     }
     journal.rolledBackAt = deps.now().toISOString();
     const retired = await retireJournal(host, journal, deps.now());
     if ('problem' in retired) {
-      notes.push(`every value is restored, but the journal could not be retired: ${retired.problem}; move ${JOURNAL_PATH} aside by hand`);
+      notes.push(t.notRetired({ problem: retired.problem, journal: JOURNAL_PATH }));
       return { outcome: 'incomplete', changed, restores, journal: JOURNAL_PATH, notes, context };
     }
     return { outcome: 'rolled-back', changed, restores, journal: retired.path, notes, context };

@@ -1,6 +1,7 @@
 import { parseSysctlConf } from '../../parsers/sysctl-conf.js';
 import { parseTmpfiles } from '../../parsers/tmpfiles.js';
 import type { Host } from '../../host/types.js';
+import { en, type Catalogue } from '../../i18n/en/index.js';
 import { sysctlPath, type Change } from '../change.js';
 import { SYSCTL_D_FILE, TMPFILES_FILE, type Knob } from './knobs.js';
 import { symlinkRefusal } from './links.js';
@@ -74,7 +75,7 @@ async function readManaged(host: Host, path: string): Promise<{ ok: true; value:
   return host.readFile(path);
 }
 
-export async function planPersistence(host: Host, knobs: readonly Knob[]): Promise<PersistencePlan> {
+export async function planPersistence(host: Host, knobs: readonly Knob[], t: Catalogue['commands']['tune'] = en.commands.tune): Promise<PersistencePlan> {
   const sysctls = new Map<string, string>();
   const tmpfiles = new Map<string, string>();
   const notes: string[] = [];
@@ -87,13 +88,13 @@ export async function planPersistence(host: Host, knobs: readonly Knob[]): Promi
     if (await isDirectory(host, '/etc/sysctl.d')) {
       const current = await readManaged(host, SYSCTL_D_FILE);
       changes.push({ kind: 'file', path: SYSCTL_D_FILE, content: renderSysctlFile(current.ok ? current.value : null, sysctls), mode: 0o644 });
-    } else notes.push(`/etc/sysctl.d does not exist: ${[...sysctls.keys()].join(', ')} not made persistent (add them to /etc/sysctl.conf)`);
+    } else notes.push(t.noSysctlD({ keys: [...sysctls.keys()].join(', ') }));
   }
   if (tmpfiles.size > 0) {
     if (await isDirectory(host, '/etc/tmpfiles.d')) {
       const current = await readManaged(host, TMPFILES_FILE);
       changes.push({ kind: 'file', path: TMPFILES_FILE, content: renderTmpfilesFile(current.ok ? current.value : null, tmpfiles), mode: 0o644 });
-    } else notes.push(`/etc/tmpfiles.d does not exist (no systemd-tmpfiles): ${[...tmpfiles.keys()].join(', ')} not made persistent`);
+    } else notes.push(t.noTmpfilesD({ paths: [...tmpfiles.keys()].join(', ') }));
   }
   return { changes, notes };
 }

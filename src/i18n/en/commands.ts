@@ -1,3 +1,5 @@
+import { plural } from '../../util/text.js';
+
 /** The text of list, explain, tune, rollback, env, aggregate, facts and serve. */
 export const commands = {
   list: {
@@ -20,5 +22,204 @@ export const commands = {
     why: 'Why it matters:',
     reads: 'What it reads:',
     fix: 'How to fix a failure:',
+  },
+
+  // tune and rollback: src/report/tune.ts, src/core/tune/*
+  tune: {
+    /** the status column of the change rows; the JSON keeps planned, applied, ... */
+    statuses: {
+      planned: 'planned',
+      applied: 'applied',
+      restored: 'restored',
+      unchanged: 'unchanged',
+      reverted: 'reverted',
+      failed: 'failed',
+      'revert-failed': 'revert-failed',
+      refused: 'refused',
+      skipped: 'skipped',
+      drifted: 'drifted',
+      missing: 'missing',
+    } as Record<string, string>,
+    /** the width the status column is padded to, in terminal columns */
+    statusWidth: 13,
+    noFile: '(no file)',
+    unread: '(unread)',
+    settings: (p: { count: number }) => plural(p.count, 'setting'),
+    files: (p: { count: number }) => ` (${p.count} files)`,
+    changes: (p: { count: number }) => plural(p.count, 'change'),
+    changesWrites: (p: { changes: number; writes: number }) => `${plural(p.changes, 'change')} (${p.writes} writes)`,
+    newFile: (p: { content: string }) => `new file, ${p.content}`,
+    rewritten: (p: { content: string }) => `rewritten, ${p.content}`,
+    snapshot: (p: { file: string }) => `snapshot ${p.file}`,
+    liveHost: 'live host',
+    hostTree: (p: { root: string }) => `host tree ${p.root}`,
+    kernel: (p: { kernel: string }) => `kernel ${p.kernel}`,
+    inContainer: (p: { runtime: string | null }) => ` · in a container (${p.runtime ?? 'unknown runtime'})`,
+    profile: (p: { name: string; source: string }) => ` · profile ${p.name} (${p.source})`,
+    /** the hint after an interrupted tune */
+    interruptedAdvice: 'what was written is journaled: run qprep rollback, then tune again',
+    earlierUnfinished: 'An earlier tune did not finish:',
+    unfinishedRun: (p: { command: string; startedAt: string; changes: number }) =>
+      `  "${p.command}" started ${p.startedAt}: ${plural(p.changes, 'change')} may be half applied`,
+    nothingToChange: 'Plan: nothing to change',
+    plan: (p: { size: string; dryRun: boolean }) => `Plan: ${p.size}${p.dryRun ? '' : ', old values journaled before the first write'}`,
+    alreadyRight: (p: { targets: string }) => `  already right: ${p.targets}`,
+    result: 'Result:',
+    conflicts: 'Conflicts (reported, not changed):',
+    notFixed: 'Not fixed by tune:',
+    fixLabel: 'fix:',
+    noteLabel: 'note:',
+    /** between a verdict's label and its text: "DRY RUN: ..." */
+    labelSeparator: ': ',
+    dryRun: 'DRY RUN',
+    ok: 'OK',
+    changed: 'CHANGED',
+    refusedLabel: 'REFUSED',
+    failedLabel: 'FAILED',
+    wouldBeMade: (p: { size: string }) => `${p.size} would be made; nothing was written`,
+    nothingWouldChange: 'nothing would change; nothing was written',
+    unchangedVerdict: 'nothing to change (changed: false)',
+    appliedVerdict: (p: { size: string; journal: string | null; rollback: string }) => `${p.size} applied and verified; journal ${p.journal}; undo with: ${p.rollback}`,
+    aChangeWasRefused: 'a change was refused',
+    refusedVerdict: (p: { why: string }) => `nothing was changed: ${p.why}`,
+    aChangeFailed: 'a change failed',
+    rolledBackVerdict: (p: { why: string }) => `${p.why}; every change was rolled back`,
+    revertFailedVerdict: (p: { journal: string | null; rollback: string }) =>
+      `a change failed and some old values could not be put back; see ${p.journal} and run: ${p.rollback}`,
+    // the notes tune adds to its document (src/core/tune/engine.ts, persist.ts)
+    tookOverLock: (p: { from: string }) => `took over the lock left by ${p.from}, which is no longer running`,
+    /** how a verification note starts: the verdict of a rolled-back tune quotes it */
+    verificationPrefix: 'verification',
+    stillFailing: (p: { id: string; status: string; message: string }) => `verification: ${p.id} is still ${p.status} after the changes: ${p.message}`,
+    notRetired: (p: { problem: string }) => `the journal could not be retired: ${p.problem}`,
+    notUpdated: (p: { problem: string }) => `the journal could not be updated: ${p.problem}`,
+    notPutBack: (p: { rollback: string; journal: string }) =>
+      `some old values could not be put back: run "${p.rollback}" once the cause is fixed, or restore them by hand from ${p.journal}`,
+    notMarkedComplete: (p: { problem: string; rollback: string }) =>
+      `the changes are applied, but the journal could not be marked complete (${p.problem}); "${p.rollback}" still works from it`,
+    noSysctlD: (p: { keys: string }) => `/etc/sysctl.d does not exist: ${p.keys} not made persistent (add them to /etc/sysctl.conf)`,
+    noTmpfilesD: (p: { paths: string }) => `/etc/tmpfiles.d does not exist (no systemd-tmpfiles): ${p.paths} not made persistent`,
+    // the conflicts tune reports (src/core/tune/conflicts.ts)
+    sysctlWins: (p: { where: string; key: string; value: string; wanted: string; file: string }) =>
+      `${p.where} sets ${p.key} = ${p.value}, not ${p.wanted}; it is applied after ${p.file}, so it wins at every boot even with --persist: change or remove that line`,
+    sysctlComesBack: (p: { where: string; key: string; value: string; wanted: string; file: string }) =>
+      `${p.where} sets ${p.key} = ${p.value}, not ${p.wanted}; it comes back at the next boot or "sysctl --system" unless --persist writes ${p.file}, which is applied after it`,
+    tmpfilesWrites: (p: { where: string; value: string; path: string; wanted: string }) =>
+      `${p.where} writes "${p.value}" to ${p.path} at every boot, not ${p.wanted}: change or remove that line`,
+    tuned: (p: { running: boolean; profile: string }) =>
+      `tuned ${p.running ? 'is running' : 'is configured'} with the profile "${p.profile}": it sets its own CPU governor and sysctls ` +
+      'when it starts and may undo these settings; put them in a custom tuned profile, or stop it (systemctl disable --now tuned)',
+    cpupower: (p: { path: string; value: string; wanted: string; service: string }) =>
+      `${p.path} sets the governor "${p.value}", not ${p.wanted}: the ${p.service} service applies it at boot; change it there or disable the service`,
+    cannotLookForConflicts: (p: { problem: string }) => `cannot look for conflicting configuration: ${p.problem}`,
+  },
+  rollback: {
+    interruptedAdvice: 'the journal keeps what was not restored yet: run qprep rollback again',
+    removeFile: 'remove the file',
+    restoreFile: (p: { content: string }) => `restore the old file, ${p.content}`,
+    nothing: 'no tune journal here; qprep has no changes in effect (changed: false)',
+    heading: (p: { dryRun: boolean }) => `${p.dryRun ? 'Would restore' : 'Restore'}, newest change first:`,
+    restored: 'RESTORED',
+    incomplete: 'INCOMPLETE',
+    wouldRestore: (p: { count: number; journal: string | null }) => `${plural(p.count, 'value')} would be restored from ${p.journal}; nothing was written`,
+    putBack: (p: { count: number; journal: string | null }) => `${plural(p.count, 'value')} put back; journal kept as ${p.journal}`,
+    incompleteVerdict: (p: { count: number }) => `${plural(p.count, 'value')} put back, the others are listed above; the journal is kept, run rollback again once fixed`,
+    tookOverLock: (p: { from: string }) => `took over the lock left by ${p.from}, which is no longer running`,
+    notRestored: (p: { incomplete: number; total: number; journal: string }) =>
+      `${p.incomplete} of ${p.total} values were not restored; ${p.journal} is kept so that rollback can be run again`,
+    notRetired: (p: { problem: string; journal: string }) => `every value is restored, but the journal could not be retired: ${p.problem}; move ${p.journal} aside by hand`,
+  },
+  // the notes of qprep env (src/app/env.ts, src/core/launch-env.ts), on standard error and in its document
+  envNotes: {
+    jemallocNotFound: (p: { library: string; problem: string | null; searched: number }) =>
+      `${p.library} not found here (${p.problem ?? `searched ${p.searched} places`}): LD_PRELOAD is left as it is; install jemalloc (qprep explain mem.jemalloc)`,
+    droppedFromPreload: (p: { entry: string }) => `${p.entry} dropped from LD_PRELOAD: no such file on this host`,
+    fromProfile: (p: { name: string; value: string; computed: string }) => `${p.name} comes from the profile (${p.value}), not from this host (${p.computed})`,
+    noHostAddress: (p: { source: string }) => `${p.source} gives no host address for this node: using the default route`,
+    ipOverrides: (p: { ip: string; host: string; node: string; file: string }) => `--ip ${p.ip} overrides the host address ${p.host} of node ${p.node} in ${p.file}`,
+    nicOverrides: (p: { nic: string; ifname: string; node: string; file: string }) => `--nic ${p.nic} overrides the ifname ${p.ifname} of node ${p.node} in ${p.file}`,
+  },
+  // aggregate's human report: src/report/aggregate.ts (the findings' messages are the aggregation's own)
+  aggregate: {
+    nodesFrom: (p: { nodes: number; documents: number }) => `${plural(p.nodes, 'node')} from ${plural(p.documents, 'document')}`,
+    cluster: (p: { file: string; nodes: number }) => `cluster ${p.file} (${plural(p.nodes, 'node')})`,
+    noCluster: 'no cluster file',
+    noMaxAge: 'no max age',
+    maxAge: (p: { age: string }) => `max age ${p.age}`,
+    columns: { node: 'NODE', verdict: 'VERDICT', age: 'AGE', npus: 'NPUS', driver: 'DRIVER', firmware: 'FIRMWARE', cann: 'CANN', failing: 'FAILING' },
+    verdicts: { ready: 'ready', 'not-ready': 'NOT READY', 'no-verdict': 'NO VERDICT', missing: 'MISSING' },
+    noReport: 'no report',
+    errorCode: 'error',
+    odd: '* differs from most nodes (or older than --max-age)',
+    notReady: 'Not ready',
+    /** the status column of the failing checks: as wide as each other */
+    statuses: { error: '? error', warn: '! warn ', fail: '✗ fail ' },
+    launchLayout: 'Launch layout',
+    singleNode: (p: { count: number; nodes: string }) => `  ${plural(p.count, 'single-node instance')}: ${p.nodes}`,
+    instance: 'instance',
+    roleInstance: (p: { role: string }) => `${p.role} instance`,
+    master: (p: { master: string; address: string | null }) => `master ${p.master}${p.address ? ` at ${p.address}` : ''}`,
+    noMaster: 'no master',
+    ranks: (p: { node: string; ranks: string; script: string }) => `${p.node} ranks ${p.ranks || 'none'} (${p.script})`,
+    layout: (p: { role: string; dp: number; tp: number; pp: number; master: string; nodes: string }) =>
+      `  ${p.role}, DP ${p.dp} x TP ${p.tp}${p.pp > 1 ? ` x PP ${p.pp}` : ''}, ${p.master}: ${p.nodes}`,
+    pairsRolling: 'NPU pairs (plan: rolling)',
+    pairsOnce: 'NPU pairs (pairs: once)',
+    pairs: (p: { total: number; reports: number; ok: number; failed: number; notVerified: number }) =>
+      `  ${p.total} pairs joined from ${plural(p.reports, 'report')}: ${p.ok} ok, ${p.failed} failed, ${p.notVerified} not verified`,
+    noProof: 'no proof within the bound',
+    oldestProof: (p: { age: number }) => `oldest valid proof ${p.age} s`,
+    coverage: (p: { percent: number; oldest: string; bound: number; never: number; stale: number }) =>
+      `  rolling coverage ${p.percent}%: ${p.oldest} (bound ${p.bound} s), ${p.never} never proven, ${p.stale} older than the bound`,
+    across: 'Across the cluster',
+    severities: { fail: 'fail', warn: 'warn', note: 'note' },
+    fixLabel: 'fix:',
+    ready: 'CLUSTER READY',
+    notReadyLabel: 'CLUSTER NOT READY',
+    labelSeparator: ': ',
+    readyVerdict: (p: { ready: number; nodes: number; warnings: number; strict: boolean }) =>
+      `${p.ready} of ${plural(p.nodes, 'node')} ready${p.warnings > 0 && !p.strict ? ` (${plural(p.warnings, 'warning')}; --strict would refuse them)` : ''}`,
+    partsSeparator: '; ',
+    nodesNotReady: (p: { count: number; nodes: number }) => `${p.count} of ${plural(p.nodes, 'node')} not ready`,
+    withoutVerdict: (p: { count: number }) => `${p.count} without a verdict`,
+    missing: (p: { count: number }) => `${p.count} missing`,
+    stale: (p: { count: number }) => `${p.count} stale`,
+    differs: (p: { labels: string }) => `differs: ${p.labels}`,
+    collisions: (p: { count: number }) => plural(p.count, 'device IP collision'),
+    launchProblems: (p: { count: number }) => plural(p.count, 'launch script problem'),
+    notInCluster: (p: { count: number }) => `${p.count} not in the cluster file`,
+    pairsFailed: (p: { count: number }) => `${plural(p.count, 'NPU pair')} failed`,
+    pairsNotVerified: (p: { count: number }) => `${plural(p.count, 'NPU pair')} not verified`,
+  },
+  // serve: the line /readyz answers (src/serve/readiness.ts); the JSON log keeps its fields as they are
+  serve: {
+    firstRunPending: 'not ready: the first run has not finished yet',
+    ago: (p: { age: string }) => `${p.age} ago`,
+    stale: (p: { age: string; intervals: number; interval: string }) =>
+      `not ready: the last report is stale: it finished ${p.age}, more than ${p.intervals} × the ${p.interval} interval`,
+    noReport: 'the run produced no report',
+    noVerdict: (p: { problem: string; age: string }) => `no verdict: ${p.problem} (${p.age})`,
+    run: (p: { runId: string; age: string }) => `run ${p.runId}, ${p.age}`,
+    ready: (p: { checks: number; warnings: number; run: string }) =>
+      `ready: ${plural(p.checks, 'check')}, none blocking${p.warnings > 0 ? `, ${plural(p.warnings, 'warning')}` : ''} (${p.run})`,
+    notReady: (p: { count: number; blocking: string; run: string }) => `not ready: ${plural(p.count, 'blocking check')}: ${p.blocking} (${p.run})`,
+    reloadFailed: (p: { error: string }) => `; profile reload failed, still using the previous profile: ${p.error}`,
+    /** the page GET / answers: what each route does */
+    index: {
+      healthz: '200 while the agent runs',
+      readyz: '200 when the last report is ready and recent, 503 otherwise; one line saying why',
+      report: 'the last report as JSON; ?format=junit or ?format=prometheus',
+      metrics: "Prometheus metrics: the last report and the agent's runs",
+      run: 'start a run now (202, or 409 while one runs); needs --allow-trigger',
+    },
+  },
+  // facts: the problems a facts document records (src/facts/); its fields are never translated
+  facts: {
+    noAddresses: (p: { problem: string }) => `cannot list the host addresses: ${p.problem}`,
+    internalError: (p: { problem: string }) => `internal error: ${p.problem}`,
+    noHccnTool: (p: { searched: string }) => `hccn_tool not found (searched ${p.searched}): no device IPs`,
+    noRoceAddress: (p: { devices: string }) => `no RoCE address on dev${p.devices} (hccn_tool -i N -ip -g printed none): left out of devices`,
+    unreadableIps: (p: { count: number; first: string }) => `cannot read the device IP of ${p.count} devices: ${p.first}`,
+    superPodsDiffer: 'the dies report different Super Pod IDs (hccn.spod names them)',
   },
 };

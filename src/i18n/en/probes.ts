@@ -1,3 +1,6 @@
+import type { ConfigIssue } from '../../probes/model.js';
+import type { PythonVia } from '../../probes/python.js';
+
 /** Text of the shared probes (src/probes/), which several checks put into their messages. */
 export const probes = {
   /** a file probe that failed (describeProbeError) */
@@ -131,4 +134,35 @@ export const probes = {
     unreachable: 'destination host unreachable',
   },
   // ---- end of hccn.* and net.*
+  // the Python, model and kernel-value probes (src/probes/python.ts, model.ts, files.ts), alphabetical by key
+  /** the skip of every check that needs --launch (src/probes/launch.ts NO_LAUNCH_SCRIPT, LAUNCH_REMEDIATION) */
+  launchScript: {
+    missing: 'no launch script given (--launch SCRIPT)',
+    remediation: 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node',
+  },
+  model: {
+    /** why config.json cannot be used; an unreadable file's problem is the system's own words */
+    configProblem: (p: ConfigIssue) =>
+      p.kind === 'missing'
+        ? 'no config.json'
+        : p.kind === 'not-object'
+          ? 'config.json is not a JSON object'
+          : p.kind === 'not-json'
+            ? `config.json is not valid JSON: ${p.error}`
+            : p.problem,
+    notDirectory: (p: { path: string; kind: string }) => `${p.path} is a ${p.kind}, not a directory`,
+  },
+  python: {
+    /** how the interpreter was found: "the #! line of /usr/local/bin/vllm" */
+    via: (p: PythonVia) =>
+      p.kind === 'script-runs'
+        ? `${p.python}, the interpreter the script runs`
+        : p.kind === 'shebang'
+          ? `the #! line of ${p.launcher}`
+          : `the first python3 on PATH${p.missing === null ? '' : `, no ${p.missing} found`}`,
+  },
+  value: {
+    /** a kernel file that should hold one integer */
+    notInteger: (p: { path: string; got: string }) => `${p.path}: expected an integer, got "${p.got}"`,
+  },
 };

@@ -103,4 +103,31 @@ export const probes: typeof en = {
     unreachable: '目的主机不可达',
   },
   // ---- hccn.* 与 net.* 结束
+  // the Python, model and kernel-value probes (src/probes/python.ts, model.ts, files.ts), alphabetical by key
+  launchScript: {
+    missing: '未指定启动脚本（--launch SCRIPT）',
+    remediation: 'qprep check --launch /path/to/run.sh   # 本节点上启动 vllm serve 的 bash 脚本',
+  },
+  model: {
+    configProblem: (p) =>
+      p.kind === 'missing'
+        ? '没有 config.json'
+        : p.kind === 'not-object'
+          ? 'config.json 不是 JSON 对象'
+          : p.kind === 'not-json'
+            ? `config.json 不是合法的 JSON：${p.error}`
+            : p.problem,
+    notDirectory: (p) => `${p.path} 是${p.kind === 'file' ? '文件' : p.kind === 'symlink' ? '符号链接' : ` ${p.kind}`}，不是目录`,
+  },
+  python: {
+    via: (p) =>
+      p.kind === 'script-runs'
+        ? `${p.python}，即启动脚本运行的解释器`
+        : p.kind === 'shebang'
+          ? `${p.launcher} 的 #! 行`
+          : `PATH 中的第一个 python3${p.missing === null ? '' : `，未找到 ${p.missing}`}`,
+  },
+  value: {
+    notInteger: (p) => `${p.path}：应为整数，实际为 "${p.got}"`,
+  },
 };

@@ -4,6 +4,8 @@ import type { FakeNode } from '../../helpers/fake-host.js';
 import { ascendFixture } from '../../helpers/fixtures.js';
 import { a3Node, edited, filledIn, guideScript, NODE_INTERFACES } from '../../helpers/launch.js';
 import { npuHost } from '../../helpers/npu-host.js';
+import { LAUNCH_REMEDIATION, NO_LAUNCH_SCRIPT } from '../../../src/probes/launch.js';
+import { expectSameCommands, runInBoth } from '../../helpers/both-languages.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
 
 const GiB = 1024 ** 3;
@@ -144,5 +146,69 @@ describe('model.weights', () => {
     const { outcome } = await runOn(check, { files: modelDir(MODEL), interfaces: NODE_INTERFACES }, {}, { launch: RUN_P_LOCAL });
     expect(outcome.status).toBe('pass');
     expect(outcome.message).toMatch(/; NPU memory not compared \(npu-smi not found/);
+  });
+});
+
+describe('model.weights in Chinese', () => {
+  it('without --launch: the skip says what launch.* say, in each language', async () => {
+    const { en, zh } = await runInBoth(check, a3Node());
+    expect(en.outcome.message).toBe(NO_LAUNCH_SCRIPT);
+    expect(en.outcome.remediation).toBe(LAUNCH_REMEDIATION);
+    expect(zh.outcome.message).toBe('未指定启动脚本（--launch SCRIPT）');
+    expect(zh.outcome.remediation).toBe('qprep check --launch /path/to/run.sh   # 本节点上启动 vllm serve 的 bash 脚本');
+  });
+
+  it('passes in Chinese with the size estimate', async () => {
+    const { zh } = await runInBoth(check, a3Node({ files: modelDir(MODEL) }), {}, { launch: RUN_P_LOCAL });
+    expect(zh.result.title).toBe('模型权重完整，且 NPU 内存放得下');
+    expect(zh.outcome.message).toBe(
+      `${MODEL}：2 个 safetensors 分片（400.0 GiB），model.safetensors.index.json 中的 2 个分片齐全，quant_model_description.json；` +
+        '每个 NPU 约 25.0 GiB（400.0 GiB 分到 16 个 NPU，专家按 TP x DP 切分），HBM 预算为 54.6 GiB（0.9 x 64.0 GiB - 已用 3.0 GiB，设备 2）',
+    );
+  });
+
+  it('fails missing shards, no config.json and unquantized weights in Chinese; actual stays English', async () => {
+    const files = modelDir(MODEL, { shards: [SHARDS[0]!], quant: false });
+    delete files[`${MODEL}/config.json`];
+    const { en, zh } = await runInBoth(check, a3Node({ files }), {}, { launch: RUN_P_LOCAL });
+    expect(zh.outcome.message).toBe(`${MODEL}：没有 config.json（另有 2 个问题）`);
+    expect(en.outcome.actual).toBe(`${MODEL}: no config.json, ${MODEL} lacks 1 shard its index lists: model-00002-of-00002.safetensors and 1 more`);
+    expect(zh.outcome.remediation!.split('\n')).toEqual([
+      `将该模型的 config.json 复制到 ${MODEL}（它随权重一起发布）`,
+      `将缺失的分片复制到 ${MODEL}，或重新下载模型`,
+      '使用量化权重（例如 -w8a8 模型），或删除 run.sh:50 处的 --quantization ascend',
+    ]);
+  });
+
+  it('fails weights too large for the NPUs in Chinese; actual is the English estimate', async () => {
+    const dense = modelDir('/models/q', { bytes: 20 * GiB, quant: false, config: '{"model_type": "qwen3_5"}' });
+    const script = edited(guideScript('qwen3.5-2b-310p.sh'), [['export MODEL_PATH=Qwen/Qwen3.5-2B', 'export MODEL_PATH=/models/q']]);
+    const duo = { ...npuHost({ info: ascendFixture('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt'), files: dense }), interfaces: NODE_INTERFACES };
+    const { zh } = await runInBoth(check, duo, {}, { launch: script });
+    expect(zh.outcome.message).toBe('NPU 内存放不下权重：每个 NPU 约 40.0 GiB（40.0 GiB 分到 1 个 NPU），DDR 预算为 37.5 GiB（0.9 x 43.2 GiB - 已用 1.4 GiB，设备 0）');
+    expect(zh.outcome.actual).toBe('~40.0 GiB per NPU (40.0 GiB over 1 NPU) of 37.5 GiB DDR budget (0.9 x 43.2 GiB - 1.4 GiB used, device 0)');
+    expect(zh.outcome.remediation).toMatch(/^使用更多 NPU：--tensor-parallel-size 2（/);
+  });
+
+  it('a hub id not in the cache, offline, in Chinese, with the download command byte for byte', async () => {
+    const { en, zh } = await runInBoth(check, a3Node(), {}, { launch: `export HF_HUB_OFFLINE=1\n${guideScript('run_p.sh')}` });
+    expect(zh.outcome.message).toMatch(/^Eco-Tech\/Qwen3\.5-397B-A17B-w8a8-mtp（run\.sh:33）是 Hugging Face 的模型 id，但不在本地缓存中（.*），且 hub 处于离线模式（HF_HUB_OFFLINE）：vllm 无法加载$/);
+    expect(zh.outcome.remediation!.split('\n')[0]).toBe('huggingface-cli download Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp   # 下载到 vllm 读取的 Hugging Face 缓存');
+    expectSameCommands(en.outcome, zh.outcome);
+  });
+
+  it('a missing directory, a run-time model, a relative path, an uncaptured cache and unknown NPU memory in Chinese', async () => {
+    const missing = await runInBoth(check, a3Node(), {}, { launch: RUN_P_LOCAL });
+    expect(missing.zh.outcome.message).toBe(`模型目录 ${MODEL}（run.sh:32）不存在`);
+    const dynamic = await runInBoth(check, a3Node(), {}, { launch: 'vllm serve $(ls -d /models/*)\n' });
+    expect(dynamic.zh.outcome.remediation).toBe('run.sh 第 1 行：vllm serve /path/to/weights   # 直接写出路径');
+    const relative = await runInBoth(check, a3Node(), {}, { launch: 'vllm serve ./weights\n' });
+    expect(relative.zh.outcome.message).toBe('模型 "./weights"（run.sh:1）是相对路径：取决于启动脚本时所在的目录');
+    const entry = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
+    const uncaptured = a3Node({ files: { [`${entry}/refs/main`]: { error: 'ENOTCAPTURED' }, [`${entry}/snapshots`]: { error: 'ENOTCAPTURED' } } });
+    const replay = await runInBoth(check, uncaptured, {}, { launch: filledIn('run_p.sh') });
+    expect(replay.zh.outcome.remediation).toBe('用这个启动脚本录制快照：qprep snapshot -o host.json --launch run.sh');
+    const noMemory = await runInBoth(check, { files: modelDir(MODEL), interfaces: NODE_INTERFACES }, {}, { launch: RUN_P_LOCAL });
+    expect(noMemory.zh.outcome.message).toMatch(/；未与 NPU 内存比较（npu-smi /);
   });
 });

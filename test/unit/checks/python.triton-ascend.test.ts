@@ -4,6 +4,7 @@ import type { FakeHostSpec, FakeNode } from '../../helpers/fake-host.js';
 import { ascendFixture } from '../../helpers/fixtures.js';
 import { a3Node, edited, guideScript } from '../../helpers/launch.js';
 import { npuHost } from '../../helpers/npu-host.js';
+import { expectSameCommands, runInBoth } from '../../helpers/both-languages.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
 
 const PY = '/usr/local/python3.11.13';
@@ -84,5 +85,32 @@ describe('python.triton-ascend', () => {
     expect(outcome.status).toBe('fail');
     const any = await runOn(check, withoutNpuSmi);
     expect(any.outcome.status).toBe('skip');
+  });
+});
+
+describe('python.triton-ascend in Chinese', () => {
+  it('skips on an A3 in Chinese', async () => {
+    const { zh } = await runInBoth(check, a3Node(), {}, { launch: guideScript('run_p.sh') });
+    expect(zh.result.title).toBe('310P 上不装 triton / triton-ascend');
+    expect(zh.outcome.message).toBe('只有 310P 要求不装 triton，而这台主机不是 310P（npu-smi 显示为 a3；profile npu.family 为 any）');
+  });
+
+  it('fails in Chinese with the uninstall command byte for byte; passes saying how the Python was found', async () => {
+    const files = { [`${SITE}/triton_ascend-3.2.0.dist-info/METADATA`]: 'x', [`${SITE}/triton-3.2.0.dist-info/METADATA`]: 'x' };
+    const failed = await runInBoth(check, duo(files), {}, { launch: guideScript('qwen3.5-2b-310p.sh') });
+    expect(failed.zh.outcome.message).toBe(`310P 主机上为 ${PY}/bin/python3.11 安装了 triton 3.2.0；triton-ascend 3.2.0；310P 部署指南要求卸载它们`);
+    expect(failed.zh.outcome.remediation).toBe(`${PY}/bin/python3.11 -m pip uninstall -y triton triton-ascend`);
+    const clean = await runInBoth(check, duo(), {}, { launch: guideScript('qwen3.5-2b-310p.sh') });
+    expect(clean.zh.outcome.message).toBe(`${PY}/bin/python3.11（${PY}/bin/vllm 的 #! 行）在 ${SITE} 中没有 triton 或 triton-ascend`);
+    // the evidence keeps the English "via": programs read it
+    expect(clean.zh.outcome.evidence?.via).toBe(`the #! line of ${PY}/bin/vllm`);
+  });
+
+  it('skips without a Python in Chinese, with the docker exec line unchanged', async () => {
+    const host = npuHost({ info: ascendFixture('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt'), env: { PATH: '/usr/bin:/bin' } });
+    const { en, zh } = await runInBoth(check, host, {}, { launch: guideScript('qwen3.5-2b-310p.sh') });
+    expect(zh.outcome.message).toMatch(/^此处未找到可检查的 vllm 或 python3（已查找 /);
+    expect(zh.outcome.remediation).toBe('docker exec -it <container> qprep check --only python.triton-ascend');
+    expectSameCommands(en.outcome, zh.outcome);
   });
 });

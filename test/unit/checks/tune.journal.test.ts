@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import check from '../../../checks/tune.journal.js';
+import { expectSameCommands, runInBoth } from '../../helpers/both-languages.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
 
 const JOURNAL = '/var/lib/qprep/journal.json';
@@ -60,5 +61,34 @@ describe('tune.journal', () => {
     const broken = await runOn(check, { files: { [JOURNAL]: { error: 'EIO' } } });
     expect(broken.outcome.status).toBe('error');
     expectRemediation(broken.outcome);
+  });
+});
+
+describe('tune.journal in Chinese', () => {
+  it('passes (no journal, changes in effect) in Chinese', async () => {
+    const none = await runInBoth(check, { files: {} });
+    expect(none.zh.result.title).toBe('qprep tune 日志');
+    expect(none.zh.outcome.message).toBe('qprep tune 在此没有生效中的改动（没有日志）');
+    const applied = await runInBoth(check, { files: { [JOURNAL]: journal('applied') } });
+    expect(applied.zh.outcome.message).toBe('自 2026-12-01T10:00:00.000Z 起由 qprep tune 修改的 3 项设置正在生效（撤销：sudo qprep rollback）');
+  });
+
+  it('fails on an unfinished tune in Chinese, with the rollback command byte for byte', async () => {
+    const { en, zh } = await runInBoth(check, { files: { [JOURNAL]: journal('applying', 2) }, root: '/host' });
+    expect(zh.outcome.message).toBe('"qprep tune --persist" 于 2026-12-01T10:00:00.000Z 开始，没有完成（被中断，或正在运行）：2 项改动可能处于半应用状态');
+    expect(zh.outcome.remediation).toBe('sudo qprep rollback --root /host   # 按 /var/lib/qprep/journal.json 恢复旧值');
+    expectSameCommands(en.outcome, zh.outcome);
+    const reverted = await runInBoth(check, { files: { [JOURNAL]: journal('revert-failed', 1) } });
+    expect(reverted.zh.outcome.message).toContain('失败且未能撤销全部改动：1 项改动');
+  });
+
+  it('a damaged, a root-only and an unreadable journal in Chinese', async () => {
+    const damaged = await runInBoth(check, { files: { [JOURNAL]: '{"schemaVersion": 1, "kind": "qprep-tune-jour' } });
+    expect(damaged.zh.outcome.message).toMatch(/^调优日志已损坏：/);
+    expect(damaged.zh.outcome.remediation).toMatch(/：sudo mv \/var\/lib\/qprep\/journal\.json \/var\/lib\/qprep\/journal\.json\.damaged$/);
+    const rootOnly = await runInBoth(check, { files: { [JOURNAL]: { error: 'EACCES' } } });
+    expect(rootOnly.zh.outcome.message).toBe('/var/lib/qprep/journal.json 只有 root 可读');
+    const unreadable = await runInBoth(check, { files: { [JOURNAL]: { error: 'EIO' } } });
+    expect(unreadable.zh.outcome.message).toMatch(/^无法读取调优日志：/);
   });
 });

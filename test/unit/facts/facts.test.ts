@@ -124,3 +124,14 @@ describe('qprep facts', () => {
     expect((await buildFacts(ctx)).versions.firmware).toBe('7.7.0.1.231');
   });
 });
+
+describe('facts in Chinese', () => {
+  it('the problems are said in the run\'s language; every other field is the same', async () => {
+    const spec = { ...hccnHost({ answers: { ip: (d) => (d === 7 ? '' : undefined) } }), interfaces: INTERFACES };
+    const english = await buildFacts(createContext(new FakeHost(spec), profileWith(), 1000), factsContributors);
+    const chinese = await buildFacts(createContext(new FakeHost(spec), profileWith(), 1000, undefined, undefined, undefined, 'zh'), factsContributors);
+    expect(chinese.problems).toEqual([{ source: 'hccn_tool', message: 'dev7 没有 RoCE 地址（hccn_tool -i N -ip -g 未输出地址）：未列入 devices' }]);
+    expect({ ...chinese, problems: [] }).toEqual({ ...english, problems: [] });
+    expect(factsSchema.safeParse(chinese).success).toBe(true);
+  });
+});

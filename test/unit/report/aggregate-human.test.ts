@@ -3,6 +3,8 @@ import { aggregate } from '../../../src/aggregate/analyze.js';
 import { readNodeDocuments } from '../../../src/aggregate/documents.js';
 import { parseClusterText } from '../../../src/cluster/load.js';
 import { formatAggregateHuman } from '../../../src/report/aggregate.js';
+import { textFor } from '../../../src/i18n/index.js';
+import { visibleWidth } from '../../../src/report/wrap.js';
 import { clusterNode, demoReport } from '../../helpers/node-reports.js';
 
 const NOW = new Date('2026-12-01T08:10:00.000Z');
@@ -54,5 +56,30 @@ describe('the human table of qprep aggregate', () => {
     const text = formatAggregateHuman(aggregate(documents, { now: NOW }), { color: false });
     expect(text).toContain('  ! warn  kernel differs on node03: 6.6.0-28.0.0.34.oe2403.aarch64; the other 2 nodes have 5.10.0-216.0.0.115.oe2203sp4.aarch64');
     expect(text.trimEnd().split('\n').at(-1)).toBe('CLUSTER READY: 3 of 3 nodes ready (1 warning; --strict would refuse them)');
+  });
+});
+
+describe('the human table of qprep aggregate in Chinese', () => {
+  it('the headings, columns, verdicts and the cluster verdict in Chinese; the columns line up in terminal columns', () => {
+    const document = sixteenNodes();
+    const english = formatAggregateHuman(document, { color: false });
+    const text = formatAggregateHuman(document, { color: false, text: textFor('zh') });
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('qprep 0.1.0 aggregate  16 个节点，来自 15 个文档 · 集群文件 cluster.json（16 个节点） · 最大时效 1h');
+    expect(lines[2]).toMatch(/^节点 +结论 +时效 +NPU +驱动 +固件 +CANN +未通过$/);
+    const rows = lines.slice(3, 19);
+    expect(rows[0]).toMatch(/^node01 +就绪 +10m +8×910B3 +25\.3\.rc1 +7\.8\.0\.7\.220 +8\.3\.RC2$/);
+    expect(rows[15]).toMatch(/^node16 +缺失 +- +- +- +- +- +无报告$/);
+    // a Chinese character takes two columns: the driver column starts at the same column in every row
+    const columnOf = (line: string, text: string) => visibleWidth(line.slice(0, line.indexOf(text)));
+    const driverColumn = columnOf(lines[2]!, '驱动');
+    expect(columnOf(rows[0]!, '25.3.rc1')).toBe(driverColumn);
+    expect(columnOf(rows[15]!.replace(/^(node16 +缺失 +- +- +)-/, '$1D'), 'D')).toBe(driverColumn);
+    expect(text).toContain('\n未就绪\n  node07  ✗ 失败  npu.driver-files  ');
+    expect(text).toContain('\n集群范围\n');
+    expect(lines.at(-1)).toMatch(/^集群未就绪（CLUSTER NOT READY）：16 个节点中 1 个未就绪；1 个缺失；不一致：/);
+    // the node names, versions and check ids are the same in both languages
+    const ids = (t: string) => t.match(/\bnode\d\d\b|\b\d+\.\d+\.\w+\b|\bnpu\.[a-z-]+\b/g);
+    expect(ids(text)).toEqual(ids(english));
   });
 });

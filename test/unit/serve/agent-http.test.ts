@@ -6,6 +6,7 @@ import { QprepError } from '../../../src/core/errors.js';
 import type { AnyReport } from '../../../src/report/schema.js';
 import { Agent } from '../../../src/serve/agent.js';
 import { createServeHandler } from '../../../src/serve/http.js';
+import { textFor, type Catalogue } from '../../../src/i18n/index.js';
 import type { LogFields, LogLevel } from '../../../src/serve/log.js';
 import { reportOf, result } from '../../helpers/reports.js';
 
@@ -98,8 +99,8 @@ describe('the agent', () => {
   });
 });
 
-async function serve(agent: Agent, allowTrigger = true): Promise<string> {
-  const server = createServer(createServeHandler(agent, { intervalMs: 3_600_000, allowTrigger }));
+async function serve(agent: Agent, allowTrigger = true, text?: Catalogue): Promise<string> {
+  const server = createServer(createServeHandler(agent, { intervalMs: 3_600_000, allowTrigger, ...(text ? { text } : {}) }));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,6 +112,21 @@ async function get(url: string, init: RequestInit = {}) {
 }
 
 describe('the HTTP endpoints', () => {
+  it('in Chinese: the index and /readyz say it in Chinese; status codes, /healthz and /metrics as in English', async () => {
+    const { agent } = scriptedAgent([READY]);
+    agents.push(agent);
+    const english = await serve(agent);
+    const base = await serve(agent, true, textFor('zh'));
+    expect(await get(`${base}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });
+    expect(await get(`${base}/readyz`)).toMatchObject({ status: 503, body: '未就绪：首次运行尚未完成\n' });
+    const index = (await get(`${base}/`)).body.split('\n');
+    expect(index[2]).toBe('  GET  /readyz    最近的报告就绪且未过时时返回 200，否则返回 503；一行说明原因');
+    expect((await get(`${english}/`)).body.split('\n').map((line) => line.slice(0, 17))).toEqual(index.map((line) => line.slice(0, 17)));
+    // the agent's own series (the process' memory and CPU move between two requests)
+    const series = (body: string) => body.split('\n').filter((line) => line.startsWith('qprep_'));
+    expect(series((await get(`${base}/metrics`)).body)).toEqual(series((await get(`${english}/metrics`)).body));
+  });
+
   it('before the first run: alive, not ready, no report, metrics say not ready', async () => {
     const { agent } = scriptedAgent([READY]);
     agents.push(agent);

@@ -3,6 +3,7 @@ import type { FinishedRun } from '../../../src/serve/agent.js';
 import { BUDGET_MARKER, formatBudget, overBudgetReport } from '../../../src/serve/budget.js';
 import { renderRunDocuments } from '../../../src/serve/documents.js';
 import { readiness } from '../../../src/serve/readiness.js';
+import { textFor } from '../../../src/i18n/index.js';
 import { verdictOf } from '../../../src/report/serve-metrics.js';
 import { reportSchema, type AnyReport } from '../../../src/report/schema.js';
 import { markInterrupted } from '../../../src/app/interrupt.js';
@@ -48,6 +49,29 @@ describe('/readyz verdict', () => {
     const verdict = readiness(finished(READY), FINISHED, 60_000, 'invalid profile p.yaml: npu.count: expected a number');
     expect(verdict.ready).toBe(true);
     expect(verdict.line).toMatch(/\(run [^)]+\); profile reload failed, still using the previous profile: invalid profile p\.yaml: npu\.count: expected a number$/);
+  });
+});
+
+describe('/readyz verdict in Chinese', () => {
+  const zh = textFor('zh');
+
+  it('the same verdicts, said in Chinese; check ids, run id and durations as they are', () => {
+    expect(readiness(finished(READY), FINISHED + 3000, 60_000, undefined, zh)).toEqual({
+      ready: true,
+      line: '就绪：2 项检查，无阻塞项，1 个警告（运行 5f0c6d0e-8a0f-4c59-9a57-0d3f3c8d7a51，3s 前）',
+    });
+    expect(readiness(finished(NOT_READY), FINISHED, 60_000, undefined, zh)).toEqual({
+      ready: false,
+      line: '未就绪：2 项阻塞检查：npu.idle, hccn.link（运行 5f0c6d0e-8a0f-4c59-9a57-0d3f3c8d7a51，0s 前）',
+    });
+    expect(readiness(finished(READY), FINISHED + 121_000, 60_000, undefined, zh)).toEqual({
+      ready: false,
+      line: '未就绪：最近的报告已过时：它完成于 2m1s 前，超过了 2 × 1m 的运行间隔',
+    });
+    expect(readiness(undefined, FINISHED, 60_000, undefined, zh)).toEqual({ ready: false, line: '未就绪：首次运行尚未完成' });
+    const reload = readiness(finished(READY), FINISHED, 60_000, 'invalid profile p.yaml: npu.count: expected a number', zh);
+    expect(reload.ready).toBe(true);
+    expect(reload.line).toMatch(/）；profile 重新加载失败，仍在使用之前的 profile：invalid profile p\.yaml: npu\.count: expected a number$/);
   });
 });
 

@@ -1,3 +1,188 @@
 import type { tuning as en } from '../../en/checks/tuning.js';
 
-export const tuning: typeof en = {};
+/** 须在宿主机上执行的修复命令前的说明 */
+const onHost = (inContainer: boolean) => (inContainer ? '在宿主机上（不是在容器中）：' : '');
+
+export const tuning: typeof en = {
+  'cpu.governor': {
+    title: 'CPU 调频策略（governor）',
+    why:
+      'vLLM 由主机线程调度 NPU 任务；节能型调频策略（ondemand、powersave、schedutil）会让 CPU 核在两次算子下发之间降频，' +
+      '给每个 decode 步骤和 HCCL 集合通信带来时延抖动。vllm-ascend 调优指南将所有 CPU 设为 "performance"。',
+    fix: '为每个 CPU 写入调频策略（qprep tune 会执行并记入日志），或在 BIOS 中将电源策略设为性能模式。',
+    notPossibleList: (p) => `${p.path} 不是合法的 CPU 列表：${p.reason}（内核的 NR_CPUS）`,
+    notCpulist: (p) => `${p.path} 不是 cpulist 格式`,
+    cannotList: (p) => `无法列出 CPU：${p.problem}`,
+    mountSys: (p) => `使 ${p.root} 可读（挂载 /sys）后重新运行`,
+    noOnlineCpu: (p) => `在 ${p.root} 中未找到在线 CPU`,
+    checkSysfs: (p) => `确认 ${p.root} 是主机的 sysfs`,
+    cannotRead: (p) => `无法读取调频策略：${p.reason}`,
+    readAsRoot: '以能读取 /sys/devices/system/cpu 的用户运行 qprep（加固的主机上需 root）',
+    noCpufreq: (p) => `此处未暴露 cpufreq（没有 ${p.root}/cpu${p.cpu}/cpufreq）：CPU 频率由虚拟化层或容器运行时控制`,
+    noCpufreqFix: '此处无需处理；在物理机上，加载 cpufreq 驱动（acpi-cpufreq、intel_pstate、cppc_cpufreq）或在 BIOS 中将电源策略设为性能模式',
+    allRight: (p) => `全部 ${p.cpus} 个在线 CPU 都使用 ${p.governor} 调频策略${p.withoutCpufreq ? `（${p.withoutCpufreq} 个 CPU 没有 cpufreq）` : ''}`,
+    onCpus: (p) => `cpu ${p.cpus} 为 ${p.governor}`,
+    onCpusSeparator: '；',
+    wrong: (p) => `${p.cpus} 个 CPU 中有 ${p.wrong} 个未使用 ${p.governor} 调频策略：${p.actual}`,
+    wrongNotOffered: (p) => `${p.cpus} 个 CPU 中有 ${p.wrong} 个未使用 ${p.governor} 调频策略：${p.actual}；cpufreq 驱动只提供 ${p.offered}`,
+    biosProfile: (p) => `${onHost(p.inContainer)}在 BIOS/固件中将电源策略设为最高性能，或加载提供 "${p.governor}" 的 cpufreq 驱动`,
+    tune: (p) => `${onHost(p.inContainer)}sudo qprep tune --only cpu.governor   (or: echo ${p.governor} | sudo tee ${p.root}/cpu*/cpufreq/scaling_governor)`,
+  },
+  'sysctl.numa-balancing': {
+    title: 'NUMA 自动均衡（kernel.numa_balancing）',
+    why:
+      '自动 NUMA 均衡会解除页面映射以采样访问模式，并在后台把页面在 NUMA 节点之间迁移。在多路昇腾服务器上，' +
+      'vllm-ascend 已将 worker 绑定到靠近其 NPU 的 CPU，这只会带来额外的缺页和时延尖刺；调优指南设置 kernel.numa_balancing=0。',
+    fix: 'sysctl -w kernel.numa_balancing=0（qprep tune；加 --persist 会写入 /etc/sysctl.d/90-qprep.conf）。',
+    absent: (p) => `${p.path} 不存在：此内核没有自动 NUMA 均衡（CONFIG_NUMA_BALANCING 未开启）`,
+    nothingToTurnOff: '无需处理：没有可关闭的 NUMA 均衡',
+    cannotRead: (p) => `无法读取 kernel.numa_balancing：${p.reason}`,
+    mountProc: (p) => `使 ${p.path} 可读（挂载 /proc）后重新运行`,
+    right: (p) => `kernel.numa_balancing 为 ${p.value}`,
+    wrong: (p) => `kernel.numa_balancing 为 ${p.value}，应为 ${p.target}`,
+    tune: (p) => `${onHost(p.inContainer)}sudo qprep tune --only sysctl.numa-balancing   (or: sudo sysctl -w kernel.numa_balancing=${p.target})`,
+  },
+  'sysctl.swappiness': {
+    title: '内存交换倾向（vm.swappiness）',
+    why:
+      '服务进程的页面被换出后，毫秒级的 decode 步骤会变成秒级的停顿。vllm-ascend 调优指南设置 vm.swappiness=0（建议 0 或 1），' +
+      '让内核先回收页缓存，再换出匿名内存。',
+    fix: 'sysctl -w vm.swappiness=0（qprep tune；加 --persist 会写入 /etc/sysctl.d/90-qprep.conf）。',
+    cannotRead: (p) => `无法读取 vm.swappiness：${p.reason}`,
+    mountProc: (p) => `使 ${p.path} 可读（挂载 /proc）后重新运行`,
+    right: (p) => `vm.swappiness 为 ${p.value}`,
+    wrong: (p) => `vm.swappiness 为 ${p.value}，应不大于 ${p.max}${p.noSwap ? '（当前未配置 swap，添加 swap 后才会产生影响）' : ''}`,
+    tune: (p) => `${onHost(p.inContainer)}sudo qprep tune --only sysctl.swappiness   (or: sudo sysctl -w vm.swappiness=${p.target})`,
+  },
+  'sched.migration-cost': {
+    title: '调度器迁移开销（migration cost）',
+    why:
+      'sched_migration_cost_ns 决定任务被视为缓存热、留在原 CPU 上的时长。部署指南设置 kernel.sched_migration_cost_ns=50000' +
+      '（范围 50000-100000）。从 5.13 起，内核把该参数移到了 /sys/kernel/debug/sched/migration_cost_ns，"sysctl -w" 在那里会失败，' +
+      '设置便悄无声息地没有生效。',
+    fix: '将数值写入此内核实际存在的那个文件（qprep tune 会自动选择正确的文件）。',
+    rootOnly: (p) => `${p.debugfs} 只有 root 可读（此内核把该参数放在 debugfs 中）`,
+    notMounted: (p) => `${p.sysctl} 和 ${p.debugfs} 都不存在：内核把该参数放在 debugfs 中，而 debugfs 未挂载`,
+    runAsRoot: '运行 "sudo qprep check" 以完成检查',
+    mountDebugfs: 'sudo mount -t debugfs none /sys/kernel/debug，然后重新运行',
+    cannotRead: (p) => `无法读取迁移开销：${p.reason}`,
+    makeReadable: (p) => `使 ${p.path} 可读后重新运行`,
+    right: (p) => `迁移开销为 ${p.value} ns（${p.path}）`,
+    wrong: (p) => `迁移开销为 ${p.value} ns，应为 ${p.min}-${p.max} ns`,
+    tune: (p) => `${onHost(p.inContainer)}sudo qprep tune --only sched.migration-cost   (or: ${p.manual})`,
+  },
+  'mem.jemalloc': {
+    title: '用于 LD_PRELOAD 的 jemalloc',
+    why:
+      '部署指南预加载 jemalloc（export LD_PRELOAD=/usr/lib/$(uname -i)-linux-gnu/libjemalloc.so.2），以减少多线程 vLLM worker ' +
+      '中内存分配器的锁竞争和碎片。该路径因架构和发行版而异（openEuler：/usr/lib64），LD_PRELOAD 中写错的条目会让 ld.so 打印 ' +
+      '"cannot be preloaded" 并在没有它的情况下运行。',
+    fix: '用发行版的包管理器安装 jemalloc，并预加载 qprep 给出的路径（qprep env 会打印 export 行）。',
+    installAny: (p) => `安装 jemalloc（${p.library}）`,
+    brokenPreload: (p) => `LD_PRELOAD 中的 ${p.entries} 在这台 ${p.arch} 主机上不存在；ld.so 会跳过它`,
+    brokenPreloadFix: (p) => `${p.fix}   # qprep env 会打印适合这台主机的那一行`,
+    cannotTell: (p) => `无法判断 ${p.library} 是否已安装：${p.problem}`,
+    checkLdconfig: '确认 ldconfig 在这台主机上可用（ldconfig -p），然后重新运行',
+    notInstalled: (p) => `未安装适用于 ${p.arch} 的 ${p.library}（已查找 ${p.searched}）`,
+    installAndPreload: (p) => `${p.install}\nexport LD_PRELOAD=${p.path}:$LD_PRELOAD   # 写入启动脚本（qprep env 会打印这一行）`,
+    found: (p) =>
+      `在 ${p.path} 找到 ${p.library}${p.preloaded ? '，已预加载' : `；用 export LD_PRELOAD=${p.path}:$LD_PRELOAD 预加载它`}`,
+  },
+  'python.triton-ascend': {
+    title: '310P 上不装 triton / triton-ascend',
+    why:
+      'Atlas 300I Duo / 200I Pro 部署指南要求卸载 triton-ascend 和 triton（pip uninstall -y triton-ascend triton）以避免依赖冲突：' +
+      '310P 不是 Triton 的目标硬件，而这两个包随 vllm-ascend 的源码安装一起装入，因此用源码部署的 310P 主机上会有它们。',
+    reads: ['启动脚本运行的 vllm（或 python3），在 PATH 中查找', '它的 #! 行', 'site-packages/*.dist-info', 'npu-smi info（NPU 系列）'],
+    fix: '用运行 vllm 的那个 Python 卸载它们：python3 -m pip uninstall -y triton-ascend triton。',
+    familySeen: (p) => `npu-smi 显示为 ${p.family}`,
+    familyUnknown: 'npu-smi 未给出 NPU 系列',
+    familyUnread: (p) => `npu-smi：${p.problem}`,
+    notA310p: (p) => `只有 310P 要求不装 triton，而这台主机不是 310P（${p.seen}；profile npu.family 为 ${p.profileFamily}）`,
+    notA310pFix: '此系列无需处理；若是 npu-smi 无法识别的 310P，请在 profile 中设置 npu.family: 310p',
+    noPython: (p) => `此处未找到可检查的 vllm 或 python3（已查找 ${p.searched}）；请在服务容器内运行 qprep`,
+    noSitePackages: (p) => `未找到 ${p.python} 的 site-packages 目录；请在安装了 vllm 的环境中运行 qprep`,
+    inContainer: 'docker exec -it <container> qprep check --only python.triton-ascend',
+    clean: (p) => `${p.python}（${p.via}）在 ${p.sitePackages} 中没有 triton 或 triton-ascend`,
+    installed: (p) => `310P 主机上为 ${p.python} 安装了 ${p.found}；310P 部署指南要求卸载它们`,
+  },
+  'model.weights': {
+    title: '模型权重完整，且 NPU 内存放得下',
+    why:
+      'vllm serve 要在启动几分钟后才加载权重：模型目录缺少 config.json、缺少索引中列出的分片（下载中断）、' +
+      '在 --quantization ascend 下使用未量化的权重，或者 hub id 不在本地缓存中（vLLM 会下载数百 GB，离线时直接失败），' +
+      '这些问题都在这里提前发现。权重大小还会与 vLLM 可用的 NPU 内存做粗略比较。',
+    reads: ['--launch 启动脚本（只读，从不执行）', '模型目录（config.json、*.safetensors、索引文件）', 'Hugging Face / ModelScope 缓存', 'npu-smi info'],
+    fix: '让 vllm serve 指向存放完整权重的目录、下载缺失的分片，或使用更多 NPU（更大的 --tensor-parallel-size）。',
+    memoryNotCompared: (p) => `未与 NPU 内存比较（${p.problem}）`,
+    noMemorySize: '未与 NPU 内存比较（npu-smi 未显示内存大小）',
+    share: (p) =>
+      `每个 NPU 约 ${p.perDevice}（${p.total} 分到 ${p.shards} 个 NPU${p.expertParallel ? '，专家按 TP x DP 切分' : ''}），` +
+      `${p.kind} 预算为 ${p.budget}（${p.utilization} x ${p.memory} - 已用 ${p.used}，设备 ${p.device}）`,
+    shards: (p) => `${p.count} 个 safetensors 分片（${p.size}）`,
+    otherWeights: (p) => `${p.files}（${p.size}）`,
+    allInIndex: (p) => `${p.index} 中的 ${p.count} 个分片齐全`,
+    partsSeparator: '，',
+    namesNoModel: (p) => `${p.script} 没有指定可检查的模型（原因见 launch.script / launch.flags）`,
+    placeholder: (p) => `${p.script} 的模型（${p.at}）是占位符 ${p.placeholder}：没有可查找的权重（launch.placeholders 会指出它）`,
+    placeholderFix: (p) => `${p.script} 第 ${p.line} 行：vllm serve <权重目录或 hub id>`,
+    dynamic: (p) => `${p.script} 的模型（${p.at}）在运行时才计算出来（${p.reason}）：无法检查权重`,
+    dynamicFix: (p) => `${p.script} 第 ${p.line} 行：vllm serve /path/to/weights   # 直接写出路径`,
+    relative: (p) => `模型 "${p.model}"（${p.at}）是相对路径：取决于启动脚本时所在的目录`,
+    relativeFix: (p) => `${p.script} 第 ${p.line} 行：vllm serve /absolute/path/to/${p.path}`,
+    cacheNotCaptured: (p) => `快照中没有记录 ${p.id} 的缓存条目（${p.searched}）：无法据此判断权重`,
+    recordSnapshot: (p) => `用这个启动脚本录制快照：qprep snapshot -o host.json --launch ${p.script}`,
+    downloadModelscope: (p) => `modelscope download --model ${p.id}   # 下载到 vllm 读取的 ModelScope 缓存（VLLM_USE_MODELSCOPE）`,
+    downloadHuggingFace: (p) => `huggingface-cli download ${p.id}   # 下载到 vllm 读取的 Hugging Face 缓存`,
+    notCached: (p) => `${p.id}（${p.at}）是 ${p.hub === 'modelscope' ? 'ModelScope' : 'Hugging Face'} 的模型 id，但不在本地缓存中（${p.searched}）`,
+    downloadElsewhere: (p) => `${p.download}\n或者下载到一个目录并指向它：${p.script} 第 ${p.line} 行：vllm serve /path/to/${p.name}`,
+    notCachedOffline: (p) => `${p.text}，且 hub 处于离线模式（HF_HUB_OFFLINE）：vllm 无法加载`,
+    notCachedOnline: (p) => `${p.text}：vllm 会在启动时下载，大模型耗时很长，无法联网时会失败`,
+    cachedAt: (p) => `${p.id}（缓存于 ${p.path}）`,
+    dirNotCaptured: (p) => `快照中没有记录 ${p.path}：无法据此判断权重`,
+    noDirectory: (p) => `模型目录 ${p.path}（${p.at}）不存在`,
+    downloadTo: (p) =>
+      `将权重下载到 ${p.path}，或修改 ${p.script} 第 ${p.line} 行${p.live ? '（在容器中：挂载该目录，docker run -v /root/.cache:/root/.cache）' : ''}`,
+    gguf: (p) => `${p.path} 是 GGUF 文件`,
+    cannotReadDir: (p) => `无法读取模型目录 ${p.path}：${p.problem}`,
+    makeReadableDir: (p) => `确保 ${p.path} 是一个可读的权重目录`,
+    configProblem: (p) => `${p.where}：${p.problem ?? 'config.json 不可读'}`,
+    copyConfig: (p) => `将该模型的 config.json 复制到 ${p.path}（它随权重一起发布）`,
+    indexProblem: (p) => `${p.where}：${p.problem}`,
+    downloadIndex: (p) => `重新下载索引文件到 ${p.path}`,
+    missingShards: (p) => `${p.where} 缺少索引中列出的 ${p.count} 个分片：${p.shards}`,
+    downloadAgain: (p) => `重新下载 ${p.id}（缓存会续传缺失的文件）`,
+    copyShards: (p) => `将缺失的分片复制到 ${p.path}，或重新下载模型`,
+    noWeights: (p) => `${p.where} 中没有权重文件（*.safetensors、*.bin）`,
+    downloadWeights: (p) => `将权重下载到 ${p.path}`,
+    notQuantized: (p) => `指定了 --quantization ascend，但 ${p.where} 中没有 quant_model_description*.json：这不是昇腾量化权重`,
+    useQuantized: (p) => `使用量化权重（例如 -w8a8 模型），或删除 ${p.at} 处的 --quantization ascend`,
+    problems: (p) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 个问题）` : ''}`,
+    overBudget: (p) => `NPU 内存放不下权重：${p.share}`,
+    moreNpus: (p) => `使用更多 NPU：--tensor-parallel-size ${p.tp}（并配上相应的设备），或使用量化模型，或释放 NPU（npu-smi info 会显示占用者）`,
+    nearBudget: (p) => `权重给 KV cache 留下的空间很少：${p.share}`,
+    raiseUtilization: (p) => `适当调高 --gpu-memory-utilization，使用更多 NPU（--tensor-parallel-size ${p.tp}），或使用量化模型`,
+    fits: (p) => `${p.where}：${p.files}；${p.share}`,
+  },
+  'tune.journal': {
+    title: 'qprep tune 日志',
+    why:
+      'qprep tune 在改动任何设置之前，会先把每项设置的旧值写入日志。被中止的调优、或撤销失败的调优会让设置处于半应用状态：' +
+      '部分 CPU 是一种调频策略、部分是另一种，sysctl 改了却未经验证。此检查找出这样的日志，以便用 qprep rollback 恢复主机；' +
+      '否则说明当前有哪些 qprep 改动在生效。',
+    fix: 'sudo qprep rollback 会按日志恢复旧值（包括被中断的调优留下的），然后归档该日志。',
+    noJournal: 'qprep tune 在此没有生效中的改动（没有日志）',
+    rootOnly: (p) => `${p.journal} 只有 root 可读`,
+    runAsRoot: '运行 "sudo qprep check" 以完成检查',
+    cannotRead: (p) => `无法读取调优日志：${p.reason}`,
+    makeReadable: (p) => `使 ${p.journal} 可读后重新运行`,
+    damaged: (p) => `调优日志已损坏：${p.reason}`,
+    restoreByHand: (p) => `按 ${p.journal} 中的记录手动恢复，然后把它移开：sudo mv ${p.journal} ${p.journal}.damaged`,
+    unfinished: (p) =>
+      `"${p.command}" 于 ${p.startedAt} 开始，${p.interrupted ? '没有完成（被中断，或正在运行）' : '失败且未能撤销全部改动'}：` +
+      `${p.changes} 项改动可能处于半应用状态`,
+    rollback: (p) => `${p.rollback}   # 按 ${p.journal} 恢复旧值`,
+    nothingInEffect: 'qprep tune 在此没有生效中的改动',
+    inEffect: (p) => `自 ${p.since} 起由 qprep tune 修改的 ${p.changes} 项设置正在生效（撤销：${p.rollback}）`,
+  },
+};
