@@ -47,7 +47,10 @@ describe('the sweep after each call', () => {
   it('still finds a process of the call that moved to a session of its own, with other processes starting and ending meanwhile', async () => {
     const churn = spawn('sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' });
     try {
-      const result = await runCommand(['sh', '-c', 'setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!'], { timeoutMs: 20_000, env });
+      // the shell waits until the child has its own session (field 6 of /proc/PID/stat): ended
+      // before that, the call's group kill would take the child and the sweep would have nothing to find
+      const script = 'setsid sleep 300 </dev/null >/dev/null 2>&1 & p=$!; i=0; while [ "$(cut -d" " -f6 /proc/$p/stat)" != "$p" ] && [ $i -lt 100000 ]; do i=$((i+1)); done; echo $p';
+      const result = await runCommand(['sh', '-c', script], { timeoutMs: 20_000, env });
       expect(result.exitCode).toBe(0);
       expect(result.leftProcesses).toBeGreaterThanOrEqual(1);
       const escaped = Number(result.stdout.trim());
