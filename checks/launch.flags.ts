@@ -1,7 +1,7 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
-import { at, callerOf, describeCallerValues, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, callerOf, describeCallerValues, describeInvocation, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { isSecretName, REDACTED } from '../src/util/redact.js';
@@ -352,7 +352,9 @@ export default defineCheck({
       evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
       problems.push({
         level: 'warn',
-        text: `sizes come from the caller: ${describeCallerValues(template)}; ${view.name} is a template filled in by ${callerOf(template)}, and nothing is derived from them here`,
+        text: view.arguments
+          ? `sizes come from the caller: ${describeCallerValues(template)}; ${describeInvocation(view.arguments.used)} passes ${template.length === 1 ? 'it' : 'them'} computed at run time, and nothing is derived from ${template.length === 1 ? 'it' : 'them'} here`
+          : `sizes come from the caller: ${describeCallerValues(template)}; ${view.name} is a template filled in by ${callerOf(template)}, and nothing is derived from them here`,
         fix: `check the script that runs ${view.name} with its arguments (qprep check --launch on a copy with the values written in)`,
       });
     }

@@ -1,6 +1,6 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT } from '../src/probes/launch.js';
+import { at, describeInvocation, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, type LaunchView } from '../src/probes/launch.js';
 import { plural, summarizeList } from '../src/util/text.js';
 
 /**
@@ -23,6 +23,14 @@ function knownLauncher(commands: ReadonlyArray<{ line: number; fields: ReadonlyA
   return undefined;
 }
 
+/** "; $1..$7 from launch.sh:3 (bash run_dp_template.sh 0,1 9000 ...), 1 other invocation not judged" */
+function argumentsRead(view: LaunchView): string {
+  if (!view.arguments) return '';
+  const { used, others } = view.arguments;
+  const rest = others.length > 0 ? `; ${plural(others.length, 'other invocation')} with other arguments not judged (${summarizeList(others.map((o) => `${o.file}:${o.line}`), 3)})` : '';
+  return `; $1..$${used.args.length} from ${describeInvocation(used)}${rest}`;
+}
+
 export default defineCheck({
   id: 'launch.script',
   title: 'Launch script readable, server command found',
@@ -32,7 +40,9 @@ export default defineCheck({
     'qprep reads the launch script instead of running it, and can only judge what it can read: a value built by ' +
     '$(hostname -I), a variable set inside an if, or a sourced file is only known when the script runs. This check ' +
     'says what the other launch checks could not see, and catches scripts bash itself would break on (Windows line ' +
-    'ends, an unclosed quote) and the trailing backslash after the last flag that swallows the next line added below.',
+    'ends, an unclosed quote) and the trailing backslash after the last flag that swallows the next line added below. ' +
+    'A template whose values are its arguments ($1..$9) is read with the arguments of the first invocation found in ' +
+    'the scripts given with it (a repeated --launch: `bash run_dp_template.sh 0,1,2,3 9000 4 0 ...`); the others are named, not judged.',
   reads: ['the --launch script (never executed)'],
   fix: 'Write the values the script computes at run time literally, convert CRLF line ends (sed -i "s/\\r$//" SCRIPT), close the quote, remove the trailing backslash.',
   async run(ctx) {
@@ -41,6 +51,7 @@ export default defineCheck({
     const { script, serve } = view;
     const notes = script.notes.map((n) => ({ line: n.line, severity: n.severity, construct: n.construct, message: n.message }));
     const evidence: Record<string, unknown> = {
+      ...(view.arguments ? { arguments: { from: describeInvocation(view.arguments.used), notJudged: view.arguments.others.map(describeInvocation) } } : {}),
       script: view.input.file,
       from: view.input.from,
       lines: script.parsed.lines,
@@ -93,7 +104,7 @@ export default defineCheck({
       });
     }
     const model = serve.parsed.model ? ` ${serve.parsed.model.text}` : '';
-    return pass(`${view.name}: ${serve.form}${model} at line ${serve.line} with ${plural(serve.parsed.flags.length, 'flag')}, ${plural(script.assignments.length, 'assignment')}; everything read`, {
+    return pass(`${view.name}: ${serve.form}${model} at line ${serve.line} with ${plural(serve.parsed.flags.length, 'flag')}, ${plural(script.assignments.length, 'assignment')}; everything read${argumentsRead(view)}`, {
       evidence,
     });
   },

@@ -56,7 +56,12 @@ function addClusterOptions(command: Command): Command {
 }
 
 function addLaunchOption(command: Command): Command {
-  return command.option('--launch <script>', 'judge this launch script (the bash that runs vllm serve; "-" reads it from stdin): read, never executed');
+  return command.option(
+    '--launch <script>',
+    'judge this launch script (the bash that runs vllm serve; "-" reads it from stdin): read, never executed; repeatable: a further script that runs it with its arguments ($1..$9) gives their values',
+    collect,
+    [],
+  );
 }
 
 function addSelectionOptions(command: Command): Command {

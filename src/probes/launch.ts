@@ -1,6 +1,6 @@
 import type { LaunchInput } from '../core/launch-input.js';
 import type { CheckContext } from '../core/types.js';
-import { readLaunchScript, type Field, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
+import { invocationsOf, readLaunchScript, type Field, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
 import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
 import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
 import { resolveNodeAddress, type NodeAddress } from './node-address.js';
@@ -31,26 +31,68 @@ export interface LaunchView {
   env: Map<string, ShellVariable>;
   /** unquoted `<host_ip>` placeholders, which bash reads as redirections; the script is read with them quoted */
   anglePlaceholders: AnglePlaceholder[];
+  /**
+   * where $1..$9 come from when a given script runs this one: the invocation the values were
+   * bound from (the first found) and the others, which pass other values and are not judged
+   */
+  arguments?: { used: LauncherInvocation; others: LauncherInvocation[] };
 }
 
 export const NO_LAUNCH_SCRIPT = 'no launch script given (--launch SCRIPT)';
 export const LAUNCH_REMEDIATION = 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node';
 
 export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {
-  return ctx.shared('launch-script', async () => {
-    const input = ctx.launch;
-    if (!input) return undefined;
+  return ctx.shared('launch-script', async () => (ctx.launch ? viewOf(ctx.launch, ctx.host.env()) : undefined));
+}
+
+function fileName(input: LaunchInput): string {
+  return input.file === '-' ? 'the script on stdin' : input.file.replace(/^.*\//, '');
+}
+
+/**
+ * The script judged among those given: the first that starts a server (a launcher given first
+ * is read for the arguments it passes), with $1..$9 bound from the first invocation of it found
+ * in the given scripts, the launchers first.
+ */
+export function viewOf(given: LaunchInput, inherited: Readonly<Record<string, string>>): LaunchView {
+  const inputs = [given, ...(given.launchers ?? [])];
+  const read = inputs.map((input) => {
     const angles = quoteAnglePlaceholders(input.text);
-    const script = readLaunchScript(angles.text, ctx.host.env());
-    const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
-    let env = serve?.env;
-    if (!env) {
-      env = new Map();
-      for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
-    }
-    const name = input.file === '-' ? 'the script on stdin' : input.file.replace(/^.*\//, '');
-    return { input, name, script, serve, env, anglePlaceholders: angles.placeholders };
+    return { input, angles, script: readLaunchScript(angles.text, inherited) };
   });
+  const judged = read.find((r) => r.script.serve) ?? read[0]!;
+  const input = judged.input === given ? given : { ...judged.input, launchers: inputs.filter((i) => i !== judged.input).map((i) => ({ ...i, launchers: [] })) };
+  const name = fileName(input);
+  const target = input.file === '-' ? '' : input.file;
+  const invocations: LauncherInvocation[] = [];
+  for (const r of [...read.filter((r) => r !== judged), judged]) {
+    for (const call of invocationsOf(r.script, target)) invocations.push({ ...call, file: fileName(r.input) });
+  }
+  const used = invocations.find((call) => call.args.length > 0);
+  const script = used ? readLaunchScript(judged.angles.text, inherited, { positional: used.args }) : judged.script;
+  const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
+  let env = serve?.env;
+  if (!env) {
+    env = new Map();
+    for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
+  }
+  const view: LaunchView = { input, name, script, serve, env, anglePlaceholders: judged.angles.placeholders };
+  const argv = (call: Invocation) => call.args.map((a) => a.text).join('\0');
+  if (used) view.arguments = { used, others: invocations.filter((call) => call !== used && call.args.length > 0 && argv(call) !== argv(used)) };
+  return view;
+}
+
+/** A launcher's command that runs the judged script with its arguments. */
+export interface LauncherInvocation extends Invocation {
+  /** the launcher's file name: "launch.sh" */
+  file: string;
+}
+
+/** "launch.sh:3 (bash run_dp_template.sh 0,1,2,3 9000 4 0 ...)" */
+export function describeInvocation(call: LauncherInvocation): string {
+  const args = call.args.map((a) => (a.known ? a.text : a.source));
+  const shown = args.length > 8 ? [...args.slice(0, 8), '...'] : args;
+  return `${call.file}:${call.line} (${call.script} ${shown.join(' ')})`;
 }
 
 /** "run_p.sh:35" */
