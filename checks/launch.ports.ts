@@ -2,7 +2,9 @@ import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
 import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
+import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
+import { npuInventory } from '../src/probes/npu.js';
 import { formatRanges, plural, summarizeList } from '../src/util/text.js';
 
 const DEFAULT_API_PORT = 8000;
@@ -20,7 +22,18 @@ interface PortUse {
 
 type Gathered = { uses: PortUse[]; problems: Array<{ level: 'fail' | 'warn'; text: string; fix: string }> };
 
-function gather(view: LaunchView, devices: number): Gathered {
+const KV_PORT_GUIDE = 'docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md, "kv_port Configuration Guide"';
+
+/**
+ * The ports Mooncake's AscendDirectTransport picks at random on an Ascend node: "[20000, 20000 +
+ * npu_per_node × 1000)" (8 NPUs: 20000-27999, 16: 20000-35999); a kv_port there conflicts now and then
+ * ("zmq.error.ZMQError: Address already in use").
+ */
+export function reservedKvPorts(npusPerNode: number): { first: number; last: number } {
+  return { first: 20000, last: 20000 + npusPerNode * 1000 - 1 };
+}
+
+function gather(view: LaunchView, devices: number, npusPerNode: number): Gathered {
   const uses: PortUse[] = [];
   const problems: Gathered['problems'] = [];
   const serve = view.serve;
@@ -60,9 +73,20 @@ function gather(view: LaunchView, devices: number): Gathered {
           const connector = String(config.kv_connector ?? '');
           // vllm-ascend's Mooncake connectors: kv_port + data-parallel rank x TP x PP x PCP + TP rank
           const perRank = layout.tp * layout.pp * layout.pcp;
-          if (/mooncake/i.test(connector) && layout.unknowns.length === 0) {
-            uses.push({ port: base + layout.startRank * perRank, count: layout.dpLocal * perRank, what: `kv ports of ${connector}`, line: kv.flag.line });
-          } else uses.push({ port: base, count: 1, what: `kv_port of ${connector || '--kv-transfer-config'}`, line: kv.flag.line });
+          const kvUse: PortUse =
+            /mooncake/i.test(connector) && layout.unknowns.length === 0
+              ? { port: base + layout.startRank * perRank, count: layout.dpLocal * perRank, what: `kv ports of ${connector}`, line: kv.flag.line }
+              : { port: base, count: 1, what: `kv_port of ${connector || '--kv-transfer-config'}`, line: kv.flag.line };
+          uses.push(kvUse);
+          const reserved = reservedKvPorts(npusPerNode);
+          if (/mooncake/i.test(connector) && kvUse.port <= reserved.last && kvUse.port + kvUse.count - 1 >= reserved.first) {
+            const line = jsonKeyLine(kv.flag, ['kv_port']);
+            problems.push({
+              level: 'warn',
+              text: `kv_port ${base} of ${connector} (${at(view, line)}) is inside ${reserved.first}-${reserved.last}, the ports Mooncake's AscendDirectTransport allocates at random on a node of ${plural(npusPerNode, 'NPU')} (${KV_PORT_GUIDE}): the server fails now and then with "Address already in use"`,
+              fix: `${view.name} line ${line}: "kv_port": "${reserved.last + 1}"   # at or above ${reserved.last + 1}, as the guide's table recommends for ${plural(npusPerNode, 'NPU')} per node; the same on every node of the role`,
+            });
+          }
         }
       }
     }
@@ -109,8 +133,11 @@ export default defineCheck({
     'The server binds --port, the master binds --data-parallel-rpc-port, the Mooncake connector binds kv_port plus ' +
     'one port per rank, and HCCL listens on HCCL_IF_BASE_PORT (60000 by default) plus one port per device. Any of ' +
     'them held by a leftover process fails the launch with "Failed to bind the IP port" after the weights are ' +
-    'loaded, and a base port too close to 65535 fails on the last devices.',
-  reads: ['the --launch script (never executed)', '/proc/net/tcp', '/proc/net/tcp6', '/proc/<pid>/fd (owners of busy ports)', 'npu-smi info'],
+    'loaded, and a base port too close to 65535 fails on the last devices. A Mooncake kv_port inside the ports ' +
+    'AscendDirectTransport allocates at random, [20000, 20000 + NPUs per node x 1000), conflicts now and then ' +
+    '(vllm-ascend docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md, "kv_port Configuration Guide": ' +
+    '8 NPUs 20000-27999, 16 NPUs 20000-35999).',
+  reads: ['the --launch script (never executed)', '/proc/net/tcp', '/proc/net/tcp6', '/proc/<pid>/fd (owners of busy ports)', 'npu-smi info (NPUs per node)'],
   fix: 'Stop the process holding the port, or move the flag or HCCL_IF_BASE_PORT the check names.',
   async run(ctx) {
     const view = await launchView(ctx);
@@ -119,7 +146,10 @@ export default defineCheck({
     const visible = view.env.get('ASCEND_RT_VISIBLE_DEVICES')?.value;
     const listed = visible?.known ? visible.text.split(',').filter((s) => s.trim() !== '').length : 0;
     const devices = layout ? layout.perNode : listed;
-    const { uses, problems } = gather(view, devices);
+    const inventory = await npuInventory(ctx);
+    // the guide's table goes by NPUs per node: 8 on an A2 server, 16 dies on an A3
+    const npusPerNode = inventory.ok && inventory.devices.length > 0 ? inventory.devices.length : ctx.profile.npu.family === 'a3' ? 16 : 8;
+    const { uses, problems } = gather(view, devices, npusPerNode);
     const evidence: Record<string, unknown> = {
       script: view.input.file,
       ports: uses.map((u) => ({ ports: range(u), what: u.what, line: u.line })),
