@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
+import { at, invocationViews, worstOfInvocations, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
 import { npuInventory } from '../src/probes/npu.js';
@@ -124,6 +124,70 @@ function range(use: PortUse): string {
   return use.count === 1 ? String(use.port) : `${use.port}-${use.port + use.count - 1}`;
 }
 
+/** One invocation's ports against the sockets listening here. */
+async function judge(ctx: CheckContext, view: LaunchView): Promise<Outcome> {
+  const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
+  const visible = view.env.get('ASCEND_RT_VISIBLE_DEVICES')?.value;
+  const listed = visible?.known ? visible.text.split(',').filter((s) => s.trim() !== '').length : 0;
+  const devices = layout ? layout.perNode : listed;
+  const inventory = await npuInventory(ctx);
+  // the guide's table goes by NPUs per node: 8 on an A2 server, 16 dies on an A3
+  const npusPerNode = inventory.ok && inventory.devices.length > 0 ? inventory.devices.length : ctx.profile.npu.family === 'a3' ? 16 : 8;
+  const { uses, problems } = gather(view, devices, npusPerNode);
+  const evidence: Record<string, unknown> = {
+    script: view.input.file,
+    ports: uses.map((u) => ({ ports: range(u), what: u.what, line: u.line })),
+  };
+
+  // two roles on one port: the second bind fails
+  const owners = new Map<number, PortUse>();
+  for (const use of uses) {
+    for (let p = use.port; p < use.port + use.count; p++) {
+      const other = owners.get(p);
+      if (other && other !== use) {
+        problems.push({ level: 'fail', text: `port ${p} is both ${other.what} and ${use.what}`, fix: `move one of them${use.line ? ` (${at(view, use.line)})` : ''}` });
+        break;
+      }
+      owners.set(p, use);
+    }
+  }
+
+  const sockets = await listeningSockets(ctx);
+  if (!sockets.ok) return error(`cannot read listening sockets: ${sockets.problem}`, { remediation: 'make /proc/net readable (mount /proc) and re-run', evidence });
+  const busy = sockets.sockets.filter((s) => owners.has(s.localPort)).sort((a, b) => a.localPort - b.localPort);
+  if (busy.length > 0) {
+    const holders = await socketOwners(ctx, new Set(busy.map((s) => s.inode)));
+    const described = [...new Set(busy.map((s) => {
+      const holder = holders.get(s.inode);
+      return `${s.localPort} (${owners.get(s.localPort)!.what}; ${holder ? `pid ${holder.pid} ${holder.name}` : 'owner not visible'})`;
+    }))];
+    const first = holders.get(busy[0]!.inode);
+    evidence.busy = busy.map((s) => ({ port: s.localPort, address: s.localAddress, owner: holders.get(s.inode) ?? null }));
+    problems.unshift({
+      level: 'fail',
+      text: `${plural(described.length, 'port')} of ${view.name} ${described.length === 1 ? 'is' : 'are'} in use: ${summarizeList(described, 3)}`,
+      fix: first
+        ? `kill ${first.pid}   # ${first.name}, if it is a leftover; or move the port in ${view.name}`
+        : `sudo ss -ltnp | grep -E ':(${[...new Set(busy.map((s) => s.localPort))].slice(0, 6).join('|')})\\b'   # find the owner and stop it, or move the port in ${view.name}`,
+    });
+  }
+
+  if (problems.length === 0) {
+    if (uses.length === 0) return pass(`${view.name} binds no port qprep knows of`, { evidence });
+    return pass(`ports of ${view.name} are free: ${uses.map((u) => `${range(u)} ${u.what}`).join(', ')}`, { evidence });
+  }
+  const failing = problems.filter((p) => p.level === 'fail');
+  const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
+  const message = `${ordered[0]!.text}${ordered.length > 1 ? ` (and ${ordered.length - 1} more)` : ''}`;
+  const details = {
+    expected: `free: ${formatRanges(uses.flatMap((u) => Array.from({ length: Math.min(u.count, 64) }, (_, i) => u.port + i)))}`,
+    actual: summarizeList(ordered.map((p) => p.text), 2),
+    remediation: [...new Set(ordered.map((p) => p.fix))].join('\n'),
+    evidence,
+  };
+  return failing.length > 0 ? fail(message, details) : warn(message, details);
+}
+
 export default defineCheck({
   id: 'launch.ports',
   title: "Launch script's ports free",
@@ -142,65 +206,9 @@ export default defineCheck({
   async run(ctx) {
     const view = await launchView(ctx);
     if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
-    const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
-    const visible = view.env.get('ASCEND_RT_VISIBLE_DEVICES')?.value;
-    const listed = visible?.known ? visible.text.split(',').filter((s) => s.trim() !== '').length : 0;
-    const devices = layout ? layout.perNode : listed;
-    const inventory = await npuInventory(ctx);
-    // the guide's table goes by NPUs per node: 8 on an A2 server, 16 dies on an A3
-    const npusPerNode = inventory.ok && inventory.devices.length > 0 ? inventory.devices.length : ctx.profile.npu.family === 'a3' ? 16 : 8;
-    const { uses, problems } = gather(view, devices, npusPerNode);
-    const evidence: Record<string, unknown> = {
-      script: view.input.file,
-      ports: uses.map((u) => ({ ports: range(u), what: u.what, line: u.line })),
-    };
-
-    // two roles on one port: the second bind fails
-    const owners = new Map<number, PortUse>();
-    for (const use of uses) {
-      for (let p = use.port; p < use.port + use.count; p++) {
-        const other = owners.get(p);
-        if (other && other !== use) {
-          problems.push({ level: 'fail', text: `port ${p} is both ${other.what} and ${use.what}`, fix: `move one of them${use.line ? ` (${at(view, use.line)})` : ''}` });
-          break;
-        }
-        owners.set(p, use);
-      }
-    }
-
-    const sockets = await listeningSockets(ctx);
-    if (!sockets.ok) return error(`cannot read listening sockets: ${sockets.problem}`, { remediation: 'make /proc/net readable (mount /proc) and re-run', evidence });
-    const busy = sockets.sockets.filter((s) => owners.has(s.localPort)).sort((a, b) => a.localPort - b.localPort);
-    if (busy.length > 0) {
-      const holders = await socketOwners(ctx, new Set(busy.map((s) => s.inode)));
-      const described = [...new Set(busy.map((s) => {
-        const holder = holders.get(s.inode);
-        return `${s.localPort} (${owners.get(s.localPort)!.what}; ${holder ? `pid ${holder.pid} ${holder.name}` : 'owner not visible'})`;
-      }))];
-      const first = holders.get(busy[0]!.inode);
-      evidence.busy = busy.map((s) => ({ port: s.localPort, address: s.localAddress, owner: holders.get(s.inode) ?? null }));
-      problems.unshift({
-        level: 'fail',
-        text: `${plural(described.length, 'port')} of ${view.name} ${described.length === 1 ? 'is' : 'are'} in use: ${summarizeList(described, 3)}`,
-        fix: first
-          ? `kill ${first.pid}   # ${first.name}, if it is a leftover; or move the port in ${view.name}`
-          : `sudo ss -ltnp | grep -E ':(${[...new Set(busy.map((s) => s.localPort))].slice(0, 6).join('|')})\\b'   # find the owner and stop it, or move the port in ${view.name}`,
-      });
-    }
-
-    if (problems.length === 0) {
-      if (uses.length === 0) return pass(`${view.name} binds no port qprep knows of`, { evidence });
-      return pass(`ports of ${view.name} are free: ${uses.map((u) => `${range(u)} ${u.what}`).join(', ')}`, { evidence });
-    }
-    const failing = problems.filter((p) => p.level === 'fail');
-    const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
-    const message = `${ordered[0]!.text}${ordered.length > 1 ? ` (and ${ordered.length - 1} more)` : ''}`;
-    const details = {
-      expected: `free: ${formatRanges(uses.flatMap((u) => Array.from({ length: Math.min(u.count, 64) }, (_, i) => u.port + i)))}`,
-      actual: summarizeList(ordered.map((p) => p.text), 2),
-      remediation: [...new Set(ordered.map((p) => p.fix))].join('\n'),
-      evidence,
-    };
-    return failing.length > 0 ? fail(message, details) : warn(message, details);
+    const views = await invocationViews(ctx, view);
+    const outcomes: Outcome[] = [];
+    for (const each of views) outcomes.push(await judge(ctx, each));
+    return worstOfInvocations(views, outcomes);
   },
 });

@@ -23,11 +23,11 @@ function knownLauncher(commands: ReadonlyArray<{ line: number; fields: ReadonlyA
   return undefined;
 }
 
-/** "; $1..$7 from launch.sh:3 (bash run_dp_template.sh 0,1 9000 ...), 1 other invocation not judged" */
+/** "; $1..$7 from launch.sh:3 (./run_dp_template.sh 0,1 9000 ...); 1 other invocation with other arguments judged only by ..." */
 function argumentsRead(view: LaunchView): string {
   if (!view.arguments) return '';
   const { used, others } = view.arguments;
-  const rest = others.length > 0 ? `; ${plural(others.length, 'other invocation')} with other arguments not judged (${summarizeList(others.map((o) => `${o.file}:${o.line}`), 3)})` : '';
+  const rest = others.length > 0 ? `; ${plural(others.length, 'other invocation')} with other arguments judged only by launch.devices and launch.ports (${summarizeList(others.map((o) => `${o.file}:${o.line}`), 3)})` : '';
   return `; $1..$${used.args.length} from ${describeInvocation(used)}${rest}`;
 }
 
@@ -42,7 +42,7 @@ export default defineCheck({
     'says what the other launch checks could not see, and catches scripts bash itself would break on (Windows line ' +
     'ends, an unclosed quote) and the trailing backslash after the last flag that swallows the next line added below. ' +
     'A template whose values are its arguments ($1..$9) is read with the arguments of the first invocation found in ' +
-    'the scripts given with it (a repeated --launch: `bash run_dp_template.sh 0,1,2,3 9000 4 0 ...`); the others are named, not judged.',
+    'the scripts given with it (a repeated --launch: `bash run_dp_template.sh 0,1,2,3 9000 4 0 ...`); the devices and ports of the others are judged too (launch.devices, launch.ports).',
   reads: ['the --launch script (never executed)'],
   fix: 'Write the values the script computes at run time literally, convert CRLF line ends (sed -i "s/\\r$//" SCRIPT), close the quote, remove the trailing backslash.',
   async run(ctx) {

@@ -1,6 +1,6 @@
 import type { LaunchInput } from '../core/launch-input.js';
-import type { CheckContext } from '../core/types.js';
-import { invocationsOf, readLaunchScript, type Field, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
+import type { CheckContext, Outcome } from '../core/types.js';
+import { evaluateLaunchScript, invocationsOf, readLaunchScript, type Field, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
 import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
 import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
 import { resolveNodeAddress, type NodeAddress } from './node-address.js';
@@ -33,7 +33,8 @@ export interface LaunchView {
   anglePlaceholders: AnglePlaceholder[];
   /**
    * where $1..$9 come from when a given script runs this one: the invocation the values were
-   * bound from (the first found) and the others, which pass other values and are not judged
+   * bound from (the first found) and the others with other values, whose devices and ports
+   * launch.devices and launch.ports judge too (invocationViews)
    */
   arguments?: { used: LauncherInvocation; others: LauncherInvocation[] };
 }
@@ -80,6 +81,48 @@ export function viewOf(given: LaunchInput, inherited: Readonly<Record<string, st
   const argv = (call: Invocation) => call.args.map((a) => a.text).join('\0');
   if (used) view.arguments = { used, others: invocations.filter((call) => call !== used && call.args.length > 0 && argv(call) !== argv(used)) };
   return view;
+}
+
+/**
+ * The judged script once per invocation of it with other arguments: the view itself first,
+ * then one view per other invocation (`bash run_dp_template.sh 4,5,6,7 9001 4 1 ...`). The checks
+ * whose verdict depends on the arguments (devices, ports) judge each, so that the second rank's
+ * devices are not left unchecked.
+ */
+export function invocationViews(ctx: CheckContext, view: LaunchView): Promise<LaunchView[]> {
+  return ctx.shared('launch-script:invocations', async () => {
+    if (!view.arguments || view.arguments.others.length === 0) return [view];
+    const inherited = ctx.host.env();
+    return [
+      view,
+      ...view.arguments.others.map((call) => {
+        const script = evaluateLaunchScript(view.script.parsed, inherited, { positional: call.args });
+        const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
+        let env = serve?.env;
+        if (!env) {
+          env = new Map();
+          for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
+        }
+        return { ...view, script, serve, env, arguments: { used: call, others: [] } };
+      }),
+    ];
+  });
+}
+
+const SEVERITY: Record<string, number> = { fail: 4, error: 3, warn: 2, pass: 1, skip: 0 };
+
+/**
+ * The verdict over every invocation (outcomes in the order of `invocationViews`): the worst, its
+ * message led by the invocation it comes from when that is not the first.
+ */
+export function worstOfInvocations(views: readonly LaunchView[], outcomes: readonly Outcome[]): Outcome {
+  let worst = 0;
+  outcomes.forEach((outcome, i) => {
+    if ((SEVERITY[outcome.status] ?? 0) > (SEVERITY[outcomes[worst]!.status] ?? 0)) worst = i;
+  });
+  const chosen = outcomes[worst]!;
+  const call = views[worst]!.arguments?.used;
+  return worst === 0 || !call ? chosen : { ...chosen, message: `with the arguments of ${call.file}:${call.line}: ${chosen.message}` };
 }
 
 /** A launcher's command that runs the judged script with its arguments. */

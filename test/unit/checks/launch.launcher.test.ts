@@ -3,7 +3,9 @@ import { catalogue } from '../../../checks/index.js';
 import type { LaunchInput } from '../../../src/core/launch-input.js';
 import { viewOf } from '../../../src/probes/launch.js';
 import { invocationsOf, readLaunchScript } from '../../../src/parsers/launch-script.js';
-import { a3Node, guideScript } from '../../helpers/launch.js';
+import { ascendFixture } from '../../helpers/fixtures.js';
+import { a3Node, guideScript, listener, NODE_INTERFACES, TCP_HEADER } from '../../helpers/launch.js';
+import { npuHost } from '../../helpers/npu-host.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
 
 /**
@@ -71,7 +73,23 @@ describe('run_dp_template.sh with the launcher that runs it (--launch TEMPLATE -
 
   it('a launcher that starts four ranks: the first is judged, the three others are named', async () => {
     const { outcome } = await runOn(byId('launch.script'), a3Node(), {}, { launch: given(RANKS) });
-    expect(outcome.message).toContain('$1..$7 from launch.sh:1 (./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4); 3 other invocations with other arguments not judged (launch.sh:2, launch.sh:3, launch.sh:4)');
+    expect(outcome.message).toContain('$1..$7 from launch.sh:1 (./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4); 3 other invocations with other arguments judged only by launch.devices and launch.ports (launch.sh:2, launch.sh:3, launch.sh:4)');
+  });
+
+  it('every invocation is judged for devices and ports: rank 1 given devices 8-15 on an 8-NPU host fails, naming its line', async () => {
+    const a2 = { ...npuHost({ info: ascendFixture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt') }), interfaces: NODE_INTERFACES };
+    const spec = { ...a2, files: { ...a2.files, '/proc/net/tcp': TCP_HEADER + listener(9001, 4242), '/proc/net/tcp6': TCP_HEADER } };
+    const launcher = 'bash ./run_dp_template.sh 0,1,2,3,4,5,6,7 9000 2 0 10.0.0.11 12342 8 &\nbash ./run_dp_template.sh 8,9,10,11,12,13,14,15 9001 2 1 10.0.0.11 12342 8 &\n';
+    const devices = await runOn(byId('launch.devices'), spec, {}, { launch: given(launcher) });
+    expectRemediation(devices.outcome);
+    expect(devices.outcome.status).toBe('fail');
+    expect(devices.outcome.message).toMatch(/^with the arguments of launch.sh:2: ASCEND_RT_VISIBLE_DEVICES \(run_dp_template.sh:13\) lists 8-15, which this host does not have/);
+    const ports = await runOn(byId('launch.ports'), spec, {}, { launch: given(launcher) });
+    expect(ports.outcome.status).toBe('fail');
+    expect(ports.outcome.message).toMatch(/^with the arguments of launch.sh:2: 1 port of run_dp_template.sh is in use: 9001 \(--port/);
+    // rank 0 alone is fine: the first invocation is not the one at fault
+    const first = await runOn(byId('launch.devices'), spec, {}, { launch: given(launcher.split('\n')[0]! + '\n') });
+    expect(first.outcome.status).toBe('pass');
   });
 
   it('a size the launcher gets wrong is a finding of the template: TP 16 on the four devices of rank 0', async () => {
