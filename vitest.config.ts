@@ -11,6 +11,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    setupFiles: ['test/setup-lang.ts'],
     projects: [
       {
         extends: true,

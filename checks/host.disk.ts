@@ -13,20 +13,16 @@ async function usageFor(ctx: CheckContext, path: string): Promise<{ measured: st
   }
 }
 
+// title, why, fix and every message: src/i18n/*/checks/host.ts
 export default defineCheck({
   id: 'host.disk',
-  title: 'Free disk space for the weights',
   category: 'host',
   level: 'recommended',
-  why:
-    'Qwen3.5-397B-A17B is about 400 GB in w8a8 and 800 GB in BF16; a download or conversion that runs out of space ' +
-    'half-way leaves a broken checkpoint. The guides download weights to /root/.cache (ideally a directory shared by ' +
-    'all nodes); the profile names the directories and the space they need.',
   reads: ['statfs(<each host.disk path of the profile>)'],
-  fix: 'Free space on that filesystem, or put the weights elsewhere and set host.disk in the profile.',
   async run(ctx) {
+    const t = ctx.text.checks['host.disk'];
     const entries = ctx.profile.host.disk;
-    if (entries.length === 0) return pass('no weight directory configured (host.disk is empty in the profile)');
+    if (entries.length === 0) return pass(t.noDirectory);
     const findings = await Promise.all(entries.map(async (entry) => ({ entry, ...(await usageFor(ctx, entry.path)) })));
     const evidence = findings.map(({ entry, measured, usage }) => ({
       path: entry.path,
@@ -36,23 +32,23 @@ export default defineCheck({
     }));
     const broken = findings.find((f) => !f.usage.ok);
     if (broken && !broken.usage.ok) {
-      return error(`cannot measure free space: ${describeProbeError(broken.measured, broken.usage)}`, {
-        remediation: `make ${broken.measured} accessible and re-run`,
+      return error(t.cannotMeasure({ problem: describeProbeError(broken.measured, broken.usage, ctx.text.probes.file) }), {
+        remediation: t.makeAccessible({ path: broken.measured }),
         evidence: { paths: evidence },
       });
     }
     const describe = (f: (typeof findings)[number]) => {
       const available = f.usage.ok ? f.usage.value.availableBytes : 0;
-      const on = f.measured === f.entry.path ? '' : ` (not created yet; measured on ${f.measured})`;
-      return `${f.entry.path}${on}: ${formatBytes(available)} free`;
+      return t.free({ path: f.entry.path, measuredOn: f.measured === f.entry.path ? null : f.measured, available: formatBytes(available) });
     };
     const short = findings.filter((f) => f.usage.ok && f.usage.value.availableBytes < f.entry.minFree);
-    if (short.length === 0) return pass(findings.map(describe).join('; '), { evidence: { paths: evidence } });
+    const separator = ctx.text.report.clauseSeparator;
+    if (short.length === 0) return pass(findings.map(describe).join(separator), { evidence: { paths: evidence } });
     const first = short[0]!;
-    return fail(`${short.map((f) => `${describe(f)}, expected at least ${formatBytes(f.entry.minFree)}`).join('; ')}`, {
+    return fail(short.map((f) => t.short({ free: describe(f), min: formatBytes(f.entry.minFree) })).join(separator), {
       expected: `>= ${formatBytes(first.entry.minFree)} free`,
       actual: first.usage.ok ? `${formatBytes(first.usage.value.availableBytes)} free` : 'unknown',
-      remediation: `free space on the filesystem of ${first.measured} (du -xsh ${first.measured}/* | sort -h | tail), or point host.disk in the profile at the directory that will hold the weights`,
+      remediation: t.freeSpace({ path: first.measured }),
       evidence: { paths: evidence },
     });
   },

@@ -32,30 +32,26 @@ async function containerLimit(ctx: CheckContext): Promise<CgroupLimit | undefine
   return undefined;
 }
 
+// title, why, fix and every message: src/i18n/*/checks/host.ts
 export default defineCheck({
   id: 'host.memory',
-  title: 'Available host memory',
   category: 'host',
   level: 'recommended',
-  why:
-    'Weights are read through host memory while they are loaded onto the NPUs, and the engine, tokenizer and CPU ' +
-    'workers live there too. A host (or a container memory limit) with too little available memory is killed by ' +
-    'the OOM killer half-way through a 30-minute load.',
   reads: [MEMINFO, '/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'],
-  fix: 'Stop what holds the memory, or raise the container memory limit (docker run --memory), or lower the profile threshold.',
   async run(ctx) {
+    const t = ctx.text.checks['host.memory'];
     const min = ctx.profile.host.memoryMinAvailable;
     const read = await ctx.host.readFile(MEMINFO);
-    if (!read.ok) return error(`cannot read ${describeProbeError(MEMINFO, read)}`, { remediation: `make ${MEMINFO} readable (mount /proc) and re-run` });
+    if (!read.ok) return error(t.cannotRead({ problem: describeProbeError(MEMINFO, read, ctx.text.probes.file) }), { remediation: t.mountProc({ path: MEMINFO }) });
     const fields = parseMeminfo(read.value);
     const total = fields.get('MemTotal');
     const available = fields.get('MemAvailable') ?? (fields.has('MemFree') ? fields.get('MemFree')! + (fields.get('Cached') ?? 0) : undefined);
     if (total === undefined || available === undefined) {
-      return error(`${MEMINFO} has no MemTotal/MemAvailable lines`, { remediation: `check that ${MEMINFO} is the kernel's file`, evidence: { firstLine: read.value.split('\n')[0] } });
+      return error(t.noFields({ path: MEMINFO }), { remediation: t.kernelFile({ path: MEMINFO }), evidence: { firstLine: read.value.split('\n')[0] } });
     }
     const evidence: Record<string, unknown> = { totalBytes: total, availableBytes: available, minAvailableBytes: min };
     let usable = available;
-    let where = `${formatBytes(available)} available of ${formatBytes(total)}`;
+    let where = t.available({ available: formatBytes(available), total: formatBytes(total) });
     const container = await ctx.container();
     if (container.inContainer) {
       const limit = await containerLimit(ctx);
@@ -64,17 +60,15 @@ export default defineCheck({
         evidence.cgroup = limit;
         if (headroom < usable) {
           usable = headroom;
-          where = `${formatBytes(headroom)} left under the container limit of ${formatBytes(limit.limitBytes)} (host: ${formatBytes(available)} available)`;
+          where = t.underLimit({ headroom: formatBytes(headroom), limit: formatBytes(limit.limitBytes), available: formatBytes(available) });
         }
       }
     }
     if (usable >= min) return pass(where, { evidence });
-    return fail(`${where}, expected at least ${formatBytes(min)} available`, {
+    return fail(t.tooLittle({ where, min: formatBytes(min) }), {
       expected: `>= ${formatBytes(min)}`,
       actual: formatBytes(usable),
-      remediation: container.inContainer
-        ? 'free memory on the host or re-create the container with a larger --memory limit'
-        : 'stop the processes holding memory (ps aux --sort=-rss | head), or lower host.memoryMinAvailable in the profile',
+      remediation: container.inContainer ? t.largerLimit : t.stopHolders,
       evidence,
     });
   },

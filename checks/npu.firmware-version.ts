@@ -1,23 +1,18 @@
 import { fail, pass, skip } from '../src/core/outcome.js';
+import { en } from '../src/i18n/en/index.js';
 import { defineCheck } from '../src/core/types.js';
 import { driverVersionInfo, firmwareVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuBoard } from '../src/probes/npu.js';
 import { declaredDriverFirmware } from '../src/util/ascend-compat.js';
 
+// title, why, fix and every message: src/i18n/*/checks/npu.ts
 export default defineCheck({
   id: 'npu.firmware-version',
-  title: 'Firmware version fits the driver',
   category: 'npu',
   level: 'recommended',
-  why:
-    'Driver and firmware are released in pairs: the driver declares the firmware range it supports ' +
-    '(compatible_version_fw), the firmware the drivers it supports (compatible_version_drv), and npu-smi -t board ' +
-    'prints the driver\'s own verdict (Compatibility OK/NOK). A mismatch usually follows a driver upgrade without the ' +
-    'firmware. Recommended rather than required: the driver installer refuses most bad pairs itself, and a pair that slips ' +
-    'through shows up in npu.health; this check names the cause.',
   reads: ['npu-smi info -t board -i <card>', '<firmware>/version.info', '<driver>/version.info'],
-  fix: 'Install the firmware package that belongs to the installed driver (same HDK release), then reboot.',
   async run(ctx) {
+    const t = ctx.text.checks['npu.firmware-version'];
     const [boardRead, firmwareFile, driverFile, container] = await Promise.all([npuBoard(ctx), firmwareVersionInfo(ctx), driverVersionInfo(ctx), ctx.container()]);
     const fromBoard = boardRead.info?.firmwareVersion ?? null;
     const fromFile = firmwareFile.ok ? firmwareFile.value.version : null;
@@ -34,21 +29,21 @@ export default defineCheck({
     };
     if (!firmware) {
       if (container.inContainer) {
-        return skip('the firmware version is not visible in this container (npu-smi -t board named none, and the guides do not mount /usr/local/Ascend/firmware); run qprep on the host to check it', {
-          remediation: 'on the host: qprep check --only npu.firmware-version',
+        return skip(t.notVisible, {
+          remediation: t.onHost,
           evidence,
         });
       }
-      return fail(`no firmware version: ${firmwareFile.ok ? 'version.info names none' : firmwareFile.reason}; npu-smi -t board: ${boardRead.problem ?? 'named none'}`, {
-        remediation: 'install the firmware package of the driver\'s HDK release (Ascend-hdk-*-npu-firmware_*.run --full), then reboot',
+      return fail(t.noFirmware({ file: firmwareFile.ok ? null : firmwareFile.text, board: boardRead.problemText ?? null }), {
+        remediation: t.installFirmware,
         evidence,
       });
     }
     if (boardRead.info?.compatibility?.toUpperCase() === 'NOK') {
-      return fail(`the driver reports firmware ${firmware} as not compatible (npu-smi info -t board: Compatibility NOK)`, {
+      return fail(t.notCompatible({ firmware }), {
         expected: 'Compatibility OK',
         actual: 'NOK',
-        remediation: `install the firmware package of driver ${driver?.version ?? 'the installed driver'}'s HDK release, then reboot`,
+        remediation: t.installFirmwareOf({ driver: driver?.version ?? null }),
         evidence,
       });
     }
@@ -59,22 +54,22 @@ export default defineCheck({
       { version: firmware, compatibleDrivers: firmwareDeclarations },
     );
     if (verdict.verdict === 'incompatible') {
-      const ranges = [
-        driver?.compatibleFirmware.length ? `driver ${driver.version} takes firmware ${driver.compatibleFirmware.map(([l, h]) => `[${l}, ${h}]`).join(', ')}` : '',
-        firmwareDeclarations.length ? `firmware ${firmware} takes drivers ${firmwareDeclarations.map(([l, h]) => `[${l}, ${h}]`).join(', ')}` : '',
-      ].filter(Boolean);
-      return fail(`firmware ${firmware} does not fit driver ${driver?.version ?? '?'}: ${ranges.join('; ')}`, {
-        expected: ranges.join('; '),
+      const driverRanges = driver?.compatibleFirmware.map(([l, h]) => `[${l}, ${h}]`).join(', ') ?? '';
+      const firmwareRanges = firmwareDeclarations.map(([l, h]) => `[${l}, ${h}]`).join(', ');
+      // expected is for programs: English; the message says the same in the run's language
+      const ranges = (words: typeof t) =>
+        [
+          driver?.compatibleFirmware.length ? words.driverTakes({ driver: driver.version, ranges: driverRanges }) : '',
+          firmwareDeclarations.length ? words.firmwareTakes({ firmware, ranges: firmwareRanges }) : '',
+        ].filter(Boolean);
+      return fail(t.doesNotFit({ firmware, driver: driver?.version ?? '?', ranges: ranges(t).join(ctx.text.report.clauseSeparator) }), {
+        expected: ranges(en.checks['npu.firmware-version']).join('; '),
         actual: `firmware ${firmware}, driver ${driver?.version ?? '?'}`,
-        remediation: 'install the firmware package of the driver\'s HDK release (Ascend-hdk-*-npu-firmware_*.run --full), then reboot',
+        remediation: t.installFirmware,
         evidence,
       });
     }
-    const how =
-      verdict.verdict === 'compatible'
-        ? `within the range the ${verdict.by.join(' and ')} declare${verdict.by.length === 1 ? 's' : ''}`
-        : 'neither file declares a range';
-    const compat = boardRead.info?.compatibility ? `; npu-smi Compatibility ${boardRead.info.compatibility}` : '';
-    return pass(`firmware ${firmware} with driver ${driver?.version ?? '?'}: ${how}${compat}`, { evidence });
+    const how = verdict.verdict === 'compatible' ? t.withinRange({ by: verdict.by }) : t.noRange;
+    return pass(t.fits({ firmware, driver: driver?.version ?? '?', how, compatibility: boardRead.info?.compatibility ?? null }), { evidence });
   },
 });

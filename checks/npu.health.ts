@@ -4,7 +4,7 @@ import { healthInfo, parseNpuSmiKeyValue, type NpuHealthInfo } from '../src/pars
 import { commandProblem } from '../src/probes/commands.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
 import { deviceLabel, npuInventory, selectVisible, visibleDevices, type NpuDevice } from '../src/probes/npu.js';
-import { plural, summarizeList } from '../src/util/text.js';
+import { summarizeList } from '../src/util/text.js';
 
 /** Details are fetched for this many unhealthy chips at most: enough to act on, cheap on a sick node. */
 const DETAIL_LIMIT = 4;
@@ -24,34 +24,34 @@ async function healthDetail(ctx: CheckContext, npuSmi: string, device: NpuDevice
   return { detail: healthInfo(parseNpuSmiKeyValue(result.stdout)) };
 }
 
-function describe(entry: Unhealthy): string {
-  const codes = entry.detail?.errorCodes.length ? ` error code ${entry.detail.errorCodes.join(' ')}` : '';
-  const info = entry.detail?.errorInformation ? ` (${entry.detail.errorInformation})` : '';
-  return `${entry.label} ${entry.device.health}${codes}${info}`;
+function describe(ctx: CheckContext, entry: Unhealthy): string {
+  return ctx.text.checks['npu.health'].device({
+    label: entry.label,
+    health: entry.device.health,
+    codes: entry.detail?.errorCodes.length ? entry.detail.errorCodes.join(' ') : null,
+    information: entry.detail?.errorInformation || null,
+  });
 }
 
+// title, why, fix and every message: src/i18n/*/checks/npu.ts
 export default defineCheck({
   id: 'npu.health',
-  title: 'NPU health',
   category: 'npu',
   level: 'required',
-  why:
-    'npu-smi reports each chip\'s health as OK, Warning, Alarm, Critical or UNKNOWN. vllm-ascend\'s own worker health ' +
-    'check raises on anything but OK, and a chip in alarm fails collectives unpredictably, so a chip the workload will ' +
-    'use must be OK: required. A non-OK chip outside ASCEND_RT_VISIBLE_DEVICES (or the profile\'s npu.visibleDevices) only ' +
-    'warns. The error codes come from npu-smi info -t health.',
   reads: ['npu-smi info', 'npu-smi info -t health -i <card> -c <chip> (for non-OK chips)', 'ASCEND_RT_VISIBLE_DEVICES'],
-  fix: 'Read the error codes (npu-smi info -t health), reset or replace the chip, or leave it out of ASCEND_RT_VISIBLE_DEVICES and the device mapping.',
   async run(ctx) {
+    const t = ctx.text.checks['npu.health'];
+    const list = ctx.text.report.list;
     const inventory = await npuInventory(ctx);
-    if (!inventory.ok) return inventoryUnavailable(ctx, inventory.problem, 'NPU health');
+    if (!inventory.ok) return inventoryUnavailable(ctx, inventory.problem, t.what);
     const visible = visibleDevices(ctx);
     const used = new Set(selectVisible(inventory.devices, visible));
     const unhealthy: Unhealthy[] = inventory.devices
       .filter((d) => d.health.toUpperCase() !== 'OK')
-      .map((device) => ({ device, label: deviceLabel(device, inventory.family) }));
+      .map((device) => ({ device, label: deviceLabel(device, inventory.family, ctx.text) }));
     for (const entry of unhealthy.slice(0, DETAIL_LIMIT)) {
       const { detail, problem } = await healthDetail(ctx, inventory.argv[0]!, entry.device);
+      // the evidence's problem stays English; the message does not quote it
       if (detail) entry.detail = detail;
       if (problem) entry.detailProblem = problem;
     }
@@ -63,26 +63,22 @@ export default defineCheck({
     const blocking = unhealthy.filter((u) => used.has(u.device));
     const first = (blocking[0] ?? unhealthy[0])?.device;
     const remediation = first
-      ? [
-          `npu-smi info -t health -i ${first.card} -c ${first.chip}   # inspect: the error codes and what raised them`,
-          `or: npu-smi set -t reset -i ${first.card} -c ${first.chip}   # reset the chip, or have it replaced`,
-          "or: leave it out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags",
-        ].join('\n')
+      ? [t.inspect({ card: first.card, chip: first.chip }), t.reset({ card: first.card, chip: first.chip }), t.leaveOut].join('\n')
       : '';
     if (blocking.length > 0) {
-      return fail(`${blocking.length} of ${plural(used.size, 'NPU device')} the workload uses ${blocking.length === 1 ? 'is' : 'are'} not OK: ${summarizeList(blocking.map(describe), 3)}`, {
+      return fail(t.notOk({ count: blocking.length, used: used.size, devices: summarizeList(blocking.map((u) => describe(ctx, u)), 3, list) }), {
         expected: 'OK',
-        actual: blocking.map((u) => `${u.label}: ${u.device.health}`).join(', '),
+        actual: blocking.map((u) => `${deviceLabel(u.device, inventory.family)}: ${u.device.health}`).join(', '),
         remediation,
         evidence,
       });
     }
     if (unhealthy.length > 0) {
-      return warn(`${unhealthy.length} NPU device${unhealthy.length === 1 ? '' : 's'} outside ${visible.source} not OK: ${summarizeList(unhealthy.map(describe), 3)}`, {
+      return warn(t.notOkOutside({ count: unhealthy.length, source: visible.source, devices: summarizeList(unhealthy.map((u) => describe(ctx, u)), 3, list) }), {
         remediation,
         evidence,
       });
     }
-    return pass(inventory.devices.length === 1 ? 'the NPU device reports OK' : `all ${inventory.devices.length} NPU devices report OK`, { evidence });
+    return pass(t.allOk({ count: inventory.devices.length }), { evidence });
   },
 });

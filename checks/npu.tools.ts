@@ -4,19 +4,14 @@ import { DRIVER_PATHS } from '../src/data/container-mounts.js';
 import { knownFamily, mountSetOf, needsHccnTool, npuSmiFlag } from '../src/probes/npu-advice.js';
 import { HCCN_TOOL_DIRS, locateHccnTool, locateNpuSmi, NPU_SMI_DIRS } from '../src/probes/npu.js';
 
+// title, why, fix and every message: src/i18n/*/checks/npu.ts
 export default defineCheck({
   id: 'npu.tools',
-  title: 'npu-smi and hccn_tool resolvable',
   category: 'npu',
   level: 'required',
-  why:
-    'Every NPU check, vllm-ascend\'s own health probe and CPU binding run npu-smi, and Mooncake/HIXL call hccn_tool for ' +
-    'the device IPs of A2 and A3 NPUs. Neither is on PATH in a container unless it is mounted ("bash: /usr/local/bin/npu-smi: ' +
-    'No such file or directory"), and npu-smi sits in /usr/local/sbin on some hosts. Required: without them the node cannot ' +
-    'be assessed, and the 310P family, which has no NPU network, is not asked for hccn_tool.',
   reads: [`PATH, ${NPU_SMI_DIRS.join(', ')} (npu-smi)`, `PATH, ${HCCN_TOOL_DIRS.join(', ')} (hccn_tool)`],
-  fix: 'In a container add the guide\'s -v flags for npu-smi and hccn_tool; on a host install the NPU driver package, which ships both.',
   async run(ctx) {
+    const t = ctx.text.checks['npu.tools'];
     const [npuSmi, hccnTool, family, container, set] = await Promise.all([
       locateNpuSmi(ctx),
       locateHccnTool(ctx),
@@ -37,19 +32,17 @@ export default defineCheck({
       flags.push(DRIVER_PATHS.standard.find((p) => p.path.endsWith('/hccn_tool'))!.flag);
     }
     if (missing.length > 0) {
-      const where = missing.map((name) => `${name} (not on PATH, not in ${(name === 'npu-smi' ? NPU_SMI_DIRS : HCCN_TOOL_DIRS).join(' or ')})`);
-      return fail(`not found: ${where.join('; ')}`, {
+      const where = missing.map((name) => t.notIn({ tool: name, dirs: (name === 'npu-smi' ? NPU_SMI_DIRS : HCCN_TOOL_DIRS).join(' or ') }));
+      return fail(t.notFound({ tools: where.join('; ') }), {
         expected: wantHccn ? 'npu-smi and hccn_tool' : 'npu-smi',
         actual: `missing: ${missing.join(', ')}`,
-        remediation: container.inContainer
-          ? `add ${flags.join(' ')} to docker run`
-          : 'install the NPU driver package (it ships npu-smi and hccn_tool), or add their directories to PATH',
+        remediation: container.inContainer ? t.addFlags({ flags: flags.join(' ') }) : t.installDriver,
         evidence,
       });
     }
-    const found = [`npu-smi at ${npuSmi.path}`];
-    if (hccnTool.path) found.push(`hccn_tool at ${hccnTool.path}`);
-    else found.push(`no hccn_tool (not needed for family ${family}${set === '200i-pro' ? ', 200I Pro' : ''})`);
-    return pass(found.join(', '), { evidence });
+    const found = [t.foundAt({ tool: 'npu-smi', path: npuSmi.path! })];
+    if (hccnTool.path) found.push(t.foundAt({ tool: 'hccn_tool', path: hccnTool.path }));
+    else found.push(t.hccnNotNeeded({ family, pro: set === '200i-pro' }));
+    return pass(found.join(ctx.text.report.list.separator), { evidence });
   },
 });

@@ -1,6 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { parseTimeout } from './util/duration.js';
 import { closest } from './util/suggest.js';
+import { resolveLang } from './i18n/lang.js';
+import { en } from './i18n/en/index.js';
+import { zh } from './i18n/zh/index.js';
+
+type CliText = typeof en.cli;
 import { validatePathOptions, validateReportOperands } from './app/path-options.js';
 import { claimDocument, describeRun, holdSignals, routeSignals, runIdentity } from './app/signals.js';
 import { VERSION } from './version.js';
@@ -36,91 +41,69 @@ function duration(flag: string) {
   };
 }
 
-function formatOption(formats: string[]): Option {
-  return new Option('-f, --format <format>', 'output format').choices(formats).default('human');
+function formatOption(t: CliText, formats: string[]): Option {
+  return new Option('-f, --format <format>', t['format --format']).choices(formats).default('human');
 }
 
-function addHostOptions(command: Command, { snapshot = true }: { snapshot?: boolean } = {}): Command {
+function addHostOptions(t: CliText, command: Command, { snapshot = true }: { snapshot?: boolean } = {}): Command {
   command
-    .option('--profile <name|file>', 'built-in profile name or a YAML/JSON profile file (default: "default", or with --snapshot the profile it recorded)')
-    .option('--root <dir>', "read the host's files under this prefix (e.g. /host in a container)");
-  if (snapshot) command.option('--snapshot <file>', 'answer from a snapshot file instead of the live host');
-  return command.option('--timeout <duration>', 'timeout of each probe: 10s, 500ms, 2m (a bare number is milliseconds)', duration('--timeout'), 10000);
+    .option('--profile <name|file>', t['host --profile'])
+    .option('--root <dir>', t['host --root']);
+  if (snapshot) command.option('--snapshot <file>', t['host --snapshot']);
+  return command.option('--timeout <duration>', t['host --timeout'], duration('--timeout'), 10000);
 }
 
-function addClusterOptions(command: Command): Command {
+function addClusterOptions(t: CliText, command: Command): Command {
   return command
-    .option('--cluster <file>', 'the nodes of the deployment: a YAML/JSON cluster file or a JSON array of qprep facts documents')
-    .option('--node <name>', "this host's node in the cluster file, when neither its addresses nor its hostname tell")
-    .option('--hccn-concurrency <n>', 'hccn_tool calls at once on this host (default 1: the tool answers "busy" when run concurrently)', positiveInt('--hccn-concurrency'));
+    .option('--cluster <file>', t['cluster --cluster'])
+    .option('--node <name>', t['cluster --node'])
+    .option('--hccn-concurrency <n>', t['cluster --hccn-concurrency'], positiveInt('--hccn-concurrency'));
 }
 
-function addLaunchOption(command: Command): Command {
-  return command.option(
-    '--launch <script>',
-    'judge this launch script (the bash that runs vllm serve; "-" reads it from stdin): read, never executed; repeatable: a further script that runs it with its arguments ($1..$9) gives their values',
-    collect,
-    [],
-  );
+function addLaunchOption(t: CliText, command: Command): Command {
+  return command.option('--launch <script>', t['launch --launch'], collect, []);
 }
 
-function addSelectionOptions(command: Command): Command {
+function addSelectionOptions(t: CliText, command: Command): Command {
   return command
-    .option('--only <ids>', 'run only these checks: ids, id prefixes (npu, hccn) or categories; comma-separated, repeatable', collect, [])
-    .option('--skip <ids>', 'do not run these checks; same syntax as --only', collect, [])
-    .option('--jobs <n>', 'checks run at once', positiveInt('--jobs'), 8);
+    .option('--only <ids>', t['selection --only'], collect, [])
+    .option('--skip <ids>', t['selection --skip'], collect, [])
+    .option('--jobs <n>', t['selection --jobs'], positiveInt('--jobs'), 8);
 }
 
-export function buildProgram(exit: Exit): Command {
+/** Every command speaks the run's language; the value is resolved with the environment before the action runs. */
+function addLangOption(t: CliText, command: Command): Command {
+  return command.option('--lang <lang>', t['lang --lang']);
+}
+
+export function buildProgram(exit: Exit, t: CliText = en.cli): Command {
   const program = new Command();
   program
     .name('qprep')
-    .description('Preflight and tuning for Huawei Ascend NPU hosts about to serve LLMs with vllm-ascend.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .addOption(new Option('--color <when>', 'colors in human output: auto (on a terminal), always, never; FORCE_COLOR and NO_COLOR are honoured').choices(['auto', 'always', 'never']))
-    .option('--no-color', 'no colors in human output, as --color=never')
+    .description(t['program'])
+    .version(VERSION, '-V, --version', t['program --version'])
+    .addOption(new Option('--color <when>', t['program --color']).choices(['auto', 'always', 'never']))
+    .option('--no-color', t['program --no-color'])
     .configureOutput({ outputError: () => undefined })
     .exitOverride()
     .addHelpText(
       'after',
-      `
-Examples:
-  qprep check                                  check this host: the problems with their fixes, one line for the rest
-  qprep check -v                               every check, one line each
-  qprep check -q                               the verdict line alone
-  qprep check --format json --output r.json    the readiness JSON for Ansible or an orchestrator
-  qprep check --only npu,hccn --strict         NPU and HCCN checks only; warnings block too
-  qprep check --ignore net.proxy               report a failing check as a warning (recorded)
-  qprep facts > node1.json                     this node's NPUs, versions and addresses as JSON
-  qprep snapshot -o host.json                  record everything qprep reads, for support
-  qprep check --snapshot host.json             replay it anywhere
-  qprep check --cluster cluster.yaml           this node as one of a cluster (ping plans, peers)
-  qprep check --launch run_p.sh                the launch script against this host: placeholders, NIC, NPUs, ports, weights
-  qprep aggregate reports/ --cluster c.json    the cluster verdict from every node's report
-  qprep serve --interval 5m                    stay on the node: /readyz, /report and /metrics on 127.0.0.1:9105
-  qprep explain cpu.governor                   what a check looks at and how to fix it
-  qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
-  qprep tune --dry-run                         what tune would change, with the old values
-  sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
-  sudo qprep rollback                          put back every old value from the journal
-  source <(qprep env)                          the launch environment of this host (LD_PRELOAD, HCCL_IF_IP, ...)
-
-Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
+      t['program examples'],
     );
 
   const check = program
     .command('check')
-    .description('run the checks, print the report, exit 0 ready / 1 not ready / 2 no verdict')
-    .addOption(formatOption(['human', 'json', 'junit', 'prometheus']))
-    .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
-    .option('--ignore <ids>', 'report these failing checks as warnings (recorded in the report); "all" for every check', collect, [])
-    .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false)
-    .option('-v, --verbose', 'human report: every check, passes included')
-    .option('-q, --quiet', 'human report: the verdict line alone');
-  addHostOptions(check);
-  addSelectionOptions(check);
-  addClusterOptions(check);
-  addLaunchOption(check);
+    .description(t['check'])
+    .addOption(formatOption(t, ['human', 'json', 'junit', 'prometheus']))
+    .option('-o, --output <file>', t['check --output'])
+    .option('--ignore <ids>', t['check --ignore'], collect, [])
+    .option('--strict', t['check --strict'], false)
+    .option('-v, --verbose', t['check --verbose'])
+    .option('-q, --quiet', t['check --quiet']);
+  addHostOptions(t, check);
+  addSelectionOptions(t, check);
+  addClusterOptions(t, check);
+  addLaunchOption(t, check);
   check.action(async (options, command: Command) => {
     const { runCheckCommand } = await import('./app/commands.js');
     exit.code = await runCheckCommand({ ...options, ...command.optsWithGlobals() });
@@ -128,17 +111,17 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const serve = program
     .command('serve')
-    .description('stay on the node: run the checks at start and every --interval, serve /healthz, /readyz, /report and /metrics over HTTP; read-only, never tunes')
-    .option('--listen <address:port>', 'where to listen (a non-loopback address only when given)', '127.0.0.1:9105')
-    .option('--interval <duration>', 'time between runs, e.g. 30s, 5m, 1h (each run is jittered by ±10 %)', '5m')
-    .option('--budget <duration>', 'longest a run may take before its probes are killed and it ends without a verdict (default 80 % of --interval)')
-    .option('--allow-trigger', 'allow POST /run to start a run at once', false)
-    .option('--ignore <ids>', 'report these failing checks as warnings (recorded in the report); "all" for every check', collect, [])
-    .option('--strict', 'warnings and errors of recommended checks make the node not ready too', false);
-  addHostOptions(serve);
-  addSelectionOptions(serve);
-  addClusterOptions(serve);
-  addLaunchOption(serve);
+    .description(t['serve'])
+    .option('--listen <address:port>', t['serve --listen'], '127.0.0.1:9105')
+    .option('--interval <duration>', t['serve --interval'], '5m')
+    .option('--budget <duration>', t['serve --budget'])
+    .option('--allow-trigger', t['serve --allow-trigger'], false)
+    .option('--ignore <ids>', t['serve --ignore'], collect, [])
+    .option('--strict', t['serve --strict'], false);
+  addHostOptions(t, serve);
+  addSelectionOptions(t, serve);
+  addClusterOptions(t, serve);
+  addLaunchOption(t, serve);
   serve.action(async (options, command: Command) => {
     // serve's signals are its lifecycle (stop with exit 0, reload), never an interruption
     holdSignals();
@@ -148,12 +131,12 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const snapshot = program
     .command('snapshot')
-    .description('record every command output and file the checks read into one JSON file, for replay with check --snapshot')
-    .requiredOption('-o, --output <file>', 'snapshot file to write (atomically)');
-  addHostOptions(snapshot, { snapshot: false });
-  addSelectionOptions(snapshot);
-  addClusterOptions(snapshot);
-  addLaunchOption(snapshot);
+    .description(t['snapshot'])
+    .requiredOption('-o, --output <file>', t['snapshot --output']);
+  addHostOptions(t, snapshot, { snapshot: false });
+  addSelectionOptions(t, snapshot);
+  addClusterOptions(t, snapshot);
+  addLaunchOption(t, snapshot);
   snapshot.action(async (options, command: Command) => {
     const { runSnapshotCommand } = await import('./app/commands.js');
     exit.code = await runSnapshotCommand({ ...options, ...command.optsWithGlobals() });
@@ -161,12 +144,12 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const facts = program
     .command('facts')
-    .description("this node's identity and inventory as JSON (hostname, addresses, NPUs, versions, server model, CPUs, NICs), for Ansible and cluster files")
-    .addOption(formatOption(['json']).default('json'))
-    .option('-o, --output <file>', 'write the document to this file (atomically) instead of stdout')
-    .option('--include-serial', "show the server's serial number (DMI product_serial) in the inventory", false)
-    .option('--include-mac', "show the NICs' MAC addresses in the inventory", false);
-  addHostOptions(facts);
+    .description(t['facts'])
+    .addOption(formatOption(t, ['json']).default('json'))
+    .option('-o, --output <file>', t['facts --output'])
+    .option('--include-serial', t['facts --include-serial'], false)
+    .option('--include-mac', t['facts --include-mac'], false);
+  addHostOptions(t, facts);
   facts.action(async (options, command: Command) => {
     const { runFactsCommand } = await import('./app/commands.js');
     exit.code = await runFactsCommand({ ...options, ...command.optsWithGlobals() });
@@ -174,15 +157,15 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const tune = program
     .command('tune')
-    .description('apply the tuning the profile asks for, journaled and verified; exit 0 applied or nothing to change / 1 failed and rolled back / 2 no verdict')
-    .addOption(formatOption(['human', 'json']))
-    .option('--dry-run', 'show the plan and the old values; write nothing', false)
-    .option('--persist', 'also make the settings survive reboot (/etc/sysctl.d/90-qprep.conf, /etc/tmpfiles.d/qprep.conf)', false)
-    .option('--force', 'tune even inside a container (the settings belong to the host OS)', false);
-  addHostOptions(tune);
+    .description(t['tune'])
+    .addOption(formatOption(t, ['human', 'json']))
+    .option('--dry-run', t['tune --dry-run'], false)
+    .option('--persist', t['tune --persist'], false)
+    .option('--force', t['tune --force'], false);
+  addHostOptions(t, tune);
   tune
-    .option('--only <ids>', 'tune only these checks: ids, prefixes or categories; comma-separated, repeatable', collect, [])
-    .option('--skip <ids>', 'do not tune these checks; same syntax as --only', collect, []);
+    .option('--only <ids>', t['tune --only'], collect, [])
+    .option('--skip <ids>', t['tune --skip'], collect, []);
   tune.action(async (options, command: Command) => {
     const { runTuneCommand } = await import('./app/tune.js');
     exit.code = await runTuneCommand({ ...options, ...command.optsWithGlobals() });
@@ -190,13 +173,13 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const rollback = program
     .command('rollback')
-    .description('restore the old values from the tune journal (also after an interrupted tune), then retire the journal')
-    .addOption(formatOption(['human', 'json']))
-    .option('--dry-run', 'show what would be restored; write nothing', false)
-    .option('--force', 'restore values changed since tune wrote them, accept vanished files, run inside a container', false)
-    .option('--root <dir>', "the host's files under this prefix (e.g. /host in a container)")
-    .option('--snapshot <file>', 'with --dry-run: what rollback would do on the host of a snapshot')
-    .option('--timeout <duration>', 'timeout of each probe: 10s, 500ms, 2m (a bare number is milliseconds)', duration('--timeout'), 10000);
+    .description(t['rollback'])
+    .addOption(formatOption(t, ['human', 'json']))
+    .option('--dry-run', t['rollback --dry-run'], false)
+    .option('--force', t['rollback --force'], false)
+    .option('--root <dir>', t['rollback --root'])
+    .option('--snapshot <file>', t['rollback --snapshot'])
+    .option('--timeout <duration>', t['rollback --timeout'], duration('--timeout'), 10000);
   rollback.action(async (options, command: Command) => {
     const { runRollbackCommand } = await import('./app/tune.js');
     exit.code = await runRollbackCommand({ ...options, ...command.optsWithGlobals() });
@@ -204,13 +187,13 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const env = program
     .command('env')
-    .description('print the export lines a launch script needs on this host: LD_PRELOAD, HCCL_IF_IP, *_SOCKET_IFNAME, the profile\'s variables')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['sh', 'json']).default('sh'))
-    .option('--ip <address>', "this node's address for HCCL_IF_IP (default: the address of the default-route interface)")
-    .option('--nic <name>', 'the interface for the *_SOCKET_IFNAME variables (default: the one carrying --ip, or the default route)')
-    .option('--cluster <file>', "take this node's address (HCCL_IF_IP) and ifname from the cluster file; --ip and --nic override it")
-    .option('--node <name>', "this host's node in the cluster file, when neither its addresses nor its hostname tell");
-  addHostOptions(env);
+    .description(t['env'])
+    .addOption(new Option('-f, --format <format>', t['env --format']).choices(['sh', 'json']).default('sh'))
+    .option('--ip <address>', t['env --ip'])
+    .option('--nic <name>', t['env --nic'])
+    .option('--cluster <file>', t['env --cluster'])
+    .option('--node <name>', t['env --node']);
+  addHostOptions(t, env);
   env.action(async (options, command: Command) => {
     const { runEnvCommand } = await import('./app/env.js');
     exit.code = await runEnvCommand({ ...options, ...command.optsWithGlobals() });
@@ -218,14 +201,14 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   const aggregate = program
     .command('aggregate')
-    .description('the cluster verdict from many nodes\' reports (qprep check --format json): readiness per node, what differs across nodes, colliding device IPs, missing and stale reports; exit 0 ready / 1 not ready / 2 unreadable input')
-    .argument('<reports...>', 'report files, directories of *.json reports, or - for standard input (a JSON array, or documents one after another)')
-    .addOption(formatOption(['human', 'json']))
-    .option('-o, --output <file>', 'write the verdict to this file (atomically) instead of stdout')
-    .option('--cluster <file>', 'the nodes that should have reported: a cluster file or a JSON array of qprep facts documents')
-    .option('--profile <name|file>', "the deployment's profile: fewer reports than its deployment.nodes make the cluster not ready (without it, the reports' profiles say)")
-    .option('--max-age <duration>', 'reports that started longer ago than this (e.g. 30m, 2h, 1d) make the cluster not ready')
-    .option('--strict', 'warnings (kernel, sysctl or profile differences, nodes not in the cluster file) make the cluster not ready too', false);
+    .description(t['aggregate'])
+    .argument('<reports...>', t['aggregate <reports...>'])
+    .addOption(formatOption(t, ['human', 'json']))
+    .option('-o, --output <file>', t['aggregate --output'])
+    .option('--cluster <file>', t['aggregate --cluster'])
+    .option('--profile <name|file>', t['aggregate --profile'])
+    .option('--max-age <duration>', t['aggregate --max-age'])
+    .option('--strict', t['aggregate --strict'], false);
   aggregate.action(async (reports: string[], options, command: Command) => {
     const { runAggregateCommand } = await import('./app/aggregate.js');
     exit.code = await runAggregateCommand(reports, { ...options, ...command.optsWithGlobals() });
@@ -233,10 +216,10 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   program
     .command('list')
-    .description('the check catalogue: id, level, category, title; with --profiles, the deployment profiles')
-    .addOption(formatOption(['human', 'json']))
-    .option('--profiles', 'list the built-in profiles instead: family, NPUs, minimum driver, nodes, ports, shm, disk, tuning, what each promotes')
-    .option('--profile <name|file>', 'levels as this profile sets them; with --profiles, describe only this profile (a file resolved over the built-in it extends)')
+    .description(t['list'])
+    .addOption(formatOption(t, ['human', 'json']))
+    .option('--profiles', t['list --profiles'])
+    .option('--profile <name|file>', t['list --profile'])
     .action(async (options, command: Command) => {
       const { runListCommand } = await import('./app/commands.js');
       exit.code = await runListCommand({ ...options, ...command.optsWithGlobals() });
@@ -244,9 +227,9 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   program
     .command('explain')
-    .description("one check's purpose, what it reads, and how to fix it")
-    .argument('<id>', 'check id, e.g. cpu.governor')
-    .addOption(formatOption(['human', 'json']))
+    .description(t['explain'])
+    .argument('<id>', t['explain <id>'])
+    .addOption(formatOption(t, ['human', 'json']))
     .action(async (id: string, options, command: Command) => {
       const { runExplainCommand } = await import('./app/commands.js');
       exit.code = await runExplainCommand(id, { ...options, ...command.optsWithGlobals() });
@@ -254,20 +237,21 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
 
   program
     .command('version')
-    .description('print the version (as --version does)')
+    .description(t['version'])
     .action(() => {
       process.stdout.write(`${VERSION}\n`);
     });
 
   program
     .command('schema')
-    .description('print the JSON Schema of a document, generated from the code')
-    .argument('[document]', 'report, profile, snapshot, cluster, facts, tune, rollback, env or aggregate', 'report')
+    .description(t['schema'])
+    .argument('[document]', t['schema [document]'], 'report')
     .action(async (document: string) => {
       const { runSchemaCommand } = await import('./app/commands.js');
       exit.code = await runSchemaCommand(document);
     });
 
+  for (const command of program.commands) addLangOption(t, command);
   return program;
 }
 
@@ -325,6 +309,19 @@ function usageMessage(error: CommanderError): { message: string; hints: string[]
   // qprep's own messages say what the value must be; commander's generic ones point at the help
   if (error.code === 'qprep.usage') return { message: first, hints: [] };
   return { message: first, hints: ['run "qprep --help" (or "qprep COMMAND --help") for usage'] };
+}
+
+/**
+ * The language of the help, known before commander parses: --lang on the raw command line, then
+ * the environment. A bad value gives English help here; the command itself reports it as a usage
+ * error.
+ */
+function helpLanguage(argv: readonly string[]): 'en' | 'zh' {
+  try {
+    return resolveLang({ flag: rawOption(argv, '--lang'), env: process.env });
+  } catch {
+    return 'en';
+  }
 }
 
 /**
@@ -395,10 +392,11 @@ export async function main(argv: readonly string[]): Promise<never> {
   describeRun(identityFromArgv(argv));
   guardStandardStreams();
   const exit: Exit = { code: 0 };
-  const program = buildProgram(exit);
+  const program = buildProgram(exit, helpLanguage(argv) === 'zh' ? zh.cli : en.cli);
   program.hook('preAction', (_program, actionCommand) => {
     const options = actionCommand.opts();
     for (const [key, value] of Object.entries(validatePathOptions(options))) actionCommand.setOptionValue(key, value);
+    actionCommand.setOptionValue('lang', resolveLang({ flag: options.lang as string | undefined, env: process.env }));
     if (actionCommand.name() === 'aggregate') validateReportOperands(actionCommand.args);
     const output = DOCUMENT_OUTPUTS.has(actionCommand.name()) ? (actionCommand.opts().output as string | undefined) : undefined;
     describeRun({ command: actionCommand.name(), format: (options.format as string | undefined) ?? 'human', ...(output ? { output } : { output: undefined }) });

@@ -3,6 +3,8 @@ import { QprepError, usageError } from '../core/errors.js';
 import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORIES } from '../core/types.js';
+import { describeCheck, textFor, type Lang } from '../i18n/index.js';
+import { visibleWidth } from '../report/wrap.js';
 import { exitCodeFor } from '../core/verdict.js';
 import { writeOutputFile } from '../host/output.js';
 import { qprepInvocation } from '../host/invocation.js';
@@ -23,6 +25,8 @@ import { escapeControls } from '../util/text.js';
 
 interface CommonCliOptions {
   format?: string;
+  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
+  lang?: Lang;
   output?: string;
   color?: boolean | string;
 }
@@ -81,6 +85,7 @@ function toCheckOptions(options: CheckCliOptions): CheckOptions {
   if (options.node !== undefined) result.node = options.node;
   if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
   if (options.launch !== undefined) result.launch = options.launch;
+  if (options.lang !== undefined) result.lang = options.lang;
   return result;
 }
 
@@ -200,11 +205,12 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
 export async function runListCommand(options: CommonCliOptions & { profiles?: boolean; profile?: string }): Promise<number> {
   if (options.profiles) return listProfiles(options);
   const loaded = await loadProfile(options.profile);
+  const text = textFor(options.lang ?? 'en');
   const rows = catalogue.map((check) => ({
     id: check.id,
     level: effectiveLevel(check, loaded.profile),
     category: check.category,
-    title: check.title,
+    title: describeCheck(check, text).title,
   }));
   if (options.format === 'json') {
     writeRunDocument(`${JSON.stringify(rows, null, 2)}\n`);
@@ -213,11 +219,14 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
   // the category column gives the key --only and --skip take, not the heading of the report
   const idWidth = Math.max(...rows.map((r) => r.id.length));
   const categoryWidth = Math.max(...Object.keys(CATEGORIES).map((c) => c.length));
+  // the level and category columns give the values --only, --skip and profiles take: never translated
+  const pad = (word: string, width: number) => word + ' '.repeat(Math.max(0, width - visibleWidth(word)));
   const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${r.category.padEnd(categoryWidth)}  ${r.title}`);
-  const categories = (Object.entries(CATEGORIES) as Array<[string, string]>).map(([key, heading]) => `${key} (${heading})`).join(', ');
+  const columns = text.commands.list.columns;
+  const categories = (Object.keys(CATEGORIES) as Array<keyof typeof CATEGORIES>).map((key) => text.commands.list.category({ key, heading: text.report.categories[key] })).join(text.report.list.separator);
   writeRunDocument(
-    `${'ID'.padEnd(idWidth)}  ${'LEVEL'.padEnd(11)}  ${'CATEGORY'.padEnd(categoryWidth)}  TITLE\n${lines.join('\n')}\n\n` +
-      `--only and --skip take ids, id prefixes (npu, hccn) and categories: ${categories}\n`,
+    `${pad(columns.id, idWidth)}  ${pad(columns.level, 11)}  ${pad(columns.category, categoryWidth)}  ${columns.title}\n${lines.join('\n')}\n\n` +
+      `${text.commands.list.selectors({ categories })}\n`,
   );
   return 0;
 }
@@ -255,24 +264,27 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
   if (!check) throw usageError(`unknown check "${id}"\n${didYouMean(id, catalogue.map((c) => c.id), 'qprep list shows every check id')}`);
   const loaded = await loadProfile(undefined);
   const level = effectiveLevel(check, loaded.profile);
+  const text = textFor(options.lang ?? 'en');
+  const { title, why, reads, fix } = describeCheck(check, text);
   if (options.format === 'json') {
-    const { id: checkId, title, category, why, reads, fix } = check;
-    writeRunDocument(`${JSON.stringify({ id: checkId, title, category, level, why, reads, fix }, null, 2)}\n`);
+    writeRunDocument(`${JSON.stringify({ id: check.id, title, category: check.category, level, why, reads, fix }, null, 2)}\n`);
     return 0;
   }
+  const words = text.commands.explain;
+  const paragraph = (words_: string) => (words.wrapParagraphs ? wrap(words_) : `  ${words_}`);
   writeRunDocument(
     [
-      `${check.id}: ${check.title}`,
-      `category: ${CATEGORIES[check.category]} · level: ${level}${level === 'required' ? ' (a fail or error makes the node not ready)' : ' (a fail is reported as a warning)'}`,
+      words.heading({ id: check.id, title }),
+      words.category({ category: text.report.categories[check.category], level: text.report.levels[level], required: level === 'required' }),
       '',
-      'Why it matters:',
-      wrap(check.why),
+      words.why,
+      paragraph(why),
       '',
-      'What it reads:',
-      ...check.reads.map((r) => `  ${r}`),
+      words.reads,
+      ...reads.map((r) => `  ${r}`),
       '',
-      'How to fix a failure:',
-      wrap(check.fix),
+      words.fix,
+      paragraph(fix),
       '',
     ].join('\n'),
   );

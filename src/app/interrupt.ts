@@ -1,3 +1,4 @@
+import { describeCheck } from '../i18n/index.js';
 import { effectiveLevel } from '../core/runner.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { stopAllCommands } from '../host/exec.js';
@@ -70,7 +71,7 @@ export async function untilInterrupted<T>(work: Promise<T>, interrupted: Promise
 export function unfinishedResult(check: Check, ctx: CheckContext, signal: NodeJS.Signals, durationMs: number): CheckResult {
   return {
     id: check.id,
-    title: check.title,
+    title: describeCheck(check, ctx.text).title,
     category: check.category,
     level: effectiveLevel(check, ctx.profile),
     status: 'error',

@@ -28,6 +28,7 @@ import { visibleLine } from '../util/text.js';
 import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
+import type { Lang } from '../i18n/lang.js';
 import { looksLikeProfileFile } from './path-options.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -57,6 +58,8 @@ export interface CheckOptions extends HostOptions {
    * scripts that run it with its arguments
    */
   launch?: readonly string[];
+  /** the language of the report's text (resolved from --lang and the environment); English by default */
+  lang?: Lang;
 }
 
 export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
@@ -262,7 +265,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (!launch && checks.every((c) => c.category === 'launch')) {
     throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
   }
-  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch);
+  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch, options.lang ?? 'en');
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
   let describedHost: HostInfo | undefined;
@@ -304,6 +307,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const report: Report = {
     schemaVersion: 1,
     tool: { name: 'qprep', version: VERSION },
+    lang: ctx.lang,
     runId: randomUUID(),
     host: hostInfo,
     source: handle.source,

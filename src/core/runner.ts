@@ -4,6 +4,7 @@ import { detectContainer, type ContainerInfo } from '../host/container.js';
 import { DelegatingHost } from '../host/delegating.js';
 import { commandLine } from '../probes/commands.js';
 import type { CommandOptions, CommandResult, Host } from '../host/types.js';
+import { describeCheck, textFor, type Catalogue, type Lang } from '../i18n/index.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
 import type { LaunchInput } from './launch-input.js';
@@ -102,6 +103,7 @@ export function createContext(
   now: () => Date = () => new Date(),
   cluster?: LoadedCluster,
   launch?: LaunchInput,
+  lang: Lang = 'en',
 ): CheckContext {
   const memo = new Map<string, Promise<unknown>>();
   const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
@@ -121,6 +123,8 @@ export function createContext(
     now,
     ...(cluster ? { cluster } : {}),
     ...(launch ? { launch } : {}),
+    lang,
+    text: textFor(lang),
   };
 }
 
@@ -140,6 +144,8 @@ export interface PolicyInput {
   ignored: boolean;
   waivers: Profile['waivers'];
   now: Date;
+  /** the catalogue of the run's language, for the title; English when not given */
+  text?: Catalogue;
 }
 
 /**
@@ -176,7 +182,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (status === 'fail' && input.level === 'recommended') status = 'warn';
   const result: Omit<CheckResult, 'durationMs'> = {
     id: check.id,
-    title: check.title,
+    title: input.text ? describeCheck(check, input.text).title : check.title,
     category: check.category,
     level: input.level,
     status,
@@ -242,7 +248,7 @@ export async function runChecks(checks: readonly Check[], ctx: CheckContext, opt
         const outcome = await runOne(check, ctx);
         const ignored = options.ignore === 'all' || options.ignore.has(check.id);
         const result: CheckResult = {
-          ...applyPolicy(check, outcome, { level: effectiveLevel(check, ctx.profile), ignored, waivers: ctx.profile.waivers, now }),
+          ...applyPolicy(check, outcome, { level: effectiveLevel(check, ctx.profile), ignored, waivers: ctx.profile.waivers, now, text: ctx.text }),
           durationMs: Math.round(performance.now() - started),
         };
         results[index] = result;

@@ -1,6 +1,8 @@
 import type { LoadedCluster } from '../cluster/load.js';
 import type { ContainerInfo } from '../host/container.js';
 import type { Host } from '../host/types.js';
+import { checkEntry, type Catalogue, type Lang } from '../i18n/index.js';
+import { en } from '../i18n/en/index.js';
 import type { Change } from './change.js';
 import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
@@ -63,6 +65,10 @@ export interface CheckContext {
   readonly cluster?: LoadedCluster;
   /** the script of --launch (or the one recorded in the snapshot); absent when none was given */
   readonly launch?: LaunchInput;
+  /** the language of the run's text: titles, messages, remediations (never ids, statuses or evidence) */
+  readonly lang: Lang;
+  /** the catalogue of that language: `ctx.text.checks['npu.idle']` holds that check's messages */
+  readonly text: Catalogue;
 }
 
 export interface Check {
@@ -125,6 +131,23 @@ export interface CheckResult {
   durationMs: number;
 }
 
-export function defineCheck(check: Check): Check {
-  return check;
+/** The text fields a check may leave to the catalogue (src/i18n): they are read from there by id. */
+type CatalogueText = 'title' | 'why' | 'fix' | 'reads';
+export type CheckSpec = Omit<Check, CatalogueText> & Partial<Pick<Check, CatalogueText>>;
+
+/**
+ * A check of the catalogue. Its title, why, fix and reads come from the English catalogue entry
+ * of its id when it has one (the file keeps id, category, level and logic); a check not
+ * converted yet carries them itself. The run's language is read at run time (describeCheck).
+ */
+export function defineCheck(spec: CheckSpec): Check {
+  const entry = checkEntry(en, spec.id);
+  const title = entry?.title ?? spec.title;
+  const why = entry?.why ?? spec.why;
+  const fix = entry?.fix ?? spec.fix;
+  const reads = entry?.reads ?? spec.reads;
+  if (title === undefined || why === undefined || fix === undefined || reads === undefined) {
+    throw new Error(`check ${spec.id}: title, why, fix and reads belong in src/i18n/en/checks (or in the check until it is converted)`);
+  }
+  return { ...spec, title, why, fix, reads };
 }

@@ -232,22 +232,38 @@ export function probeFail<T = never>(code: ProbeErrorCode, message: string): Pro
   return { ok: false, code, message };
 }
 
-/** Human wording of a failed probe, for messages: "/etc/x: no such file". */
-export function describeProbeError(path: string, probe: { code: ProbeErrorCode; message: string }): string {
+/** The words of describeProbeError; the catalogue's probes.file has them in each language. */
+export interface ProbeErrorWords {
+  notFound: (p: { path: string }) => string;
+  denied: (p: { path: string }) => string;
+  notCaptured: (p: { path: string }) => string;
+  exists: (p: { path: string }) => string;
+  /** the operating system's own message, as the host seam gives it */
+  other: (p: { path: string; message: string }) => string;
+}
+
+const ENGLISH_PROBE_ERRORS: ProbeErrorWords = {
+  notFound: (p) => `${p.path}: no such file or directory`,
+  denied: (p) => `${p.path}: permission denied`,
+  notCaptured: (p) => `${p.path}: not captured in the snapshot`,
+  exists: (p) => `${p.path}: already exists`,
+  other: (p) => `${p.path}: ${p.message}`,
+};
+
+/** Human wording of a failed probe, for messages: "/etc/x: no such file"; English unless told. */
+export function describeProbeError(path: string, probe: { code: ProbeErrorCode; message: string }, words: ProbeErrorWords = ENGLISH_PROBE_ERRORS): string {
   switch (probe.code) {
     case 'ENOENT':
-      return `${path}: no such file or directory`;
+      return words.notFound({ path });
     case 'EACCES':
     case 'EPERM':
-      return `${path}: permission denied`;
-    case 'ETIMEDOUT':
-      return `${path}: ${probe.message}`;
+      return words.denied({ path });
     case 'ENOTCAPTURED':
-      return `${path}: not captured in the snapshot`;
+      return words.notCaptured({ path });
     case 'EEXIST':
-      return `${path}: already exists`;
+      return words.exists({ path });
     default:
-      return `${path}: ${probe.message}`;
+      return words.other({ path, message: probe.message });
   }
 }
 

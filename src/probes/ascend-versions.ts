@@ -14,11 +14,12 @@ import { compareAscendVersions } from '../util/ascend-version.js';
 
 /** Reads of the vendor's version and install files, each once per run. */
 
-export type FileRead<T> = { ok: true; path: string; value: T } | { ok: false; path: string; code: ProbeErrorCode; reason: string };
+/** `reason` is English (evidence); `text` says the same in the run's language, for messages. */
+export type FileRead<T> = { ok: true; path: string; value: T } | { ok: false; path: string; code: ProbeErrorCode; reason: string; text: string };
 
 async function readParsed<T>(ctx: CheckContext, path: string, parse: (text: string) => T): Promise<FileRead<T>> {
   const read = await ctx.host.readFile(path);
-  if (!read.ok) return { ok: false, path, code: read.code, reason: describeProbeError(path, read) };
+  if (!read.ok) return { ok: false, path, code: read.code, reason: describeProbeError(path, read), text: describeProbeError(path, read, ctx.text.probes.file) };
   return { ok: true, path, value: parse(read.value) };
 }
 

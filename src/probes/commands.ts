@@ -1,5 +1,6 @@
 import type { CommandResult } from '../host/types.js';
 import { preview } from '../parsers/lines.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
 
 /** "npu-smi info" as a person would type it (for messages, never for execution). */
 export function commandLine(argv: readonly string[]): string {
@@ -10,16 +11,17 @@ export function commandLine(argv: readonly string[]): string {
  * Why a command gave no usable answer, in one line, or undefined when it ran and exited 0.
  * Names the command and, for a hang, the timeout.
  */
-export function commandProblem(result: CommandResult, timeoutMs: number): string | undefined {
+export function commandProblem(result: CommandResult, timeoutMs: number, text: Catalogue = en): string | undefined {
   const line = commandLine(result.argv);
-  if (result.timedOut) return `"${line}" did not finish within ${timeoutMs} ms and was killed with its child processes`;
-  if (result.notFound) return `"${line}": command not found`;
-  if (result.failure) return `"${line}": ${result.failure}`;
-  if (result.signal) return `"${line}" was killed by ${result.signal}`;
+  const t = text.probes.command;
+  if (result.timedOut) return t.timedOut({ line, timeoutMs });
+  if (result.notFound) return t.notFound({ line });
+  if (result.failure) return t.failure({ line, failure: result.failure });
+  if (result.signal) return t.killed({ line, signal: result.signal });
   if (result.exitCode !== 0) {
     const detail = (result.stderr.trim() || result.stdout.trim()).split('\n').filter(Boolean).pop();
     // a tool's own words may hold terminal escapes or NULs: made visible, never passed raw to a terminal
-    return `"${line}" exited with code ${result.exitCode}${detail ? `: ${preview(detail, 200)}` : ''}`;
+    return t.exited({ line, exitCode: result.exitCode, detail: detail ? preview(detail, 200) : null });
   }
   return undefined;
 }

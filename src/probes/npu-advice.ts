@@ -2,7 +2,8 @@ import { error } from '../core/outcome.js';
 import type { CheckContext, Outcome } from '../core/types.js';
 import { DRIVER_PATHS, mountForLibrary, type MountSet } from '../data/container-mounts.js';
 import type { NpuFamily } from '../parsers/npu-smi-info.js';
-import { npuInventory, type NpuProblem } from './npu.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
+import { npuInventory, npuProblemText, type NpuProblem } from './npu.js';
 
 /** Shared wording of the NPU checks: what to do about an npu-smi problem, here or in a container. */
 
@@ -32,45 +33,44 @@ export function npuSmiFlag(set: MountSet): string {
   return DRIVER_PATHS[set].find((p) => p.path.endsWith('/npu-smi'))!.flag;
 }
 
-/** The one remediation for an npu-smi problem. */
-export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set: MountSet): string {
+/** The one remediation for an npu-smi problem, in the catalogue's language (English unless given). */
+export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set: MountSet, text: Catalogue = en): string {
+  const t = text.probes.npu.remediation;
   switch (problem.kind) {
     case 'not-found':
-      return inContainer
-        ? `add ${npuSmiFlag(set)} to docker run (some hosts have it in /usr/local/sbin: mount that path instead)`
-        : 'install the NPU driver package (npu-smi comes with it), or add its directory to PATH';
+      return inContainer ? t.notFoundInContainer({ flag: npuSmiFlag(set) }) : t.notFoundOnHost;
     case 'timeout':
-      return 'the driver may be wedged: look for stuck npu-smi processes (ps -ef | grep npu-smi) and davinci errors in dmesg; reset the NPU or reboot the node if it persists (or re-run with a larger --timeout)';
+      return t.timeout;
     case 'not-run':
-      if (/not captured/.test(problem.message)) return 'record the snapshot again with "qprep snapshot -o FILE" on the host';
-      if (/printed more than/.test(problem.message)) {
-        return 'npu-smi printed far more than its table: run "npu-smi info | head -50" by hand, and repair or reinstall the driver if that is garbage';
-      }
-      return 'make npu-smi executable for this user, or run qprep as root';
+      // the English message is the evidence: the same in every language, so it tells the cases apart
+      if (/not captured/.test(problem.message)) return t.notCaptured;
+      if (/printed more than/.test(problem.message)) return t.flooded;
+      return t.notExecutable;
     case 'killed':
-      return `npu-smi crashed (${problem.signal}): run "npu-smi info" by hand, look for davinci or dcmi errors in dmesg, and reinstall the driver if it keeps crashing`;
+      return t.killed({ signal: problem.signal });
     case 'failed':
-      return 'run the command by hand and read its output; reinstall the driver if npu-smi itself is broken';
+      return t.failed;
     case 'dcmi':
+      // the DCMI table (src/data/dcmi-errors.ts) is Huawei's reference, in English
       return inContainer ? problem.dcmi.fixInContainer : problem.dcmi.fixOnHost;
     case 'library-missing':
-      return inContainer
-        ? `add ${mountForLibrary(set, problem.library)} to docker run`
-        : `reinstall the NPU driver package (${problem.library} belongs to it), then run ldconfig`;
+      return inContainer ? t.libraryInContainer({ mount: mountForLibrary(set, problem.library) }) : t.libraryOnHost({ library: problem.library });
     case 'no-npu':
-      return inContainer
-        ? 'pass the NPUs to the container (--device /dev/davinciN for each, and the control devices)'
-        : 'the driver sees no NPU: check "lspci | grep -i d80" and dmesg, then reinstall the driver and firmware';
+      return inContainer ? t.noNpuInContainer : t.noNpuOnHost;
     case 'unparseable':
-      return 'report it with the output attached ("qprep snapshot -o FILE --only npu" records it)';
+      return t.unparseable;
   }
 }
 
-/** A check that needs the NPU table cannot assess the node without it: an error that points at npu.smi. */
+/**
+ * A check that needs the NPU table cannot assess the node without it: an error that points at
+ * npu.smi. `what` is in the run's language: the check's catalogue entry says it.
+ */
 export async function inventoryUnavailable(ctx: CheckContext, problem: NpuProblem, what: string): Promise<Outcome> {
   const [container, set] = await Promise.all([ctx.container(), mountSetOf(ctx)]);
-  return error(`cannot check ${what}: ${problem.message}`, {
-    remediation: `${npuSmiRemediation(problem, container.inContainer, set)} (npu.smi reports the same cause)`,
+  const text = ctx.text.probes.npu;
+  return error(text.inventoryUnavailable({ what, problem: npuProblemText(problem) }), {
+    remediation: text.sameCause({ remediation: npuSmiRemediation(problem, container.inContainer, set, ctx.text) }),
     evidence: { problem },
     causedBy: 'npu.smi',
   });

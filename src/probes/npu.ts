@@ -1,3 +1,4 @@
+import { en, type Catalogue } from '../i18n/en/index.js';
 import type { CheckContext } from '../core/types.js';
 import { dcmiError, type DcmiError } from '../data/dcmi-errors.js';
 import type { CommandLocation } from '../host/types.js';
@@ -152,6 +153,24 @@ export function devicesOf(table: NpuSmiTable): NpuDevice[] {
   return devices.sort((a, b) => a.device - b.device || a.card - b.card || a.chip - b.chip);
 }
 
+/**
+ * A problem's `message` is English: it is evidence, which a program reads, and the same in every
+ * language. What a person reads is this text, in the run's language, kept beside it.
+ */
+const problemTexts = new WeakMap<NpuProblem, string>();
+
+/** An npu-smi problem as the run's language says it (its English message when none was kept). */
+export function npuProblemText(problem: NpuProblem): string {
+  return problemTexts.get(problem) ?? problem.message;
+}
+
+/** `make(en)` is the problem with its evidence; `make(ctx.text)` gives what a person reads. */
+function worded<P extends NpuProblem>(ctx: CheckContext, make: (text: Catalogue) => P): P {
+  const problem = make(en);
+  if (ctx.text !== en) problemTexts.set(problem, make(ctx.text).message);
+  return problem;
+}
+
 /** Runs `npu-smi info` once per run and parses it; every failure is a structured problem, never an exception. */
 export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
   return ctx.shared('npu-inventory', async (): Promise<NpuInventory> => {
@@ -160,13 +179,13 @@ export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
       return {
         ok: false,
         argv: null,
-        problem: { kind: 'not-found', message: `npu-smi not found (not on PATH, not in ${NPU_SMI_DIRS.join(' or ')})`, searched: location.searched },
+        problem: worded(ctx, (text) => ({ kind: 'not-found', message: text.probes.npu.problems.notFound({ dirs: NPU_SMI_DIRS.join(' or ') }), searched: location.searched })),
       };
     }
     const argv = [location.path, 'info'];
     const result = await ctx.host.run(argv, { timeoutMs: ctx.timeoutMs });
-    if (result.timedOut) return { ok: false, argv, problem: { kind: 'timeout', message: commandProblem(result, ctx.timeoutMs)! } };
-    if (result.notFound || result.failure) return { ok: false, argv, problem: { kind: 'not-run', message: commandProblem(result, ctx.timeoutMs)! } };
+    if (result.timedOut) return { ok: false, argv, problem: worded(ctx, (text) => ({ kind: 'timeout', message: commandProblem(result, ctx.timeoutMs, text)! })) };
+    if (result.notFound || result.failure) return { ok: false, argv, problem: worded(ctx, (text) => ({ kind: 'not-run', message: commandProblem(result, ctx.timeoutMs, text)! })) };
 
     const parsed = parseNpuSmiInfo(result.stdout);
     // A table printed by a process that then crashed may be cut short: never trust it.
@@ -197,44 +216,59 @@ export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
         return {
           ok: false,
           argv,
-          problem: { kind: 'dcmi', code: combined.code, line: combined.text, dcmi, message: `${line} failed: "${combined.text}" (${dcmi.name}: ${dcmi.cause})` },
+          problem: worded(ctx, (text) => ({
+            kind: 'dcmi',
+            code: combined.code,
+            line: combined.text,
+            dcmi,
+            message: text.probes.npu.problems.dcmi({ line, text: combined.text, name: dcmi.name, cause: dcmi.cause }),
+          })),
         };
       }
       case 'library-missing':
         return {
           ok: false,
           argv,
-          problem: { kind: 'library-missing', library: combined.library, line: combined.text, message: `${line} cannot start: ${combined.library} is missing (${combined.text})` },
+          problem: worded(ctx, (text) => ({
+            kind: 'library-missing',
+            library: combined.library,
+            line: combined.text,
+            message: text.probes.npu.problems.libraryMissing({ line, library: combined.library, text: combined.text }),
+          })),
         };
       case 'no-npu':
-        return { ok: false, argv, problem: { kind: 'no-npu', line: combined.text, message: `${line} says: ${combined.text}` } };
+        return { ok: false, argv, problem: worded(ctx, (text) => ({ kind: 'no-npu', line: combined.text, message: text.probes.npu.problems.noNpu({ line, text: combined.text }) })) };
       default:
         break;
     }
     if (result.signal !== null) {
       const output = firstLines(`${result.stdout}\n${result.stderr}`);
-      const message = `${commandProblem(result, ctx.timeoutMs)!}${output ? `: ${output}` : ' and printed nothing'}`;
-      return { ok: false, argv, problem: { kind: 'killed', signal: result.signal, output, message } };
+      const signal = result.signal;
+      return {
+        ok: false,
+        argv,
+        problem: worded(ctx, (text) => ({ kind: 'killed', signal, output, message: text.probes.npu.problems.killed({ problem: commandProblem(result, ctx.timeoutMs, text)!, output: output || null }) })),
+      };
     }
     if (result.exitCode !== 0) {
       const output = firstLines(`${result.stdout}\n${result.stderr}`);
       return {
         ok: false,
         argv,
-        problem: { kind: 'failed', exitCode: result.exitCode, output, message: `${line} exited with code ${result.exitCode}${output ? `: ${output}` : ' and printed nothing'}` },
+        problem: worded(ctx, (text) => ({ kind: 'failed', exitCode: result.exitCode, output, message: text.probes.npu.problems.exited({ line, exitCode: result.exitCode, output: output || null }) })),
       };
     }
     const invalid = parsed.kind === 'invalid' ? parsed : { line: 1, text: '', reason: 'unexpected output' };
     return {
       ok: false,
       argv,
-      problem: {
+      problem: worded(ctx, (text) => ({
         kind: 'unparseable',
         line: invalid.line,
         text: invalid.text,
         reason: invalid.reason,
-        message: `cannot read the output of ${line}: line ${invalid.line}: ${invalid.reason}${invalid.text ? ` ("${invalid.text}")` : ''}`,
-      },
+        message: text.probes.npu.problems.unparseable({ line, lineNumber: invalid.line, reason: invalid.reason, text: invalid.text || null }),
+      })),
     };
   });
 }
@@ -287,25 +321,26 @@ export function selectVisible(devices: readonly NpuDevice[], visible: VisibleDev
 }
 
 /** "NPU 3" on one-chip boards; "NPU 3 chip 1 (device 7)" where a card has several. */
-export function deviceLabel(device: NpuDevice, family: NpuFamily): string {
+export function deviceLabel(device: NpuDevice, family: NpuFamily, text: Catalogue = en): string {
   if (family === 'a3' || family === '310p' || device.chip !== 0 || device.card !== device.device) {
-    return `device ${device.device} (NPU ${device.card} chip ${device.chip})`;
+    return text.probes.npu.deviceOfChip({ device: device.device, card: device.card, chip: device.chip });
   }
-  return `NPU ${device.card}`;
+  return text.probes.npu.card({ card: device.card });
 }
 
 /**
  * `npu-smi info -t board -i <card>` of the first NPU, once per run: the running firmware and
  * the driver's own compatibility verdict (`Compatibility OK|NOK`), visible in a container too.
  */
-export function npuBoard(ctx: CheckContext): Promise<{ info?: NpuBoardInfo; problem?: string }> {
+export function npuBoard(ctx: CheckContext): Promise<{ info?: NpuBoardInfo; problem?: string; problemText?: string }> {
   return ctx.shared('npu-board', async () => {
     const inventory = await npuInventory(ctx);
-    if (!inventory.ok || inventory.devices.length === 0) return { problem: 'npu-smi gave no NPU to ask' };
+    // problem is English (evidence), problemText the same in the run's language
+    if (!inventory.ok || inventory.devices.length === 0) return { problem: en.probes.npu.noNpuToAsk, problemText: ctx.text.probes.npu.noNpuToAsk };
     const card = inventory.devices[0]!.card;
     const result = await ctx.host.run([inventory.argv[0]!, 'info', '-t', 'board', '-i', String(card)], { timeoutMs: ctx.timeoutMs });
     const problem = commandProblem(result, ctx.timeoutMs);
-    if (problem) return { problem };
+    if (problem) return { problem, problemText: commandProblem(result, ctx.timeoutMs, ctx.text)! };
     return { info: boardInfo(parseNpuSmiKeyValue(result.stdout)) };
   });
 }

@@ -1,8 +1,9 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { CATEGORIES, type Category, type CheckResult, type Status } from '../core/types.js';
+import { textFor, type Catalogue } from '../i18n/index.js';
 import { commandLine } from '../probes/commands.js';
 import type { Report } from './schema.js';
-import { fitList, wrapHanging } from './wrap.js';
+import { fitList, visibleWidth, wrapHanging } from './wrap.js';
 
 /**
  * How much of the report a person sees: `problems` (the default) every non-pass in full and one
@@ -23,6 +24,15 @@ export interface HumanOptions {
    * commands of fix lines say it that way, so that they paste. Undefined: "qprep".
    */
   invocation?: string;
+  /** the catalogue of the text; undefined: the language the report carries (`lang`), else English */
+  text?: Catalogue;
+}
+
+type ReportText = Catalogue['report'];
+
+/** The catalogue a formatter writes a report in: the one asked for, else the report's own language. */
+export function reportText(report: { lang?: string | undefined }, text?: Catalogue): ReportText {
+  return (text ?? textFor(report.lang === 'zh' ? 'zh' : 'en')).report;
 }
 
 const SYMBOLS: Record<Status, string> = { pass: '✓', warn: '!', fail: '✗', skip: '-', error: '?' };
@@ -42,19 +52,27 @@ function paint(chalk: ChalkInstance, status: Status, text: string): string {
   }
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
+function seconds(t: ReportText, ms: number): string {
+  return t.seconds({ seconds: (ms / 1000).toFixed(1) });
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `text` padded to `width` terminal columns: a Chinese character takes two. */
+function padColumns(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - visibleWidth(text)));
 }
 
 /** Enough for every failing pair of 16 devices x 4 nodes to stay on one screen with its summary. */
 const MAX_DETAIL_LINES = 40;
 
-/** Where an entry's second and later lines start: under its message. */
-const ENTRY_INDENT = ' '.repeat(2 + 7 + 2 + 2);
+/** The status column: as wide as the language's widest status word. */
+function statusWidth(t: ReportText): number {
+  return Math.max(...Object.values(t.statuses).map(visibleWidth));
+}
+
+/** Where an entry's second and later lines start: past the symbol, the status and the id's start. */
+function entryIndent(t: ReportText): string {
+  return ' '.repeat(2 + 2 + statusWidth(t) + 2 + 2);
+}
 
 /**
  * The lines of a remediation as they paste: one command per `fix:` line, an alternative given as
@@ -79,37 +97,51 @@ function invoked(text: string, invocation: string | undefined): string {
 
 interface EntryContext {
   chalk: ChalkInstance;
+  t: ReportText;
   idWidth: number;
   width: number | undefined;
   invocation: string | undefined;
 }
 
-function waiverNote(chalk: ChalkInstance, result: CheckResult): string {
-  if (result.waived) return chalk.dim(` (waived: ${result.waived.reason}${result.waived.expires ? `, until ${result.waived.expires}` : ''})`);
-  if (result.waiverExpired) return chalk.dim(` (the waiver "${result.waiverExpired.reason}" no longer applies)`);
-  if (result.waiverRefused) return chalk.yellow(` (${result.waiverRefused})`);
+function aside(t: ReportText, text: string): string {
+  return t.aside({ text });
+}
+
+function waiverNote(chalk: ChalkInstance, t: ReportText, result: CheckResult): string {
+  if (result.waived) {
+    // the reason --ignore records is qprep's own words: said in the report's language
+    const reason = result.waived.reason === IGNORED_REASON ? t.ignoredWithFlag : result.waived.reason;
+    return chalk.dim(aside(t, t.waived({ reason, expires: result.waived.expires ?? null })));
+  }
+  if (result.waiverExpired) return chalk.dim(aside(t, t.waiverExpired({ reason: result.waiverExpired.reason })));
+  if (result.waiverRefused) return chalk.yellow(aside(t, t.waiverRefused));
   return '';
 }
 
+/** The waiver reason the runner records for --ignore (CheckResult.waived.reason, for programs too). */
+const IGNORED_REASON = 'ignored with --ignore';
+
 /** One check in full: status, id and message, its details, and its fix (unless `withFix` is false). */
 function entryLines(ctx: EntryContext, result: CheckResult, withFix: boolean, suffix = ''): string[] {
-  const { chalk } = ctx;
-  const label = paint(chalk, result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(5)}`);
+  const { chalk, t } = ctx;
+  const label = paint(chalk, result.status, `${SYMBOLS[result.status]} ${padColumns(t.statuses[result.status], statusWidth(t))}`);
   const prefix = `  ${label}  ${chalk.bold(result.id.padEnd(ctx.idWidth))}  `;
   const lines = wrapHanging(prefix, `${result.message}${suffix}`, ctx.width);
   const last = lines.length - 1;
-  lines[last] = `${lines[last]}${waiverNote(chalk, result)}`;
-  const indent = ENTRY_INDENT;
+  lines[last] = `${lines[last]}${waiverNote(chalk, t, result)}`;
+  const indent = entryIndent(t);
   if (result.status !== 'pass' && result.details) {
     for (const detail of result.details.slice(0, MAX_DETAIL_LINES)) lines.push(...wrapHanging(`${indent}${chalk.dim('·')} `, detail, ctx.width));
     const more = result.details.length - MAX_DETAIL_LINES;
-    if (more > 0) lines.push(`${indent}${chalk.dim(`· ... and ${more} more (--format json has them all)`)}`);
+    if (more > 0) lines.push(`${indent}${chalk.dim(`· ${t.moreDetails({ more })}`)}`);
   }
   if (withFix && result.status !== 'pass' && result.remediation) {
     // fix commands are never wrapped: a command cut in two does not paste
+    // "fix: " and " or: " are as wide, so that the alternatives line up under the command
+    const labelWidth = Math.max(visibleWidth(t.fixLabel), visibleWidth(t.orLabel));
+    const right = (word: string) => ' '.repeat(labelWidth - visibleWidth(word)) + chalk.cyan(word);
     for (const line of fixLines(result.remediation, ctx.invocation)) {
-      // "fix: " and " or: " are as wide, so that the alternatives line up under the command
-      const label = line.label === 'fix' ? chalk.cyan('fix:') : line.label === 'or' ? ` ${chalk.cyan('or:')}` : '    ';
+      const label = line.label === 'fix' ? right(t.fixLabel) : line.label === 'or' ? right(t.orLabel) : ' '.repeat(labelWidth);
       lines.push(`${indent}${label} ${line.text}`);
     }
   }
@@ -120,13 +152,13 @@ function entryLines(ctx: EntryContext, result: CheckResult, withFix: boolean, su
  * " with 3 required failures waived (--ignore): npu.health, ...": a READY that waivers made
  * says so on the verdict line, where a gate's log shows it.
  */
-function waivedFailures(report: Report): string {
+function waivedFailures(report: Report, t: ReportText): string {
   const waived = report.checks.filter((c) => c.level === 'required' && c.waived?.found === 'fail');
   if (waived.length === 0) return '';
-  const byIgnore = waived.some((c) => c.waived!.reason === 'ignored with --ignore');
-  const byProfile = waived.some((c) => c.waived!.reason !== 'ignored with --ignore');
-  const how = [byIgnore ? '--ignore' : '', byProfile ? 'profile waivers' : ''].filter(Boolean).join(', ');
-  return ` with ${waived.length} required ${waived.length === 1 ? 'failure' : 'failures'} waived (${how}): ${waived.map((c) => c.id).join(', ')}`;
+  const byIgnore = waived.some((c) => c.waived!.reason === IGNORED_REASON);
+  const byProfile = waived.some((c) => c.waived!.reason !== IGNORED_REASON);
+  const how = [byIgnore ? t.waiverSources.ignore : '', byProfile ? t.waiverSources.profile : ''].filter(Boolean).join(t.list.separator);
+  return t.waivedFailures({ count: waived.length, how, ids: waived.map((c) => c.id).join(', ') });
 }
 
 /** The checks whose problem follows from each cause, by the cause's id. */
@@ -139,32 +171,32 @@ function dependantsByCause(checks: readonly CheckResult[]): Map<string, CheckRes
   return byCause;
 }
 
-function couldNotRun(dependants: readonly CheckResult[]): string {
-  return dependants.every((d) => d.status === 'error' || d.status === 'skip') ? 'could not run' : 'follow from it';
+function couldNotRun(t: ReportText, dependants: readonly CheckResult[]): string {
+  return dependants.every((d) => d.status === 'error' || d.status === 'skip') ? t.couldNotRun : t.followFromIt;
 }
 
-function headerLines(report: Report, chalk: ChalkInstance): string[] {
+function headerLines(report: Report, chalk: ChalkInstance, t: ReportText): string[] {
   const out: string[] = [];
   const host = report.host;
-  const where = host.inContainer ? `in a container (${host.containerRuntime ?? 'unknown runtime'})` : 'not in a container';
-  out.push(`${chalk.bold(`qprep ${report.tool.version}`)}  ${chalk.bold(host.hostname)} · ${host.os} · ${host.arch} · kernel ${host.kernel} · ${where}`);
+  const h = t.header;
+  const where = host.inContainer ? h.inContainer({ runtime: host.containerRuntime ?? null }) : h.notInContainer;
+  out.push(`${chalk.bold(`qprep ${report.tool.version}`)}  ${chalk.bold(host.hostname)} · ${host.os} · ${host.arch} · ${h.kernel({ kernel: host.kernel })} · ${where}`);
   const source =
     report.source.kind === 'snapshot' && report.source.snapshot
-      ? `snapshot ${report.source.snapshot.file} (recorded ${report.source.snapshot.createdAt})`
+      ? h.snapshot({ file: report.source.snapshot.file, createdAt: report.source.snapshot.createdAt })
       : report.source.root === '/'
-        ? 'live host'
-        : `live host, files under ${report.source.root}`;
-  out.push(chalk.dim(`profile ${report.profile.name} (${report.profile.source}) · ${source}`));
+        ? h.liveHost
+        : h.liveHostUnder({ root: report.source.root });
+  out.push(chalk.dim(h.profile({ name: report.profile.name, source: report.profile.source, where: source })));
   if (report.cluster) {
     const c = report.cluster;
-    out.push(chalk.dim(`cluster ${c.file}: ${c.self}, one of ${plural(c.nodes.length, 'node')} (found by ${c.evidence}) · plan ${c.plan}`));
-    if (c.note) out.push(chalk.yellow(`note: ${c.note}`));
+    out.push(chalk.dim(h.cluster({ file: c.file, self: c.self, nodes: c.nodes.length, evidence: c.evidence, plan: c.plan })));
+    if (c.note) out.push(chalk.yellow(`${h.note} ${c.note}`));
   }
   if (report.launch) {
     const l = report.launch;
-    const serve = l.serve ? `${l.serve.form}${l.serve.model ? ` ${l.serve.model}` : ''} at line ${l.serve.line}` : 'no vLLM server command';
-    const from = l.from === 'snapshot' ? ' (recorded in the snapshot)' : '';
-    out.push(chalk.dim(`launch script ${l.file === '-' ? 'from stdin' : l.file}${from}: ${serve}`));
+    const serve = l.serve ? h.serve({ form: l.serve.form, model: l.serve.model, line: l.serve.line }) : h.noServe;
+    out.push(chalk.dim(h.launch({ file: l.file === '-' ? null : l.file, recorded: l.from === 'snapshot', serve })));
   }
   return out;
 }
@@ -179,11 +211,11 @@ function everyCheck(report: Report, ctx: EntryContext): string[] {
   for (const category of Object.keys(CATEGORIES) as Category[]) {
     const inCategory = report.checks.filter((c) => c.category === category);
     if (inCategory.length === 0) continue;
-    out.push('', ctx.chalk.bold.underline(CATEGORIES[category]));
+    out.push('', ctx.chalk.bold.underline(ctx.t.categories[category]));
     inCategory.forEach((result, i) => {
       // Consecutive skips or errors that share their fix (no --launch given) print it once,
       // under the first of them. The JSON keeps every remediation.
-      out.push(...entryLines(ctx, result, !sharesFix(result, inCategory[i - 1]), result.causedBy ? ` (caused by ${result.causedBy})` : ''));
+      out.push(...entryLines(ctx, result, !sharesFix(result, inCategory[i - 1]), result.causedBy ? ctx.t.causedBy({ id: result.causedBy }) : ''));
     });
   }
   return out;
@@ -195,16 +227,16 @@ function everyCheck(report: Report, ctx: EntryContext): string[] {
  * the list of its dependants; elsewhere they take one line that points at it.
  */
 function problemsFirst(report: Report, ctx: EntryContext): string[] {
-  const { chalk } = ctx;
+  const { chalk, t } = ctx;
   const out: string[] = [''];
   const dependants = dependantsByCause(report.checks);
   const categoryOf = new Map(report.checks.map((c) => [c.id, c.category]));
   for (const category of Object.keys(CATEGORIES) as Category[]) {
     const inCategory = report.checks.filter((c) => c.category === category);
     if (inCategory.length === 0) continue;
-    out.push(chalk.bold.underline(CATEGORIES[category]));
+    out.push(chalk.bold.underline(t.categories[category]));
     const passed = inCategory.filter((c) => c.status === 'pass');
-    if (passed.length > 0) out.push(fitList(`  ${paint(chalk, 'pass', `✓ ${passed.length} passed:`)} `, passed.map((c) => c.id), ctx.width));
+    if (passed.length > 0) out.push(fitList(`  ${paint(chalk, 'pass', `✓ ${t.passed({ count: passed.length })}`)} `, passed.map((c) => c.id), ctx.width, '', t.list));
     let previous: CheckResult | undefined;
     for (const result of inCategory) {
       if (result.status === 'pass' || result.status === 'skip' || result.causedBy !== undefined) continue;
@@ -213,7 +245,7 @@ function problemsFirst(report: Report, ctx: EntryContext): string[] {
       previous = result;
       const following = dependants.get(result.id);
       if (following) {
-        out.push(...wrapHanging(`${ENTRY_INDENT}${chalk.dim('↳')} `, `${plural(following.length, 'check')} ${couldNotRun(following)} because of it: ${following.map((d) => d.id).join(', ')}`, ctx.width));
+        out.push(...wrapHanging(`${entryIndent(t)}${chalk.dim('↳')} `, t.dependants({ count: following.length, how: couldNotRun(t, following), ids: following.map((d) => d.id).join(', ') }), ctx.width));
       }
     }
     const elsewhere = new Map<string, CheckResult[]>();
@@ -225,34 +257,25 @@ function problemsFirst(report: Report, ctx: EntryContext): string[] {
       elsewhere.set(result.causedBy, [...(elsewhere.get(result.causedBy) ?? []), result]);
     }
     for (const [cause, list] of elsewhere) {
-      out.push(...wrapHanging(`  ${paint(chalk, 'error', `? ${list.length} ${couldNotRun(list)}`)} `, `because of ${cause}: ${list.map((d) => d.id).join(', ')}`, ctx.width));
+      out.push(...wrapHanging(`  ${paint(chalk, 'error', `? ${t.elsewhereCount({ count: list.length, how: couldNotRun(t, list) })}`)} `, t.elsewhereCause({ cause, ids: list.map((d) => d.id).join(', ') }), ctx.width));
     }
     const skipped = inCategory.filter((c) => c.status === 'skip' && (c.causedBy === undefined || report.checks.find((d) => d.id === c.causedBy)?.status === 'skip'));
-    if (skipped.length > 0) out.push(fitList(`  ${paint(chalk, 'skip', `- ${skipped.length} skipped:`)} `, skipped.map((c) => c.id), ctx.width));
+    if (skipped.length > 0) out.push(fitList(`  ${paint(chalk, 'skip', `- ${t.skipped({ count: skipped.length })}`)} `, skipped.map((c) => c.id), ctx.width, '', t.list));
   }
   return out;
 }
 
-function summaryLine(report: Report, chalk: ChalkInstance, hint: string): string {
+function summaryLine(report: Report, chalk: ChalkInstance, t: ReportText, hint: string): string {
   const s = report.summary;
-  return (
-    `${plural(report.checks.length, 'check')}: ` +
-    [
-      paint(chalk, 'pass', `${s.pass} pass`),
-      paint(chalk, 'warn', `${s.warn} warn`),
-      paint(chalk, 'fail', `${s.fail} fail`),
-      paint(chalk, 'skip', `${s.skip} skip`),
-      paint(chalk, 'error', `${s.error} error`),
-    ].join(', ') +
-    ` · ${seconds(report.durationMs)}${hint}`
-  );
+  const counts = (['pass', 'warn', 'fail', 'skip', 'error'] as const).map((status) => paint(chalk, status, t.summaryCount({ count: s[status], status: t.statuses[status] })));
+  return t.summary({ checks: report.checks.length, counts: counts.join(t.countSeparator), duration: seconds(t, report.durationMs) }) + hint;
 }
 
 /**
  * What makes the node not ready, one entry per cause: a check whose problem follows from another
  * blocking one is counted under it ("npu.smi: 12 checks could not run"), not as a problem of its own.
  */
-export function problemsOf(report: Report): string[] {
+export function problemsOf(report: Report, t: ReportText = textFor('en').report): string[] {
   const blocking = report.checks.filter((c) => report.blocking.includes(c.id));
   const dependants = dependantsByCause(report.checks);
   const roots: CheckResult[] = [];
@@ -262,32 +285,31 @@ export function problemsOf(report: Report): string[] {
   }
   return roots.map((root) => {
     const following = dependants.get(root.id);
-    const kind = !report.blocking.includes(root.id) ? '' : root.status === 'error' ? ' (could not assess)' : root.status === 'warn' ? ' (a warning, blocking under --strict)' : '';
-    return following ? `${root.id}${kind}: ${plural(following.length, 'check')} ${couldNotRun(following)}` : `${root.id}${kind}`;
+    const kind = !report.blocking.includes(root.id) ? '' : root.status === 'error' ? t.couldNotAssess : root.status === 'warn' ? t.blockingUnderStrict : '';
+    return following ? t.rootWithDependants({ root: `${root.id}${kind}`, count: following.length, how: couldNotRun(t, following) }) : `${root.id}${kind}`;
   });
 }
 
 /** A tool that left processes outside its process group is named, with what qprep did about it. */
-function leftProcessLines(report: Report, chalk: ChalkInstance): string[] {
+function leftProcessLines(report: Report, chalk: ChalkInstance, t: ReportText): string[] {
   return (report.leftProcesses ?? []).map(
-    (left) =>
-      `${chalk.yellow('note:')} ${left.tool} left ${left.processes} ${left.processes === 1 ? 'process' : 'processes'} running outside its process group after ${plural(left.calls, 'call')} ("${commandLine(left.firstCall)}" first); qprep killed them`,
+    (left) => `${chalk.yellow(t.header.note)} ${t.leftProcesses({ tool: left.tool, processes: left.processes, calls: left.calls, first: commandLine(left.firstCall) })}`,
   );
 }
 
 /** The last line: the verdict, and when not ready, each problem once. */
-export function verdictLine(report: Report, chalk: ChalkInstance): string {
+export function verdictLine(report: Report, chalk: ChalkInstance, t: ReportText = reportText(report)): string {
   const s = report.summary;
   if (report.error?.code === 'nothing-assessed') {
-    return `${chalk.red.bold('NO VERDICT')}: all ${plural(report.checks.length, 'selected check')} ${report.checks.length === 1 ? 'was' : 'were'} skipped`;
+    return `${chalk.red.bold(t.noVerdict)}: ${t.allSkipped({ count: report.checks.length })}`;
   }
-  if (report.interrupted) return `${chalk.red.bold('NO VERDICT')}: ${report.error?.message ?? `interrupted by ${report.interrupted.signal}`}`;
+  if (report.interrupted) return `${chalk.red.bold(t.noVerdict)}: ${report.error?.message ?? t.interruptedBy({ signal: report.interrupted.signal })}`;
   if (report.ready) {
-    const note = s.warn > 0 ? ` (${plural(s.warn, 'warning')}; --strict would refuse them)` : '';
-    return chalk.green.bold('READY') + waivedFailures(report) + note;
+    const note = s.warn > 0 ? t.warningsNote({ count: s.warn }) : '';
+    return chalk.green.bold(t.ready) + waivedFailures(report, t) + note;
   }
-  const problems = problemsOf(report);
-  return `${chalk.red.bold('NOT READY')}: ${plural(problems.length, 'problem')} (${problems.join('; ')})`;
+  const problems = problemsOf(report, t);
+  return `${chalk.red.bold(t.notReady)}: ${t.problems({ count: problems.length, list: problems.join('; ') })}`;
 }
 
 /** The report as a person reads it: problems first, grouped by category, the fix under each. */
@@ -295,15 +317,16 @@ export function formatHuman(input: Report, options: HumanOptions): string {
   // what came from the host, its tools or a snapshot reaches the terminal with its controls shown, never raw
   const report = visibleStrings(input);
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const t = reportText(report, options.text);
   const detail = options.detail ?? 'problems';
-  if (detail === 'verdict') return `${verdictLine(report, chalk)}\n`;
+  if (detail === 'verdict') return `${verdictLine(report, chalk, t)}\n`;
   const shown = detail === 'all' ? report.checks : report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip' && c.causedBy === undefined);
-  const ctx: EntryContext = { chalk, idWidth: Math.max(0, ...shown.map((c) => c.id.length)), width: options.width, invocation: options.invocation };
-  const out = headerLines(report, chalk);
+  const ctx: EntryContext = { chalk, t, idWidth: Math.max(0, ...shown.map((c) => c.id.length)), width: options.width, invocation: options.invocation };
+  const out = headerLines(report, chalk, t);
   out.push(...(detail === 'all' ? everyCheck(report, ctx) : problemsFirst(report, ctx)));
   const hidden = detail === 'problems' && shown.length < report.checks.length;
-  out.push('', ...leftProcessLines(report, chalk));
-  out.push(summaryLine(report, chalk, hidden ? ' · -v shows every check' : ''), verdictLine(report, chalk));
+  out.push('', ...leftProcessLines(report, chalk, t));
+  out.push(summaryLine(report, chalk, t, hidden ? t.verboseHint : ''), verdictLine(report, chalk, t));
   return `${out.join('\n')}\n`;
 }
 

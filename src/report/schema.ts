@@ -170,6 +170,10 @@ export const launchInfoSchema = z.object({
 export const fullReportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: toolSchema,
+  lang: z
+    .enum(['en', 'zh'])
+    .optional()
+    .describe('the language of title, message, remediation and details (--lang, QPREP_LANG or the locale); ids, statuses, levels, codes and evidence never change with it. Absent in reports of qprep before 0.2'),
   runId: z.string(),
   host: hostInfoSchema,
   source: z

@@ -1,11 +1,18 @@
+import type { ListWords } from '../util/text.js';
+
 /** Terminal layout of the human formatters: visible width and wrapping with a hanging indent. */
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-/** Columns a string takes on a terminal (color codes take none). */
+/** East Asian wide and fullwidth characters (Chinese, its punctuation): two columns each. */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+
+/** Columns a string takes on a terminal (color codes take none, a Chinese character two). */
 export function visibleWidth(text: string): number {
-  return [...text.replace(ANSI, '')].length;
+  let width = 0;
+  for (const char of text.replace(ANSI, '')) width += WIDE.test(char) ? 2 : 1;
+  return width;
 }
 
 /** Narrower than this, wrapping would make a column of words: such terminals get long lines. */
@@ -39,12 +46,13 @@ export function wrapHanging(prefix: string, text: string, width: number | undefi
  * As many of `items` as fit on one line after `prefix`, then "and N more": a list of passed
  * checks is a summary, not a place to wrap. No width: every item.
  */
-export function fitList(prefix: string, items: readonly string[], width: number | undefined, moreHint = ''): string {
+export function fitList(prefix: string, items: readonly string[], width: number | undefined, moreHint = '', words: ListWords = { separator: ', ', andMore: (p) => `${p.list} and ${p.more} more` }): string {
+  // ids are listed with a comma in every language: they are names, not words
   const all = `${prefix}${items.join(', ')}`;
   if (width === undefined || width < MIN_WRAP_WIDTH || visibleWidth(all) <= width) return all;
   for (let shown = items.length - 1; shown >= 1; shown--) {
-    const line = `${prefix}${items.slice(0, shown).join(', ')} and ${items.length - shown} more${moreHint}`;
+    const line = `${prefix}${words.andMore({ list: items.slice(0, shown).join(', '), more: items.length - shown })}${moreHint}`;
     if (visibleWidth(line) <= width) return line;
   }
-  return `${prefix}${items[0]} and ${items.length - 1} more${moreHint}`;
+  return `${prefix}${words.andMore({ list: items[0]!, more: items.length - 1 })}${moreHint}`;
 }

@@ -1,7 +1,15 @@
-/** "a, b, c, d and 4 more": lists in messages that must stay on one line. */
-export function summarizeList(items: readonly string[], max = 4): string {
-  if (items.length <= max) return items.join(', ');
-  return `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+/** How a language writes a list: the separator, and the cut of a long one (ctx.text.report.list). */
+export interface ListWords {
+  separator: string;
+  andMore: (p: { list: string; more: number }) => string;
+}
+
+const ENGLISH_LIST: ListWords = { separator: ', ', andMore: (p) => `${p.list} and ${p.more} more` };
+
+/** "a, b, c, d and 4 more": lists in messages that must stay on one line; English unless told. */
+export function summarizeList(items: readonly string[], max = 4, words: ListWords = ENGLISH_LIST): string {
+  if (items.length <= max) return items.join(words.separator);
+  return words.andMore({ list: items.slice(0, max).join(words.separator), more: items.length - max });
 }
 
 /** "1 CPU", "2 CPUs" */

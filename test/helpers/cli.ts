@@ -11,13 +11,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a user would, with a clean environment unless told otherwise. */
+/**
+ * Runs the built CLI as a user would, with a clean environment unless told otherwise. English
+ * unless the test says otherwise (QPREP_LANG: '' lets the locale variables decide), whatever the
+ * locale of the machine running the tests.
+ */
 export async function qprep(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
   const result = await execa(process.execPath, [BIN, ...args], {
     ...(options.input !== undefined ? { input: options.input } : {}),
     reject: false,
     extendEnv: false,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...options.env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', QPREP_LANG: 'en', ...options.env },
     cwd: options.cwd ?? REPO,
     timeout: options.timeoutMs ?? 120_000,
     stripFinalNewline: false,

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { loadBuiltinProfile, mergeProfiles, profileSchema, type Profile } from '../../src/core/profile.js';
 import { applyPolicy, createContext, effectiveLevel } from '../../src/core/runner.js';
 import type { LaunchInput } from '../../src/core/launch-input.js';
+import type { Lang } from '../../src/i18n/lang.js';
 import type { Check, CheckResult, Outcome } from '../../src/core/types.js';
 import { FakeHost, type FakeHostSpec } from './fake-host.js';
 
@@ -19,6 +20,8 @@ export interface CheckRun {
 export interface RunOptions {
   /** the text of a --launch script (file name "run.sh"), or the whole input */
   launch?: string | LaunchInput;
+  /** the language of the run's text; English by default */
+  lang?: Lang;
 }
 
 /** Runs one check on a fake host, the way the runner would, and returns both its outcome and its report line. */
@@ -26,14 +29,14 @@ export async function runOn(check: Check, spec: FakeHostSpec, profileOverrides: 
   const host = new FakeHost(spec);
   const profile = profileWith(profileOverrides);
   const launch = typeof options.launch === 'string' ? { file: 'run.sh', text: options.launch, from: 'file' as const } : options.launch;
-  const ctx = createContext(host, profile, 1000, () => new Date('2026-12-01T00:00:00Z'), undefined, launch);
+  const ctx = createContext(host, profile, 1000, () => new Date('2026-12-01T00:00:00Z'), undefined, launch, options.lang ?? 'en');
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);
   } catch (error) {
     outcome = { status: 'error', message: `threw: ${(error as Error).message}` };
   }
-  const result = applyPolicy(check, outcome, { level: effectiveLevel(check, profile), ignored: false, waivers: [], now: new Date() });
+  const result = applyPolicy(check, outcome, { level: effectiveLevel(check, profile), ignored: false, waivers: [], now: new Date(), text: ctx.text });
   return { outcome, result, host };
 }
 

@@ -57,3 +57,50 @@ describe('npu.idle', () => {
     expect(outcome.message).toContain('did not finish within 1000 ms');
   });
 });
+
+describe('npu.idle in Chinese', () => {
+  const zh = { lang: 'zh' as const };
+
+  it('passes with a Chinese title and message; ids and evidence as in English', async () => {
+    const english = await runOn(check, npuHost());
+    const { outcome, result } = await runOn(check, npuHost(), {}, zh);
+    expect(result.title).toBe('NPU 空闲可用');
+    expect(outcome.message).toBe('8 个 NPU 设备空闲：无进程，已用 3439-3440 MB（空闲基线）');
+    expect(result.id).toBe('npu.idle');
+    expect(outcome.evidence).toEqual(english.outcome.evidence);
+  });
+
+  it('fails in Chinese with the kill command byte for byte and the "or:" line intact', async () => {
+    const english = await runOn(check, npuHost({ info: WIDE }));
+    const { outcome } = await runOn(check, npuHost({ info: WIDE }), {}, zh);
+    expect(outcome.message).toBe('8 个 NPU 设备中有 1 个被占用：NPU 0：pid 485946 pytest（5175 MB）');
+    const [kill, around] = outcome.remediation!.split('\n');
+    const command = (line: string) => line.split('   #')[0];
+    expect(command(kill!)).toBe(command(english.outcome.remediation!.split('\n')[0]!));
+    expect(kill).toMatch(/# 若是残留进程则停止它/);
+    expect(around).toMatch(/^or: (export ASCEND_RT_VISIBLE_DEVICES=[\d,]+   # 只用空闲的 NPU|将 ASCEND_RT_VISIBLE_DEVICES 设为空闲的 NPU)$/);
+    // what a program reads does not change with the language
+    expect(outcome.expected).toBe(english.outcome.expected);
+    expect(outcome.actual).toBe(english.outcome.actual);
+  });
+
+  it('a holder npu-smi cannot see, and the 310P chip labels, in Chinese', async () => {
+    const info = ascendFixture('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt');
+    const english = await runOn(check, npuHost({ info }), { npu: { idleMemoryMB: { ddr: 1500 } } });
+    const strict = await runOn(check, npuHost({ info }), { npu: { idleMemoryMB: { ddr: 1500 } } }, zh);
+    expect(strict.outcome.message).toBe(
+      '8 个 NPU 设备中有 4 个被占用：设备 1（NPU 卡 1 芯片 1）：已用 1511 / 43693 MB DDR，但未列出进程；设备 3（NPU 卡 2 芯片 1）：已用 1572 / 43693 MB DDR，但未列出进程；设备 4（NPU 卡 4 芯片 0）：已用 1863 / 44278 MB DDR，但未列出进程 等（另有 1 项）',
+    );
+    expect(strict.outcome.remediation).toMatch(/^此视图之外的进程占用了内存.*在宿主机上运行 npu-smi info 并停止它\n/);
+    expect(strict.outcome.actual).toBe(english.outcome.actual);
+    expect(strict.outcome.actual).toMatch(/^device 1 \(NPU 1 chip 1\), /);
+  });
+
+  it('an unreadable NPU table is an error in Chinese that points at npu.smi', async () => {
+    const { outcome } = await runOn(check, npuHost({ info: { timedOut: true } }), {}, zh);
+    expect(outcome.status).toBe('error');
+    expect(outcome.message).toMatch(/^无法检查 NPU 是否空闲：/);
+    expect(outcome.remediation).toMatch(/（npu\.smi 报告了同一原因）$/);
+    expect(outcome.causedBy).toBe('npu.smi');
+  });
+});

@@ -1,0 +1,221 @@
+import { plural } from '../../../util/text.js';
+
+/** The checks npu.*: the NPUs, their driver, firmware and CANN. One entry per check id. */
+export const npu = {
+  'npu.driver-version': {
+    title: 'Driver version (version.info and npu-smi agree, at least the profile minimum)',
+    why:
+      'CANN checks the driver it runs on through driver/version.info, while npu-smi reports the driver actually loaded. ' +
+      "When the two differ, the version.info is not the host's (a copy baked into the image, or a half-finished upgrade) " +
+      "or npu-smi belongs to another driver, and CANN's compatibility decision rests on a wrong version: the \"driver version " +
+      'inconsistency" reports end that way. A profile can name the oldest driver its deployment runs on (npu.minDriver): ' +
+      'each vllm-ascend image carries one CANN, and each CANN release names the HDK it needs. Required.',
+    reads: ['<driver>/version.info (driver dir from /etc/ascend_install.info, /usr/local/Ascend/driver by default)', 'npu-smi info (Version:)'],
+    fix: "Mount the host's driver/version.info into the container, or finish the driver upgrade (reinstall the package, reboot); below the profile minimum, upgrade the driver and firmware (Ascend HDK).",
+    tooOld: (p: { version: string; path: string; minimum: string; profile: string }) =>
+      `driver ${p.version} (${p.path}) is older than ${p.minimum}, the minimum of profile ${p.profile}`,
+    upgrade: (p: { minimum: string; version: string }) =>
+      `upgrade the NPU driver and firmware (Ascend HDK) to ${p.minimum} or later on the host: Ascend-hdk-*-npu-firmware_*.run --full, then Ascend-hdk-*-npu-driver_*.run --full, reboot; or use the image made for driver ${p.version}`,
+    addMount: (p: { flag: string }) => `add ${p.flag} to docker run`,
+    reinstall: 'reinstall the NPU driver package (Ascend-hdk-*-npu-driver_*.run --full)',
+    cannotRead: (p: { reason: string }) => `cannot read the driver version: ${p.reason}`,
+    noVersion: (p: { reason: string }) => `no driver version: ${p.reason}`,
+    namesNone: (p: { path: string }) => `${p.path} names no driver version (no Version= or package_version= line)`,
+    damaged: 'reinstall the NPU driver package; the file is damaged',
+    unconfirmed: (p: { version: string; path: string; problem: string | null }) =>
+      `driver ${p.version} per ${p.path}; npu-smi could not confirm it${p.problem === null ? ' (its table names no version)' : `: ${p.problem}`}`,
+    makeNpuSmiWork: 'make npu-smi work (see npu.smi), then re-run',
+    disagree: (p: { version: string; path: string; loaded: string }) => `driver ${p.version} per ${p.path}, but npu-smi reports driver ${p.loaded}`,
+    notHostsFile: (p: { path: string; flag: string }) => `the container's ${p.path} is not the host's: add ${p.flag} to docker run (and mount npu-smi from the host too)`,
+    unfinishedUpgrade: 'a driver upgrade is unfinished or npu-smi belongs to another install: reinstall the driver package and reboot',
+    agree: (p: { version: string; inner: string | null; minimum: string | null; profile: string }) =>
+      `driver ${p.version}${p.inner ? ` (${p.inner})` : ''}; version.info and npu-smi agree${p.minimum !== null ? `, at least ${p.minimum} (profile ${p.profile})` : ''}`,
+  },
+  'npu.firmware-version': {
+    title: 'Firmware version fits the driver',
+    why:
+      'Driver and firmware are released in pairs: the driver declares the firmware range it supports ' +
+      '(compatible_version_fw), the firmware the drivers it supports (compatible_version_drv), and npu-smi -t board ' +
+      "prints the driver's own verdict (Compatibility OK/NOK). A mismatch usually follows a driver upgrade without the " +
+      'firmware. Recommended rather than required: the driver installer refuses most bad pairs itself, and a pair that slips ' +
+      'through shows up in npu.health; this check names the cause.',
+    fix: 'Install the firmware package that belongs to the installed driver (same HDK release), then reboot.',
+    notVisible:
+      'the firmware version is not visible in this container (npu-smi -t board named none, and the guides do not mount /usr/local/Ascend/firmware); run qprep on the host to check it',
+    onHost: 'on the host: qprep check --only npu.firmware-version',
+    noFirmware: (p: { file: string | null; board: string | null }) =>
+      `no firmware version: ${p.file ?? 'version.info names none'}; npu-smi -t board: ${p.board ?? 'named none'}`,
+    installFirmware: "install the firmware package of the driver's HDK release (Ascend-hdk-*-npu-firmware_*.run --full), then reboot",
+    notCompatible: (p: { firmware: string }) => `the driver reports firmware ${p.firmware} as not compatible (npu-smi info -t board: Compatibility NOK)`,
+    installFirmwareOf: (p: { driver: string | null }) => `install the firmware package of driver ${p.driver ?? 'the installed driver'}'s HDK release, then reboot`,
+    driverTakes: (p: { driver: string | null; ranges: string }) => `driver ${p.driver} takes firmware ${p.ranges}`,
+    firmwareTakes: (p: { firmware: string; ranges: string }) => `firmware ${p.firmware} takes drivers ${p.ranges}`,
+    doesNotFit: (p: { firmware: string; driver: string; ranges: string }) => `firmware ${p.firmware} does not fit driver ${p.driver}: ${p.ranges}`,
+    /** `by`: the files that declare the range, "driver" and/or "firmware" */
+    withinRange: (p: { by: readonly string[] }) => `within the range the ${p.by.join(' and ')} declare${p.by.length === 1 ? 's' : ''}`,
+    noRange: 'neither file declares a range',
+    fits: (p: { firmware: string; driver: string; how: string; compatibility: string | null }) =>
+      `firmware ${p.firmware} with driver ${p.driver}: ${p.how}${p.compatibility ? `; npu-smi Compatibility ${p.compatibility}` : ''}`,
+  },
+  'npu.driver-files': {
+    title: 'Driver files (and their mounts in a container)',
+    why:
+      "npu-smi, CANN and torch_npu load the driver's user-space libraries (driver/lib64, /usr/local/dcmi) and read " +
+      'driver/version.info and /etc/ascend_install.info. In a container each must be bind-mounted from the host as the ' +
+      'deployment guide does: missing libraries fail with "libascend_hal.so: cannot open shared object file", and a copy baked ' +
+      'into the image goes stale on the next driver upgrade, so a file that exists but is not a mount fails too. Required.',
+    reads: [
+      '/usr/local/Ascend/driver/lib64, /usr/local/Ascend/driver/version.info, /etc/ascend_install.info, /usr/local/dcmi, npu-smi, hccn_tool',
+      '200I Pro: the libraries, configuration files and daemons of its guide',
+      '/proc/self/mountinfo (in a container)',
+    ],
+    fix: 'Add the missing -v flags of the deployment guide to docker run; on a host, reinstall the NPU driver package.',
+    missing: 'missing',
+    dockerMadeDirectory: 'a directory, not a file (the host has no such file, so docker created an empty directory)',
+    notFile: (p: { kind: string }) => `a ${p.kind}, not a file`,
+    notDirectory: (p: { kind: string }) => `a ${p.kind}, not a directory`,
+    emptyDirectory: 'an empty directory',
+    copyInImage: (p: { fsType: string }) => `present but not mounted from the host (a copy in the image's ${p.fsType} root)`,
+    cannotTellMounts: (p: { reason: string }) => `cannot tell whether the driver files are mounted from the host: ${p.reason}`,
+    readMountinfo: 'make /proc/self/mountinfo readable in the container (it is by default; check the seccomp/AppArmor profile) and re-run',
+    path: (p: { path: string; problem: string }) => `${p.path} ${p.problem}`,
+    notUsable: (p: { count: number; total: number; inContainer: boolean; paths: string }) =>
+      `${p.count} of ${p.total} ${p.inContainer ? 'driver paths the guide mounts' : 'driver paths'} ${p.count === 1 ? 'is' : 'are'} not usable: ${p.paths}`,
+    addFlags: (p: { flags: string }) => `add ${p.flags} to docker run`,
+    reinstall: 'reinstall the NPU driver package (Ascend-hdk-*-npu-driver_*.run --full), which creates these files',
+    mounted: (p: { count: number; paths: string }) => `${p.count} driver paths mounted from the host (${p.paths})`,
+    present: (p: { count: number; root: string; paths: string }) => `${p.count} driver paths present under ${p.root} and /usr/local (${p.paths})`,
+  },
+  'npu.tools': {
+    title: 'npu-smi and hccn_tool resolvable',
+    why:
+      "Every NPU check, vllm-ascend's own health probe and CPU binding run npu-smi, and Mooncake/HIXL call hccn_tool for " +
+      'the device IPs of A2 and A3 NPUs. Neither is on PATH in a container unless it is mounted ("bash: /usr/local/bin/npu-smi: ' +
+      'No such file or directory"), and npu-smi sits in /usr/local/sbin on some hosts. Required: without them the node cannot ' +
+      'be assessed, and the 310P family, which has no NPU network, is not asked for hccn_tool.',
+    fix: "In a container add the guide's -v flags for npu-smi and hccn_tool; on a host install the NPU driver package, which ships both.",
+    notIn: (p: { tool: string; dirs: string }) => `${p.tool} (not on PATH, not in ${p.dirs})`,
+    notFound: (p: { tools: string }) => `not found: ${p.tools}`,
+    addFlags: (p: { flags: string }) => `add ${p.flags} to docker run`,
+    installDriver: 'install the NPU driver package (it ships npu-smi and hccn_tool), or add their directories to PATH',
+    foundAt: (p: { tool: string; path: string }) => `${p.tool} at ${p.path}`,
+    hccnNotNeeded: (p: { family: string; pro: boolean }) => `no hccn_tool (not needed for family ${p.family}${p.pro ? ', 200I Pro' : ''})`,
+  },
+  'npu.devices': {
+    title: 'NPU device nodes',
+    why:
+      'The runtime opens /dev/davinciN for each NPU and the control devices (/dev/davinci_manager, /dev/devmm_svm, ' +
+      '/dev/hisi_hdc; on the 200I Pro /dev/ascend_manager and /dev/user_config instead). In a container each one must be ' +
+      'passed with --device, and a plain file created at that path (a mistyped -v) is not a device. A missing node is ' +
+      'found late, as "rtGetDeviceCount ... no valid device" or "open device 0 failed": required.',
+    reads: ['/dev (listing)', '/dev/davinci*, /dev/davinci_manager, /dev/devmm_svm, /dev/hisi_hdc, /dev/ascend_manager, /dev/user_config (stat)', 'npu-smi info'],
+    fix: 'In a container add the missing --device flags; on a host reload the NPU driver (the driver creates the nodes).',
+    cannotList: (p: { problem: string }) => `cannot list the device nodes: ${p.problem}`,
+    mountDev: 'mount /dev (or run qprep where /dev is readable) and re-run',
+    missing: 'missing',
+    notCharDevice: (p: { kind: string }) => `a ${p.kind}, not a character device`,
+    missingListed: 'missing (npu-smi lists this device)',
+    missingForProfile: (p: { minCount: number }) => `missing (the profile needs ${p.minCount} NPUs)`,
+    missingAll: 'missing (no NPU device node at all)',
+    node: (p: { path: string; problem: string }) => `${p.path} ${p.problem}`,
+    notUsable: (p: { count: number; nodes: string }) => `${p.count === 1 ? '1 device node is' : `${p.count} device nodes are`} not usable: ${p.nodes}`,
+    startWith: (p: { flags: string }) => `start the container with ${p.flags}`,
+    reloadDriver: 'the driver did not create them: check that the NPUs are visible (lspci | grep -i d80) and reload or reinstall the NPU driver',
+    usable: (p: { count: number; ranges: string; controls: string }) =>
+      `${p.count} NPU device node${p.count === 1 ? '' : 's'} (/dev/davinci${p.ranges}) and ${p.controls} are character devices`,
+  },
+  'npu.smi': {
+    title: 'npu-smi runs and its table parses',
+    why:
+      "npu-smi is the driver's own view of the NPUs. When it cannot start, vllm-ascend cannot either, and the reason is in " +
+      'its output: "dcmi module initialize failed. ret is -8005" (the NPUs are held by another container), -8020 (the ' +
+      'device is used), a missing shared library (driver lib64 not mounted), or a hang (a wedged driver). qprep translates ' +
+      'each into the cause and the fix. Required: the other NPU checks read this table.',
+    fix: 'Follow the cause printed: free the NPUs, add the missing mount, or repair the driver; then run npu-smi info by hand.',
+    truncated: (p: { deviceRows: boolean; devices: number; family: string; processes: number }) =>
+      `npu-smi's output begins mid-table (${p.deviceRows ? 'device rows' : 'a process table'} without the banner and header): it is read for what it holds, ` +
+      `${plural(p.devices, 'NPU device')}${p.deviceRows ? ` (family ${p.family})` : ''} and ${plural(p.processes, 'process', 'processes')}, and may be cut`,
+    recordWhole: 'record the whole output of npu-smi info (qprep snapshot on the host), not an excerpt',
+    noDevice: 'npu-smi printed its table but no NPU in it',
+    noDeviceFix: 'check that the NPUs are visible (lspci | grep -i d80) and that the driver is loaded; in a container pass them with --device /dev/davinciN',
+    summary: (p: { tool: string; driver: string; devices: number; ids: string; family: string }) =>
+      `npu-smi ${p.tool} (driver ${p.driver}): ${p.devices} NPU device${p.devices === 1 ? '' : 's'} ${p.ids}, family ${p.family}`,
+    warns: (p: { summary: string; warning: string }) => `${p.summary}; npu-smi warns: ${p.warning}`,
+    mountInstallInfo: (p: { path: string }) => `add -v ${p.path}:${p.path} to docker run; if the host's npu-smi warns too, reinstall the driver there`,
+    reinstallDriver: (p: { path: string }) => `reinstall the NPU driver package so that ${p.path} records Driver_Install_Status=complete (./Ascend-hdk-*-npu-driver_*.run --full)`,
+  },
+  'npu.count': {
+    title: 'NPU count and family match the deployment',
+    why:
+      'A tensor-parallel size of 16 needs 16 visible dies (one Atlas 800 A3, or two A2 nodes of 8), and a card or die ' +
+      'missing after a fault, or a container started with fewer --device flags, fails the launch after the weights load. ' +
+      'ASCEND_RT_VISIBLE_DEVICES counts the devices the process sees from 0 (a container renumbers them), so an id beyond ' +
+      'that count fails with "set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)". Required.',
+    fix: 'Pass every NPU the deployment needs to the container (--device), repair a missing card, or correct the profile or ASCEND_RT_VISIBLE_DEVICES.',
+    what: 'the NPU count',
+    shape: (p: { cards: number; chips: number }) => ` (${plural(p.cards, 'card')} × ${plural(p.chips, 'chip')})`,
+    wrongFamily: (p: { family: string; layout: string; wanted: string }) => `this is a ${p.family} host (${p.layout} table layout), the profile is for ${p.wanted}`,
+    useProfile: 'use the profile of this hardware (--profile NAME; the README lists the built-in profiles), or move the workload to a matching node',
+    tooFew: (p: { devices: number; minCount: number }) => `${plural(p.devices, 'NPU device')} visible, the profile needs at least ${p.minCount}`,
+    passAll: (p: { last: number }) => `in a container pass all of them (--device /dev/davinci0 ... /dev/davinci${p.last}); on a host check "npu-smi info -l" and "lspci | grep -i d80" for a missing card`,
+    invalid: (p: { source: string; problem: string }) => `${p.source} is invalid: ${p.problem}`,
+    writeIds: 'write the ids as ASCEND_RT_VISIBLE_DEVICES=0,1,2,3 or a range 0-7',
+    beyond: (p: { source: string; text: string; count: number; ids: string; devices: number }) =>
+      `${p.source}=${p.text} names device${p.count === 1 ? '' : 's'} ${p.ids}, but only ${p.devices} are visible here (ids 0-${p.devices - 1})`,
+    renumber: (p: { devices: number }) =>
+      `number the devices from 0 as this ${p.devices}-device view sees them (inside a container the runtime renumbers the mapped devices), or map more devices with --device`,
+    tooFewSelected: (p: { source: string; text: string; selected: number; minCount: number }) =>
+      `${p.source}=${p.text} selects ${plural(p.selected, 'device')}, the profile needs ${p.minCount}`,
+    selectMore: (p: { minCount: number }) => `select ${p.minCount} devices, e.g. ASCEND_RT_VISIBLE_DEVICES=0-${p.minCount - 1}`,
+    passed: (p: { devices: number; shape: string; family: string; selected: number | null; source: string; minCount: number; wanted: string | null }) =>
+      `${plural(p.devices, 'NPU device')}${p.shape}, family ${p.family}` +
+      (p.selected !== null ? `, ${p.selected} selected by ${p.source}` : '') +
+      (p.minCount > 0 ? ` (profile: at least ${p.minCount}${p.wanted !== null ? `, ${p.wanted}` : ''})` : ''),
+  },
+  'npu.health': {
+    title: 'NPU health',
+    why:
+      "npu-smi reports each chip's health as OK, Warning, Alarm, Critical or UNKNOWN. vllm-ascend's own worker health " +
+      'check raises on anything but OK, and a chip in alarm fails collectives unpredictably, so a chip the workload will ' +
+      "use must be OK: required. A non-OK chip outside ASCEND_RT_VISIBLE_DEVICES (or the profile's npu.visibleDevices) only " +
+      'warns. The error codes come from npu-smi info -t health.',
+    fix: 'Read the error codes (npu-smi info -t health), reset or replace the chip, or leave it out of ASCEND_RT_VISIBLE_DEVICES and the device mapping.',
+    what: 'NPU health',
+    device: (p: { label: string; health: string; codes: string | null; information: string | null }) =>
+      `${p.label} ${p.health}${p.codes ? ` error code ${p.codes}` : ''}${p.information ? ` (${p.information})` : ''}`,
+    inspect: (p: { card: number; chip: number }) => `npu-smi info -t health -i ${p.card} -c ${p.chip}   # inspect: the error codes and what raised them`,
+    reset: (p: { card: number; chip: number }) => `or: npu-smi set -t reset -i ${p.card} -c ${p.chip}   # reset the chip, or have it replaced`,
+    leaveOut: "or: leave it out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags",
+    notOk: (p: { count: number; used: number; devices: string }) =>
+      `${p.count} of ${plural(p.used, 'NPU device')} the workload uses ${p.count === 1 ? 'is' : 'are'} not OK: ${p.devices}`,
+    notOkOutside: (p: { count: number; source: string; devices: string }) => `${p.count} NPU device${p.count === 1 ? '' : 's'} outside ${p.source} not OK: ${p.devices}`,
+    allOk: (p: { count: number }) => (p.count === 1 ? 'the NPU device reports OK' : `all ${p.count} NPU devices report OK`),
+  },
+  'npu.idle': {
+    title: 'NPUs free for the workload',
+    why:
+      'The most common late failure: another process or a forgotten container holds an NPU, and vLLM fails with "NPU out ' +
+      'of memory" or a second instance dies on the same NPU after a long load. npu-smi lists the processes per NPU, and ' +
+      'HBM (DDR on the 310P) far above the idle baseline means a holder npu-smi cannot see, e.g. one in another container. ' +
+      "Only the NPUs in ASCEND_RT_VISIBLE_DEVICES (or the profile's npu.visibleDevices) are checked. Required.",
+    reads: ['npu-smi info (process table, memory columns)', 'ASCEND_RT_VISIBLE_DEVICES', 'profile npu.idleMemoryMB, npu.visibleDevices'],
+    fix: 'Stop the process or container holding the NPU, or point ASCEND_RT_VISIBLE_DEVICES at free NPUs.',
+    /** what cannot be checked without the NPU table */
+    what: 'whether the NPUs are free',
+    process: (p: { pid: number; name: string | null; memoryMB: number | null }) =>
+      `pid ${p.pid}${p.name ? ` ${p.name}` : ''}${p.memoryMB !== null ? ` (${p.memoryMB} MB)` : ''}`,
+    heldByProcesses: (p: { device: string; processes: string }) => `${p.device}: ${p.processes}`,
+    heldByUnlisted: (p: { device: string; usedMB: number; totalMB: number; kind: string }) =>
+      `${p.device}: ${p.usedMB} of ${p.totalMB} MB ${p.kind} in use, no process listed`,
+    busy: (p: { busy: number; used: number; reasons: string }) => `${p.busy} of ${plural(p.used, 'NPU device')} in use: ${p.reasons}`,
+    /** a remediation line: the kill command stays as written, the comment after # is for the reader */
+    kill: (p: { pids: string }) => `kill ${p.pids}   # stop the holder if it is a leftover (in another container: docker ps, then docker stop it)`,
+    holderOutsideView: "a process outside this view holds the memory (another container, or a process the host's npu-smi lists): run npu-smi info on the host and stop it",
+    /** "or: " marks an alternative line of a remediation; the report shows it as its own label */
+    useFreeDevices: (p: { devices: string }) => `or: export ASCEND_RT_VISIBLE_DEVICES=${p.devices}   # only the free NPUs`,
+    pointAtFreeDevices: 'or: set ASCEND_RT_VISIBLE_DEVICES to free NPUs',
+    free: (p: { used: number; processTable: boolean; memoryRange: { min: number; max: number } | null }) =>
+      `${plural(p.used, 'NPU device')} free: ${p.processTable ? 'no process' : 'this driver prints no process table'}` +
+      (p.memoryRange ? `, ${p.memoryRange.min}-${p.memoryRange.max} MB in use (idle baseline)` : ''),
+  },
+};

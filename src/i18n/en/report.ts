@@ -1,0 +1,80 @@
+import { plural } from '../../util/text.js';
+
+/** The human report and the words the formatters share. */
+export const report = {
+  /** a list in a one-line message (summarizeList): "a, b, c and 4 more" */
+  list: {
+    separator: ', ',
+    andMore: (p: { list: string; more: number }) => `${p.list} and ${p.more} more`,
+  },
+  /** between the clauses of one message: "a: 1 free; b: 2 free" */
+  clauseSeparator: '; ',
+  /** a remark after a message: " (x)"; Chinese puts it in full-width parentheses */
+  aside: (p: { text: string }) => ` (${p.text})`,
+  /** between the counts of the summary line */
+  countSeparator: ', ',
+  /** the report's groups, in report order */
+  categories: {
+    tuning: 'Host tuning',
+    host: 'Host resources',
+    network: 'Host network',
+    npu: 'NPU and driver',
+    hccn: 'HCCN network and cluster',
+    launch: 'Launch and model',
+  },
+  /** the status column of the human report; the JSON keeps pass, warn, fail, skip, error */
+  statuses: { pass: 'pass', warn: 'warn', fail: 'fail', skip: 'skip', error: 'error' },
+  levels: { required: 'required', recommended: 'recommended' },
+  /** the labels of a remediation's lines: the first command, then each alternative */
+  fixLabel: 'fix:',
+  orLabel: 'or:',
+  moreDetails: (p: { more: number }) => `... and ${p.more} more (--format json has them all)`,
+  waived: (p: { reason: string; expires: string | null }) => `waived: ${p.reason}${p.expires ? `, until ${p.expires}` : ''}`,
+  ignoredWithFlag: 'ignored with --ignore',
+  waiverExpired: (p: { reason: string }) => `the waiver "${p.reason}" no longer applies`,
+  waiverRefused: 'waiver not applied: error means could not assess; use --skip',
+  waiverExpiredMessage: (p: { message: string; expires: string }) => `${p.message} (waiver expired ${p.expires})`,
+  waivedFailures: (p: { count: number; how: string; ids: string }) =>
+    ` with ${p.count} required ${p.count === 1 ? 'failure' : 'failures'} waived (${p.how}): ${p.ids}`,
+  waiverSources: { ignore: '--ignore', profile: 'profile waivers' },
+  causedBy: (p: { id: string }) => ` (caused by ${p.id})`,
+  couldNotRun: 'could not run',
+  followFromIt: 'follow from it',
+  dependants: (p: { count: number; how: string; ids: string }) => `${plural(p.count, 'check')} ${p.how} because of it: ${p.ids}`,
+  elsewhereCount: (p: { count: number; how: string }) => `${p.count} ${p.how}`,
+  elsewhereCause: (p: { cause: string; ids: string }) => `because of ${p.cause}: ${p.ids}`,
+  passed: (p: { count: number }) => `${p.count} passed:`,
+  skipped: (p: { count: number }) => `${p.count} skipped:`,
+  header: {
+    kernel: (p: { kernel: string }) => `kernel ${p.kernel}`,
+    inContainer: (p: { runtime: string | null }) => `in a container (${p.runtime ?? 'unknown runtime'})`,
+    notInContainer: 'not in a container',
+    snapshot: (p: { file: string; createdAt: string }) => `snapshot ${p.file} (recorded ${p.createdAt})`,
+    liveHost: 'live host',
+    liveHostUnder: (p: { root: string }) => `live host, files under ${p.root}`,
+    profile: (p: { name: string; source: string; where: string }) => `profile ${p.name} (${p.source}) · ${p.where}`,
+    cluster: (p: { file: string; self: string; nodes: number; evidence: string; plan: string }) =>
+      `cluster ${p.file}: ${p.self}, one of ${plural(p.nodes, 'node')} (found by ${p.evidence}) · plan ${p.plan}`,
+    note: 'note:',
+    serve: (p: { form: string; model: string | null; line: number }) => `${p.form}${p.model ? ` ${p.model}` : ''} at line ${p.line}`,
+    noServe: 'no vLLM server command',
+    launch: (p: { file: string | null; recorded: boolean; serve: string }) =>
+      `launch script ${p.file === null ? 'from stdin' : p.file}${p.recorded ? ' (recorded in the snapshot)' : ''}: ${p.serve}`,
+  },
+  summary: (p: { checks: number; counts: string; duration: string }) => `${plural(p.checks, 'check')}: ${p.counts} · ${p.duration}`,
+  summaryCount: (p: { count: number; status: string }) => `${p.count} ${p.status}`,
+  seconds: (p: { seconds: string }) => `${p.seconds} s`,
+  verboseHint: ' · -v shows every check',
+  couldNotAssess: ' (could not assess)',
+  blockingUnderStrict: ' (a warning, blocking under --strict)',
+  rootWithDependants: (p: { root: string; count: number; how: string }) => `${p.root}: ${plural(p.count, 'check')} ${p.how}`,
+  leftProcesses: (p: { tool: string; processes: number; calls: number; first: string }) =>
+    `${p.tool} left ${p.processes} ${p.processes === 1 ? 'process' : 'processes'} running outside its process group after ${plural(p.calls, 'call')} ("${p.first}" first); qprep killed them`,
+  noVerdict: 'NO VERDICT',
+  allSkipped: (p: { count: number }) => `all ${plural(p.count, 'selected check')} ${p.count === 1 ? 'was' : 'were'} skipped`,
+  interruptedBy: (p: { signal: string }) => `interrupted by ${p.signal}`,
+  ready: 'READY',
+  notReady: 'NOT READY',
+  warningsNote: (p: { count: number }) => ` (${plural(p.count, 'warning')}; --strict would refuse them)`,
+  problems: (p: { count: number; list: string }) => `${plural(p.count, 'problem')} (${p.list})`,
+};

@@ -1,0 +1,3 @@
+import type { errors as en } from '../en/errors.js';
+
+export const errors: typeof en = {};
