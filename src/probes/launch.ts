@@ -1,5 +1,7 @@
 import type { LaunchInput } from '../core/launch-input.js';
 import type { CheckContext, Outcome } from '../core/types.js';
+import { skip } from '../core/outcome.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
 import { evaluateLaunchScript, invocationsOf, readLaunchScript, type Field, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
 import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
 import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
@@ -288,12 +290,19 @@ export function knownText(value: Value | Field | undefined): string | undefined 
   return value && value.known ? value.text : undefined;
 }
 
-/** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)" */
-export function describeVariable(view: LaunchView, variable: ShellVariable): string {
-  if (variable.line === null) return `${variable.name} (inherited from the environment)`;
+/** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)", in the run's language when given its text */
+export function describeVariable(view: LaunchView, variable: ShellVariable, text: LaunchText = en.probes.launch): string {
+  if (variable.line === null) return text.inherited({ name: variable.name });
   const root = rootOf(variable);
-  const from = root.name !== variable.name && root.line !== null ? `, from ${root.name} at line ${root.line}` : '';
-  return `${variable.name} (${at(view, variable.line)}${from})`;
+  const fromOther = root.name !== variable.name && root.line !== null;
+  return text.variableAt({ name: variable.name, at: at(view, variable.line), from: fromOther ? root.name : null, fromLine: fromOther ? root.line : null });
+}
+
+type LaunchText = Catalogue['probes']['launch'];
+
+/** The skip of a launch check run without --launch, in the run's language. */
+export function noLaunchScript(ctx: CheckContext): Outcome {
+  return skip(ctx.text.probes.launch.noScript, { remediation: ctx.text.probes.launch.remediation });
 }
 
 /**

@@ -1,2 +1,85 @@
+import { plural } from '../../../util/text.js';
+
+/** Text of src/probes/launch.ts that every launch check quotes (catalogue: probes.launch). */
+export const launchProbes = {
+  noScript: 'no launch script given (--launch SCRIPT)',
+  /** the command stays as written; the comment after # is for the reader */
+  remediation: 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node',
+  /** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)" */
+  variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
+    `${p.name} (${p.at}${p.from !== null ? `, from ${p.from} at line ${p.fromLine}` : ''})`,
+  inherited: (p: { name: string }) => `${p.name} (inherited from the environment)`,
+};
+
 /** The checks launch.*: the launch script. One entry per check id. */
-export const launch = {};
+export const launch = {
+  'launch.script': {
+    title: 'Launch script readable, server command found',
+    why:
+      'qprep reads the launch script instead of running it, and can only judge what it can read: a value built by ' +
+      '$(hostname -I), a variable set inside an if, or a sourced file is only known when the script runs. This check ' +
+      'says what the other launch checks could not see, and catches scripts bash itself would break on (Windows line ' +
+      'ends, an unclosed quote) and the trailing backslash after the last flag that swallows the next line added below. ' +
+      'A template whose values are its arguments ($1..$9) is read with the arguments of the first invocation found in ' +
+      'the scripts given with it (a repeated --launch: `bash run_dp_template.sh 0,1,2,3 9000 4 0 ...`); the devices and ports of the others are judged too (launch.devices, launch.ports).',
+    reads: ['the --launch script (never executed)'],
+    fix: 'Write the values the script computes at run time literally, convert CRLF line ends (sed -i "s/\\r$//" SCRIPT), close the quote, remove the trailing backslash.',
+    brokenFix: (p: { at: string; message: string }) => `edit ${p.at}: ${p.message}`,
+    broken: (p: { script: string; message: string; more: number }) =>
+      `${p.script} will not run as written: ${p.message}${p.more > 0 ? ` (and ${plural(p.more, 'more problem')})` : ''}`,
+    runsLauncher: (p: { launcher: string; line: number }) => `runs ${p.launcher} (line ${p.line}), not a vLLM server`,
+    startsNoServer: 'starts no vLLM server',
+    noServer: (p: { script: string; what: string }) =>
+      `${p.script} ${p.what} (no "vllm serve" or "python -m vllm.entrypoints.openai.api_server"): its flags are not checked`,
+    noServerFix: 'give qprep the script that runs vllm serve on this node (qprep check --launch run.sh); a wrapper that builds the command at run time cannot be read',
+    unreadParts: (p: { count: number; parts: string }) => `${plural(p.count, 'part')} cannot be checked without running it (${p.parts})`,
+    hazardLines: (p: { lines: number[] }) =>
+      `${p.lines.length === 1 ? `line ${p.lines[0]} ends` : `lines ${p.lines.join(', ')} end`} a command with a backslash before a blank line or the end of the file`,
+    removeBackslash: (p: { at: string }) => `${p.at}: remove the backslash at the end of the line (a line added below it would become an argument of the command)`,
+    andMore: (p: { count: number }) => `... and ${p.count} more (see the evidence)`,
+    unread: (p: { script: string; parts: string }) => `${p.script}: ${p.parts}`,
+    allRead: (p: { script: string; form: string; model: string; line: number; flags: number; assignments: number; arguments: string }) =>
+      `${p.script}: ${p.form}${p.model ? ` ${p.model}` : ''} at line ${p.line} with ${plural(p.flags, 'flag')}, ${plural(p.assignments, 'assignment')}; everything read${p.arguments}`,
+    argumentsFrom: (p: { last: number; invocation: string; others: number; where: string }) =>
+      `; $1..$${p.last} from ${p.invocation}${p.others > 0 ? `; ${plural(p.others, 'other invocation')} with other arguments judged only by launch.devices and launch.ports (${p.where})` : ''}`,
+  },
+  'launch.devices': {
+    title: 'Launch script fits the visible NPUs',
+    why:
+      'vLLM starts tensor-parallel x pipeline-parallel x local data-parallel workers, one per NPU, taken from ' +
+      'ASCEND_RT_VISIBLE_DEVICES. An id that does not exist fails with "set ASCEND_RT_VISIBLE_DEVICES:4 error, input ' +
+      'data rang[0-2)" (inside a container the ids are renumbered from 0), and a layout larger than the NPUs there are ' +
+      'fails after the model is loaded.',
+    reads: ['the --launch script (never executed)', 'npu-smi info'],
+    fix: 'List devices that exist here in ASCEND_RT_VISIBLE_DEVICES (0..n-1 inside a container), or lower --tensor-parallel-size / --data-parallel-size-local.',
+    noInventory: (p: { script: string; problem: string }) => `cannot list the NPUs to check ${p.script} against: ${p.problem}`,
+    fixNpuSmi: 'fix npu-smi first (qprep explain npu.smi), then re-run',
+    allSeen: (p: { count: number; inContainer: boolean }) => `all ${plural(p.count, 'NPU')} this ${p.inContainer ? 'container' : 'host'} sees`,
+    fromArgument: (p: { where: string; argument: string }) =>
+      `${p.where} is the script's argument ${p.argument}: the caller picks the devices, so they are judged where the values are written in`,
+    checkLauncher: (p: { script: string }) => `check the launcher's command line, or a copy of ${p.script} with the devices written in`,
+    computed: (p: { where: string; dynamic: string }) => `${p.where} is computed at run time (${p.dynamic}): the devices cannot be checked`,
+    writeLiterally: (p: { ids: string }) => `write the ids literally: export ASCEND_RT_VISIBLE_DEVICES=${p.ids}`,
+    notAList: (p: { where: string; value: string }) => `${p.where} is "${p.value}", not a list of device ids such as 0,1,4-7`,
+    missing: (p: { where: string; missing: string; inContainer: boolean; count: number; present: string }) =>
+      `${p.where} lists ${p.missing}, which this ${p.inContainer ? 'container' : 'host'} does not have: it sees ${plural(p.count, 'NPU')} (ids ${p.present || 'none'})` +
+      (p.inContainer ? ' (inside a container the ids are renumbered from 0: use 0..n-1, not the host ids)' : ''),
+    /** the command stays as written; the comment after # is for the reader */
+    exportDevices: (p: { prefix: string; ids: string; inContainer: boolean }) =>
+      `${p.prefix}export ASCEND_RT_VISIBLE_DEVICES=${p.ids}${p.inContainer ? '   # and map the devices with docker run --device /dev/davinciN for each host id' : ''}`,
+    atLine: (p: { script: string; line: number }) => `${p.script} line ${p.line}: `,
+    ofVariable: (p: { count: number; value: string }) => `${plural(p.count, 'NPU')} of ASCEND_RT_VISIBLE_DEVICES (${p.value})`,
+    noServer: (p: { script: string; source: string }) => `the devices of ${p.script} exist here (${p.source}); no server command to size`,
+    sizesFromCaller: (p: { script: string; values: string }) => `cannot size the server of ${p.script}: ${p.values} come from the caller (launch.flags says so)`,
+    checkCopy: (p: { script: string }) => `check a copy of ${p.script} with the sizes written in`,
+    badSize: (p: { script: string; problem: string }) => `cannot size the server of ${p.script}: ${p.problem} (launch.flags reports it)`,
+    correctFlag: (p: { at: string }) => `correct the flag at ${p.at} (qprep explain launch.flags)`,
+    overRay: (p: { layout: string; count: number; source: string }) => `${p.layout} = ${plural(p.count, 'NPU')} over the Ray cluster; this node contributes ${p.source}`,
+    lowerLocal: (p: { local: number; script: string; line: number }) => `--data-parallel-size-local ${p.local}   # in ${p.script} at line ${p.line}`,
+    lowerTp: (p: { tp: number }) => `--tensor-parallel-size ${p.tp} or more NPUs (docker run --device /dev/davinciN)`,
+    tooMany: (p: { script: string; layout: string; count: number; source: string }) =>
+      `${p.script} needs ${p.layout} = ${plural(p.count, 'NPU')} on this node, but it gets ${p.source}`,
+    fits: (p: { layout: string; count: number; source: string; spare: number }) =>
+      `${p.layout} = ${plural(p.count, 'NPU')} fit${p.count === 1 ? 's' : ''} ${p.source}${p.spare > 0 ? `; ${p.spare} more visible and unused` : ''}`,
+  },
+};

@@ -1,3 +1,78 @@
-import type { launch as en } from '../../en/checks/launch.js';
+import type { launch as en, launchProbes as enProbes } from '../../en/checks/launch.js';
 
-export const launch: typeof en = {};
+export const launchProbes: typeof enProbes = {
+  noScript: '未给出启动脚本（--launch SCRIPT）',
+  remediation: 'qprep check --launch /path/to/run.sh   # 在本节点启动 vllm serve 的 bash 脚本',
+  variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
+    `${p.name}（${p.at}${p.from !== null ? `，来自第 ${p.fromLine} 行的 ${p.from}` : ''}）`,
+  inherited: (p: { name: string }) => `${p.name}（继承自运行环境）`,
+};
+
+export const launch: typeof en = {
+  'launch.script': {
+    title: '启动脚本可读，且找到服务启动命令',
+    why:
+      'qprep 读取启动脚本而不运行它，只能判断读得出的内容：由 $(hostname -I) 生成的值、在 if 中设置的变量、' +
+      'source 引入的文件，只有脚本运行时才知道。本检查说明其他启动检查无法看到的部分，并发现 bash 自身会出错的脚本' +
+      '（Windows 换行符、未闭合的引号），以及最后一个参数后多余的反斜杠（它会吞掉下面新加的一行）。' +
+      '值来自脚本参数（$1..$9）的模板，按同时给出的其他脚本中第一次调用它的参数读取（重复 --launch：' +
+      '`bash run_dp_template.sh 0,1,2,3 9000 4 0 ...`）；其余调用的设备和端口也会检查（launch.devices、launch.ports）。',
+    reads: ['--launch 脚本（不执行）'],
+    fix: '把脚本运行时才计算的值直接写出，转换 CRLF 换行符（sed -i "s/\\r$//" SCRIPT），闭合引号，删除末尾多余的反斜杠。',
+    brokenFix: (p: { at: string; message: string }) => `修改 ${p.at}：${p.message}`,
+    broken: (p: { script: string; message: string; more: number }) =>
+      `${p.script} 按现状无法运行：${p.message}${p.more > 0 ? `（另有 ${p.more} 个问题）` : ''}`,
+    runsLauncher: (p: { launcher: string; line: number }) => `运行的是 ${p.launcher}（第 ${p.line} 行），不是 vLLM 服务`,
+    startsNoServer: '没有启动 vLLM 服务',
+    noServer: (p: { script: string; what: string }) =>
+      `${p.script} ${p.what}（没有 "vllm serve" 或 "python -m vllm.entrypoints.openai.api_server"）：不检查其参数`,
+    noServerFix: '请给 qprep 本节点运行 vllm serve 的脚本（qprep check --launch run.sh）；运行时才拼出命令的包装脚本无法读取',
+    unreadParts: (p: { count: number; parts: string }) => `${p.count} 处不运行就无法检查（${p.parts}）`,
+    hazardLines: (p: { lines: number[] }) =>
+      `${p.lines.length === 1 ? `第 ${p.lines[0]} 行` : `第 ${p.lines.join('、')} 行`}的命令以反斜杠结尾，其后是空行或文件末尾`,
+    removeBackslash: (p: { at: string }) => `${p.at}：删除行尾的反斜杠（在其下新加的一行会变成该命令的参数）`,
+    andMore: (p: { count: number }) => `……另有 ${p.count} 处（见证据）`,
+    unread: (p: { script: string; parts: string }) => `${p.script}：${p.parts}`,
+    allRead: (p: { script: string; form: string; model: string; line: number; flags: number; assignments: number; arguments: string }) =>
+      `${p.script}：第 ${p.line} 行的 ${p.form}${p.model ? ` ${p.model}` : ''}，${p.flags} 个参数，${p.assignments} 个赋值；全部已读取${p.arguments}`,
+    argumentsFrom: (p: { last: number; invocation: string; others: number; where: string }) =>
+      `；$1..$${p.last} 取自 ${p.invocation}${p.others > 0 ? `；另有 ${p.others} 次参数不同的调用只由 launch.devices 和 launch.ports 检查（${p.where}）` : ''}`,
+  },
+  'launch.devices': {
+    title: '启动脚本与可见 NPU 相符',
+    why:
+      'vLLM 按张量并行 x 流水线并行 x 本地数据并行启动工作进程，每个进程占用 ASCEND_RT_VISIBLE_DEVICES 中的一个 NPU。' +
+      '不存在的设备 ID 会报错 "set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)"（容器内设备 ID 从 0 重新编号），' +
+      '而所需 NPU 多于实际数量的并行配置会在模型加载完成后才失败。',
+    reads: ['--launch 脚本（不执行）', 'npu-smi info'],
+    fix: '在 ASCEND_RT_VISIBLE_DEVICES 中只列出本机存在的设备（容器内为 0..n-1），或调低 --tensor-parallel-size / --data-parallel-size-local。',
+    noInventory: (p: { script: string; problem: string }) => `无法列出 NPU，不能检查 ${p.script}：${p.problem}`,
+    fixNpuSmi: '先修复 npu-smi（qprep explain npu.smi），再重新运行',
+    allSeen: (p: { count: number; inContainer: boolean }) => `本${p.inContainer ? '容器' : '主机'}可见的全部 ${p.count} 个 NPU`,
+    fromArgument: (p: { where: string; argument: string }) =>
+      `${p.where} 是脚本参数 ${p.argument}：设备由调用方指定，在写入实际值的地方判断`,
+    checkLauncher: (p: { script: string }) => `请检查启动器的命令行，或检查写入了设备的 ${p.script} 副本`,
+    computed: (p: { where: string; dynamic: string }) => `${p.where} 在运行时计算（${p.dynamic}）：无法检查设备`,
+    writeLiterally: (p: { ids: string }) => `直接写出设备 ID：export ASCEND_RT_VISIBLE_DEVICES=${p.ids}`,
+    notAList: (p: { where: string; value: string }) => `${p.where} 为 "${p.value}"，不是 0,1,4-7 这样的设备 ID 列表`,
+    missing: (p: { where: string; missing: string; inContainer: boolean; count: number; present: string }) =>
+      `${p.where} 列出了 ${p.missing}，本${p.inContainer ? '容器' : '主机'}没有这些设备：可见 ${p.count} 个 NPU（ID ${p.present || '无'}）` +
+      (p.inContainer ? '（容器内设备 ID 从 0 重新编号：请使用 0..n-1，而不是宿主机的 ID）' : ''),
+    exportDevices: (p: { prefix: string; ids: string; inContainer: boolean }) =>
+      `${p.prefix}export ASCEND_RT_VISIBLE_DEVICES=${p.ids}${p.inContainer ? '   # 并用 docker run --device /dev/davinciN 映射每个宿主机设备' : ''}`,
+    atLine: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：`,
+    ofVariable: (p: { count: number; value: string }) => `ASCEND_RT_VISIBLE_DEVICES 中的 ${p.count} 个 NPU（${p.value}）`,
+    noServer: (p: { script: string; source: string }) => `${p.script} 的设备在本机存在（${p.source}）；没有服务启动命令可用于核算`,
+    sizesFromCaller: (p: { script: string; values: string }) => `无法核算 ${p.script} 的服务规模：${p.values} 来自调用方（launch.flags 已说明）`,
+    checkCopy: (p: { script: string }) => `请检查写入了并行规模的 ${p.script} 副本`,
+    badSize: (p: { script: string; problem: string }) => `无法核算 ${p.script} 的服务规模：${p.problem}（launch.flags 已报告）`,
+    correctFlag: (p: { at: string }) => `修正 ${p.at} 处的参数（qprep explain launch.flags）`,
+    overRay: (p: { layout: string; count: number; source: string }) => `${p.layout} = ${p.count} 个 NPU 分布在 Ray 集群上；本节点提供 ${p.source}`,
+    lowerLocal: (p: { local: number; script: string; line: number }) => `--data-parallel-size-local ${p.local}   # 位于 ${p.script} 第 ${p.line} 行`,
+    lowerTp: (p: { tp: number }) => `--tensor-parallel-size ${p.tp}，或映射更多 NPU（docker run --device /dev/davinciN）`,
+    tooMany: (p: { script: string; layout: string; count: number; source: string }) =>
+      `${p.script} 在本节点需要 ${p.layout} = ${p.count} 个 NPU，但只有 ${p.source}`,
+    fits: (p: { layout: string; count: number; source: string; spare: number }) =>
+      `${p.layout} = ${p.count} 个 NPU，不超过可用的 NPU：${p.source}${p.spare > 0 ? `；另有 ${p.spare} 个可见但未使用` : ''}`,
+  },
+};

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import devices from '../../../checks/launch.devices.js';
+import script from '../../../checks/launch.script.js';
+import { a3Node, filledIn, guideScript } from '../../helpers/launch.js';
+import { runOn } from '../../helpers/run-check.js';
+
+/** The converted launch checks in Chinese: the same facts, commands and flags as written. */
+describe('launch checks in Chinese (--lang zh)', () => {
+  it('launch.script: the server command read, and a template read with its launcher', async () => {
+    const { outcome } = await runOn(script, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(outcome.message).toBe('run.sh：第 32 行的 vllm serve Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp，24 个参数，19 个赋值；全部已读取');
+    const launch = {
+      file: 'run_dp_template.sh',
+      text: guideScript('run_dp_template.sh'),
+      from: 'file' as const,
+      launchers: [{ file: 'launch.sh', text: 'bash ./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4\n', from: 'file' as const }],
+    };
+    const templated = await runOn(script, a3Node(), {}, { launch, lang: 'zh' });
+    expect(templated.outcome.message).toContain('；$1..$7 取自 launch.sh:1 (./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4)');
+  });
+
+  it('launch.script without --launch: the skip and its command in Chinese, the command unchanged', async () => {
+    const { outcome } = await runOn(script, a3Node(), {}, { lang: 'zh' });
+    expect(outcome).toMatchObject({ status: 'skip', message: '未给出启动脚本（--launch SCRIPT）', remediation: 'qprep check --launch /path/to/run.sh   # 在本节点启动 vllm serve 的 bash 脚本' });
+  });
+
+  it('launch.devices: devices that do not exist, with the export line as in English', async () => {
+    const bad = 'export ASCEND_RT_VISIBLE_DEVICES=0,1,16,17\nvllm serve /m -tp 4\n';
+    const [zh, en] = await Promise.all([runOn(devices, a3Node(), {}, { launch: bad, lang: 'zh' }), runOn(devices, a3Node(), {}, { launch: bad })]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.message).toBe('ASCEND_RT_VISIBLE_DEVICES（run.sh:1） 列出了 16-17，本主机没有这些设备：可见 16 个 NPU（ID 0-15）');
+    // the line reference is prose, the export line is the same command
+    expect(en.outcome.remediation).toBe('run.sh line 1: export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3');
+    expect(zh.outcome.remediation).toBe('run.sh 第 1 行：export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3');
+    const fits = await runOn(devices, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(fits.outcome.message).toBe('TP 2 x DP-local 8 = 16 个 NPU，不超过可用的 NPU：ASCEND_RT_VISIBLE_DEVICES 中的 16 个 NPU（0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15）');
+  });
+});
