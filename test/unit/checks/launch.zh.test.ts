@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import devices from '../../../checks/launch.devices.js';
+import ports from '../../../checks/launch.ports.js';
 import script from '../../../checks/launch.script.js';
 import { a3Node, filledIn, guideScript } from '../../helpers/launch.js';
 import { runOn } from '../../helpers/run-check.js';
@@ -34,5 +35,16 @@ describe('launch checks in Chinese (--lang zh)', () => {
     expect(zh.outcome.remediation).toBe('run.sh 第 1 行：export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3');
     const fits = await runOn(devices, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
     expect(fits.outcome.message).toBe('TP 2 x DP-local 8 = 16 个 NPU，不超过可用的 NPU：ASCEND_RT_VISIBLE_DEVICES 中的 16 个 NPU（0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15）');
+  });
+
+  it('launch.ports: the kv_port warning in Chinese, the kv_port line unchanged, actual in English for programs', async () => {
+    const { outcome } = await runOn(ports, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe(
+      'MooncakeLayerwiseConnector 的 kv_port 23010（run.sh:59）位于 20000-35999 内，这是 Mooncake 的 AscendDirectTransport 在 16 个 NPU 的节点上随机分配的端口' +
+        '（docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md, "kv_port Configuration Guide"）：服务会偶发 "Address already in use" 启动失败',
+    );
+    expect(outcome.remediation).toBe('run.sh 第 59 行："kv_port": "36000"   # 不小于 36000，即指南表格对每节点 16 个 NPU 的推荐值；同一角色的所有节点保持一致');
+    expect(outcome.actual).toMatch(/^kv_port 23010 of MooncakeLayerwiseConnector \(run.sh:59\) is inside 20000-35999/);
   });
 });

@@ -82,4 +82,48 @@ export const launch = {
     fits: (p: { layout: string; count: number; source: string; spare: number }) =>
       `${p.layout} = ${plural(p.count, 'NPU')} fit${p.count === 1 ? 's' : ''} ${p.source}${p.spare > 0 ? `; ${p.spare} more visible and unused` : ''}`,
   },
+  'launch.ports': {
+    title: "Launch script's ports free",
+    why:
+      'The server binds --port, the master binds --data-parallel-rpc-port, the Mooncake connector binds kv_port plus ' +
+      'one port per rank, and HCCL listens on HCCL_IF_BASE_PORT (60000 by default) plus one port per device. Any of ' +
+      'them held by a leftover process fails the launch with "Failed to bind the IP port" after the weights are ' +
+      'loaded, and a base port too close to 65535 fails on the last devices. A Mooncake kv_port inside the ports ' +
+      'AscendDirectTransport allocates at random, [20000, 20000 + NPUs per node x 1000), conflicts now and then ' +
+      '(vllm-ascend docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md, "kv_port Configuration Guide": ' +
+      '8 NPUs 20000-27999, 16 NPUs 20000-35999).',
+    reads: ['the --launch script (never executed)', '/proc/net/tcp', '/proc/net/tcp6', '/proc/<pid>/fd (owners of busy ports)', 'npu-smi info (NPUs per node)'],
+    fix: 'Stop the process holding the port, or move the flag or HCCL_IF_BASE_PORT the check names.',
+    vllmDefault: (p: { label: string }) => `${p.label} (vLLM default)`,
+    kvPorts: (p: { connector: string }) => `kv ports of ${p.connector}`,
+    kvPort: (p: { connector: string }) => `kv_port of ${p.connector}`,
+    hcclDefault: (p: { count: number }) => `HCCL listen ${p.count === 1 ? 'port' : 'ports'} (default base 60000)`,
+    hcclBase: (p: { count: number; base: number }) => `HCCL listen ${p.count === 1 ? 'port' : 'ports'} (HCCL_IF_BASE_PORT ${p.base})`,
+    badFlag: (p: { reason: string; at: string }) => `${p.reason} (${p.at})`,
+    badFlagFix: (p: { script: string; line: number; flag: string }) => `${p.script} line ${p.line}: ${p.flag} <port>   # a number from 1 to 65535`,
+    above: (p: { flag: string; value: number; at: string }) => `${p.flag} ${p.value} (${p.at}) is above 65535`,
+    aboveFix: (p: { script: string; line: number; flag: string }) => `${p.script} line ${p.line}: ${p.flag} <a port below 65536>`,
+    kvNotPort: (p: { value: string; at: string }) => `kv_port "${p.value}" of --kv-transfer-config (${p.at}) is not a port`,
+    kvNotPortFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: "kv_port": "<a free port>"`,
+    kvReserved: (p: { base: number; connector: string; at: string; first: number; last: number; npus: number; guide: string }) =>
+      `kv_port ${p.base} of ${p.connector} (${p.at}) is inside ${p.first}-${p.last}, the ports Mooncake's AscendDirectTransport allocates at random on a node of ${plural(p.npus, 'NPU')} (${p.guide}): the server fails now and then with "Address already in use"`,
+    kvReservedFix: (p: { script: string; line: number; next: number; npus: number }) =>
+      `${p.script} line ${p.line}: "kv_port": "${p.next}"   # at or above ${p.next}, as the guide's table recommends for ${plural(p.npus, 'NPU')} per node; the same on every node of the role`,
+    baseComputed: (p: { dynamic: string }) => `HCCL_IF_BASE_PORT is computed at run time (${p.dynamic})`,
+    baseComputedFix: 'export HCCL_IF_BASE_PORT=<port>   # written literally, so it can be checked',
+    baseNotPort: (p: { value: string }) => `HCCL_IF_BASE_PORT is "${p.value}", not a port`,
+    basePast: (p: { base: number; devices: number; last: number }) => `HCCL_IF_BASE_PORT ${p.base} + ${plural(p.devices, 'device')} runs past 65535 (to ${p.last})`,
+    basePastFix: (p: { port: number }) => `export HCCL_IF_BASE_PORT=${p.port}   # base + devices must stay <= 65535`,
+    bothRoles: (p: { port: number; first: string; second: string }) => `port ${p.port} is both ${p.first} and ${p.second}`,
+    moveOne: (p: { at: string | null }) => `move one of them${p.at !== null ? ` (${p.at})` : ''}`,
+    noSockets: (p: { problem: string }) => `cannot read listening sockets: ${p.problem}`,
+    noSocketsFix: 'make /proc/net readable (mount /proc) and re-run',
+    busyPort: (p: { port: number; what: string; holder: string | null }) => `${p.port} (${p.what}; ${p.holder ?? 'owner not visible'})`,
+    inUse: (p: { count: number; script: string; ports: string }) => `${plural(p.count, 'port')} of ${p.script} ${p.count === 1 ? 'is' : 'are'} in use: ${p.ports}`,
+    killFix: (p: { pid: number; name: string; script: string }) => `kill ${p.pid}   # ${p.name}, if it is a leftover; or move the port in ${p.script}`,
+    ssFix: (p: { ports: string; script: string }) => `sudo ss -ltnp | grep -E ':(${p.ports})\\b'   # find the owner and stop it, or move the port in ${p.script}`,
+    noPorts: (p: { script: string }) => `${p.script} binds no port qprep knows of`,
+    free: (p: { script: string; ports: string }) => `ports of ${p.script} are free: ${p.ports}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
 };

@@ -75,4 +75,47 @@ export const launch: typeof en = {
     fits: (p: { layout: string; count: number; source: string; spare: number }) =>
       `${p.layout} = ${p.count} 个 NPU，不超过可用的 NPU：${p.source}${p.spare > 0 ? `；另有 ${p.spare} 个可见但未使用` : ''}`,
   },
+  'launch.ports': {
+    title: '启动脚本使用的端口空闲',
+    why:
+      '服务绑定 --port，主节点绑定 --data-parallel-rpc-port，Mooncake 连接器绑定 kv_port 及每个 rank 一个端口，' +
+      'HCCL 在 HCCL_IF_BASE_PORT（默认 60000）起每个设备监听一个端口。其中任一端口被残留进程占用，都会在权重加载完成后' +
+      '以 "Failed to bind the IP port" 启动失败；基础端口过于接近 65535 时，最后几个设备会失败。Mooncake 的 kv_port 落在 ' +
+      'AscendDirectTransport 随机分配的端口范围 [20000, 20000 + 每节点 NPU 数 x 1000) 内时，会偶发冲突' +
+      '（vllm-ascend docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md，"kv_port Configuration Guide"：' +
+      '8 个 NPU 为 20000-27999，16 个 NPU 为 20000-35999）。',
+    reads: ['--launch 脚本（不执行）', '/proc/net/tcp', '/proc/net/tcp6', '/proc/<pid>/fd（占用端口的进程）', 'npu-smi info（每节点 NPU 数）'],
+    fix: '停止占用端口的进程，或修改检查指出的参数或 HCCL_IF_BASE_PORT。',
+    vllmDefault: (p: { label: string }) => `${p.label}（vLLM 默认值）`,
+    kvPorts: (p: { connector: string }) => `${p.connector} 的 KV 端口`,
+    kvPort: (p: { connector: string }) => `${p.connector} 的 kv_port`,
+    hcclDefault: (p: { count: number }) => `HCCL 监听端口（默认基础端口 60000${p.count === 1 ? '' : ''}）`,
+    hcclBase: (p: { count: number; base: number }) => `HCCL 监听端口（HCCL_IF_BASE_PORT ${p.base}${p.count === 1 ? '' : ''}）`,
+    badFlag: (p: { reason: string; at: string }) => `${p.reason}（${p.at}）`,
+    badFlagFix: (p: { script: string; line: number; flag: string }) => `${p.script} 第 ${p.line} 行：${p.flag} <port>   # 1 到 65535 之间的数字`,
+    above: (p: { flag: string; value: number; at: string }) => `${p.flag} ${p.value}（${p.at}）大于 65535`,
+    aboveFix: (p: { script: string; line: number; flag: string }) => `${p.script} 第 ${p.line} 行：${p.flag} <小于 65536 的端口>`,
+    kvNotPort: (p: { value: string; at: string }) => `--kv-transfer-config 的 kv_port "${p.value}"（${p.at}）不是端口号`,
+    kvNotPortFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行："kv_port": "<空闲端口>"`,
+    kvReserved: (p: { base: number; connector: string; at: string; first: number; last: number; npus: number; guide: string }) =>
+      `${p.connector} 的 kv_port ${p.base}（${p.at}）位于 ${p.first}-${p.last} 内，这是 Mooncake 的 AscendDirectTransport 在 ${p.npus} 个 NPU 的节点上随机分配的端口（${p.guide}）：服务会偶发 "Address already in use" 启动失败`,
+    kvReservedFix: (p: { script: string; line: number; next: number; npus: number }) =>
+      `${p.script} 第 ${p.line} 行："kv_port": "${p.next}"   # 不小于 ${p.next}，即指南表格对每节点 ${p.npus} 个 NPU 的推荐值；同一角色的所有节点保持一致`,
+    baseComputed: (p: { dynamic: string }) => `HCCL_IF_BASE_PORT 在运行时计算（${p.dynamic}）`,
+    baseComputedFix: 'export HCCL_IF_BASE_PORT=<port>   # 直接写出，以便检查',
+    baseNotPort: (p: { value: string }) => `HCCL_IF_BASE_PORT 为 "${p.value}"，不是端口号`,
+    basePast: (p: { base: number; devices: number; last: number }) => `HCCL_IF_BASE_PORT ${p.base} + ${p.devices} 个设备超出 65535（到 ${p.last}）`,
+    basePastFix: (p: { port: number }) => `export HCCL_IF_BASE_PORT=${p.port}   # 基础端口 + 设备数不得超过 65535`,
+    bothRoles: (p: { port: number; first: string; second: string }) => `端口 ${p.port} 同时是 ${p.first} 和 ${p.second}`,
+    moveOne: (p: { at: string | null }) => `修改其中一个${p.at !== null ? `（${p.at}）` : ''}`,
+    noSockets: (p: { problem: string }) => `无法读取监听中的套接字：${p.problem}`,
+    noSocketsFix: '使 /proc/net 可读（挂载 /proc）后重新运行',
+    busyPort: (p: { port: number; what: string; holder: string | null }) => `${p.port}（${p.what}；${p.holder ?? '看不到占用者'}）`,
+    inUse: (p: { count: number; script: string; ports: string }) => `${p.script} 的 ${p.count} 个端口已被占用：${p.ports}`,
+    killFix: (p: { pid: number; name: string; script: string }) => `kill ${p.pid}   # ${p.name}，如果是残留进程；或修改 ${p.script} 中的端口`,
+    ssFix: (p: { ports: string; script: string }) => `sudo ss -ltnp | grep -E ':(${p.ports})\\b'   # 找到占用者并停止它，或修改 ${p.script} 中的端口`,
+    noPorts: (p: { script: string }) => `${p.script} 没有绑定 qprep 已知的端口`,
+    free: (p: { script: string; ports: string }) => `${p.script} 的端口空闲：${p.ports}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
+  },
 };
