@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import devices from '../../../checks/launch.devices.js';
+import env from '../../../checks/launch.env.js';
 import ports from '../../../checks/launch.ports.js';
 import script from '../../../checks/launch.script.js';
 import { a3Node, filledIn, guideScript } from '../../helpers/launch.js';
@@ -46,5 +47,13 @@ describe('launch checks in Chinese (--lang zh)', () => {
     );
     expect(outcome.remediation).toBe('run.sh 第 59 行："kv_port": "36000"   # 不小于 36000，即指南表格对每节点 16 个 NPU 的推荐值；同一角色的所有节点保持一致');
     expect(outcome.actual).toMatch(/^kv_port 23010 of MooncakeLayerwiseConnector \(run.sh:59\) is inside 20000-35999/);
+  });
+
+  it('launch.env: the Ray variable missing before ray start, in Chinese; the export line unchanged', async () => {
+    const { outcome } = await runOn(env, a3Node(), {}, { launch: 'ray start --head --port 6379\nvllm serve /m\n', lang: 'zh' });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe('第 1 行的 ray start 之前没有 export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1：Ray 会对其工作进程隐藏 NPU（tutorials/features/ray.md 在每个节点上都设置了它）');
+    expect(outcome.remediation).toBe('run.sh 第 1 行：export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1   # 在 ray start 之前，每个节点都要设置');
+    expect(outcome.actual).toMatch(/^ray start at line 1 without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1/);
   });
 });

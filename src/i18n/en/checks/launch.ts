@@ -126,4 +126,55 @@ export const launch = {
     free: (p: { script: string; ports: string }) => `ports of ${p.script} are free: ${p.ports}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
+  'launch.env': {
+    title: "Launch script's environment variables",
+    why:
+      'A few variables decide whether the server starts at all: LD_PRELOAD entries that do not exist for this ' +
+      'architecture (ld.so prints "cannot be preloaded" in every process), HCCL_BUFFSIZE too small for expert-parallel ' +
+      'dispatch ("HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE"), RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES ' +
+      'missing with the Ray backend (workers see no NPU; DistStoreError after 30 minutes), HCCL_CONNECT_TIMEOUT outside ' +
+      '[120, 7200], and HCCL or vLLM variables assigned without export, which never reach vllm. ray start on an NPU ' +
+      'node needs RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1 before it (tutorials/features/ray.md), whatever the ' +
+      'server flags say; lines that write /sys or /proc/sys (echo | tee, sysctl -w) need a privileged container, or ' +
+      'qprep tune on the host.',
+    fix: 'Apply the export line the check prints in the launch script.',
+    /** where a fix goes: "run.sh line 7" or the environment qprep runs in */
+    inEnvironment: 'in the environment qprep runs in',
+    atLine: (p: { script: string; line: number }) => `${p.script} line ${p.line}`,
+    preloadComputed: (p: { entry: string }) => `LD_PRELOAD entry ${p.entry} is computed at run time`,
+    preloadComputedFix: (p: { where: string; path: string | null }) => `${p.where}: export LD_PRELOAD=${p.path ?? '<path>'}:$LD_PRELOAD   # written literally, so it can be checked`,
+    preloadFix: (p: { where: string; path: string | null; file: string; library: string; arch: string }) =>
+      `${p.where}: export LD_PRELOAD=${p.path ?? `<the ${p.file} of this host>`}:$LD_PRELOAD${p.path ? `   # ${p.library} on this ${p.arch} host` : ''}`,
+    preloadForeign: (p: { entry: string; foreign: string; arch: string }) => `LD_PRELOAD entry ${p.entry} is for ${p.foreign}, this host is ${p.arch}: ld.so skips it`,
+    preloadNotCaptured: (p: { entry: string }) => `LD_PRELOAD entry ${p.entry} was not captured in the snapshot: whether it exists is unknown`,
+    recordAgain: (p: { script: string }) => `record the snapshot with this script (qprep snapshot --launch ${p.script})`,
+    preloadMissing: (p: { entry: string }) => `LD_PRELOAD entry ${p.entry} does not exist on this host: ld.so prints "cannot be preloaded" and runs without it`,
+    computed: (p: { variable: string }) => `${p.variable} is computed at run time`,
+    buffsizeLiteral: (p: { where: string }) => `${p.where}: export HCCL_BUFFSIZE=1024   # written literally`,
+    buffsizeBad: (p: { variable: string; value: string }) => `${p.variable} is "${p.value}": HCCL needs a whole number of MB, at least 1`,
+    buffsizeSmall: (p: { variable: string; value: string }) =>
+      `${p.variable} is ${p.value} MB with --enable-expert-parallel: MoE dispatch/combine usually needs more than the 200 MB default`,
+    buffsizeSmallFix: (p: { where: string }) => `${p.where}: export HCCL_BUFFSIZE=1024   # the guides use 512-2048 with expert parallelism`,
+    buffsizeMissing: '--enable-expert-parallel without HCCL_BUFFSIZE: HCCL uses 200 MB, and MoE dispatch/combine fails with "HCCL_BUFFSIZE is too SMALL" when it needs more',
+    buffsizeMissingFix: (p: { script: string }) => `export HCCL_BUFFSIZE=1024   # before vllm serve in ${p.script}; the guides use 512-2048 with expert parallelism`,
+    rayNoset: (p: { value: string | null }) =>
+      `--distributed-executor-backend ray without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1${p.value !== null ? ` (it is "${p.value}")` : ''}: Ray workers see no NPU and the start times out`,
+    rayNosetFix: (p: { script: string }) => `export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1   # in ${p.script} and before ray start on every node`,
+    rayStart: (p: { line: number; name: string }) =>
+      `ray start at line ${p.line} without ${p.name}=1 exported before it: Ray hides the NPUs from its workers (tutorials/features/ray.md sets it on every node)`,
+    rayStartFix: (p: { script: string; line: number; name: string }) => `${p.script} line ${p.line}: export ${p.name}=1   # before ray start, on every node`,
+    hostLines: (p: { lines: number[]; first: string }) =>
+      `${p.lines.length === 1 ? 'line' : 'lines'} ${p.lines.join(', ')} change the host (${p.first}): they need a privileged container (else "Read-only file system"), or qprep tune on the host instead`,
+    connectBad: (p: { variable: string; value: string }) => `${p.variable} is "${p.value}", not a number of seconds`,
+    connectRange: (p: { variable: string; value: string }) => `${p.variable} is ${p.value} s, outside HCCL's range [120, 7200]`,
+    /** the export line as the fix, led by where it goes */
+    exportAt: (p: { where: string; line: string }) => `${p.where}: ${p.line}`,
+    notExported: (p: { name: string; line: number }) => `${p.name} is set at line ${p.line} but never exported: vllm does not see it`,
+    notExportedFix: (p: { script: string; line: number; name: string }) => `${p.script} line ${p.line}: export ${p.name}=...`,
+    judged: (p: { script: string; checked: string }) => `${p.script}: ${p.checked}`,
+    nothing: (p: { script: string }) => `${p.script} sets nothing qprep judges here (LD_PRELOAD, HCCL_BUFFSIZE, Ray, HCCL_CONNECT_TIMEOUT)`,
+    withNote: (p: { judged: string; note: string }) => `${p.judged}; note: ${p.note}`,
+    noteLine: (p: { note: string }) => `note: ${p.note}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
 };

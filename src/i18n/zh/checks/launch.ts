@@ -118,4 +118,51 @@ export const launch: typeof en = {
     free: (p: { script: string; ports: string }) => `${p.script} 的端口空闲：${p.ports}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
   },
+  'launch.env': {
+    title: '启动脚本的环境变量',
+    why:
+      '有几个变量决定服务能否启动：本架构下不存在的 LD_PRELOAD 条目（ld.so 在每个进程中打印 "cannot be preloaded"）、' +
+      '对专家并行分发过小的 HCCL_BUFFSIZE（"HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE"）、使用 Ray 后端时缺少 ' +
+      'RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES（工作进程看不到 NPU，30 分钟后报 DistStoreError）、超出 [120, 7200] 的 ' +
+      'HCCL_CONNECT_TIMEOUT，以及未 export 的 HCCL 或 vLLM 变量（vllm 永远看不到它们）。在 NPU 节点上 ray start 之前必须设置 ' +
+      'RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1（tutorials/features/ray.md），与服务参数无关；写入 /sys 或 /proc/sys 的行' +
+      '（echo | tee、sysctl -w）需要特权容器，或改为在宿主机上运行 qprep tune。',
+    fix: '在启动脚本中应用检查给出的 export 行。',
+    inEnvironment: 'qprep 运行所在的环境中',
+    atLine: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行`,
+    preloadComputed: (p: { entry: string }) => `LD_PRELOAD 条目 ${p.entry} 在运行时计算`,
+    preloadComputedFix: (p: { where: string; path: string | null }) => `${p.where}：export LD_PRELOAD=${p.path ?? '<path>'}:$LD_PRELOAD   # 直接写出，以便检查`,
+    preloadFix: (p: { where: string; path: string | null; file: string; library: string; arch: string }) =>
+      `${p.where}：export LD_PRELOAD=${p.path ?? `<本机的 ${p.file}>`}:$LD_PRELOAD${p.path ? `   # 本 ${p.arch} 主机上的 ${p.library}` : ''}`,
+    preloadForeign: (p: { entry: string; foreign: string; arch: string }) => `LD_PRELOAD 条目 ${p.entry} 适用于 ${p.foreign}，本主机是 ${p.arch}：ld.so 会跳过它`,
+    preloadNotCaptured: (p: { entry: string }) => `快照中没有记录 LD_PRELOAD 条目 ${p.entry}：无法确定它是否存在`,
+    recordAgain: (p: { script: string }) => `用此脚本重新录制快照（qprep snapshot --launch ${p.script}）`,
+    preloadMissing: (p: { entry: string }) => `LD_PRELOAD 条目 ${p.entry} 在本主机上不存在：ld.so 打印 "cannot be preloaded" 并在没有它的情况下运行`,
+    computed: (p: { variable: string }) => `${p.variable} 在运行时计算`,
+    buffsizeLiteral: (p: { where: string }) => `${p.where}：export HCCL_BUFFSIZE=1024   # 直接写出`,
+    buffsizeBad: (p: { variable: string; value: string }) => `${p.variable} 为 "${p.value}"：HCCL 需要以 MB 为单位的整数，至少为 1`,
+    buffsizeSmall: (p: { variable: string; value: string }) =>
+      `${p.variable} 为 ${p.value} MB，同时使用 --enable-expert-parallel：MoE 分发/合并通常需要超过默认的 200 MB`,
+    buffsizeSmallFix: (p: { where: string }) => `${p.where}：export HCCL_BUFFSIZE=1024   # 指南在专家并行时使用 512-2048`,
+    buffsizeMissing: '使用 --enable-expert-parallel 但未设置 HCCL_BUFFSIZE：HCCL 使用 200 MB，MoE 分发/合并需要更多时会报 "HCCL_BUFFSIZE is too SMALL"',
+    buffsizeMissingFix: (p: { script: string }) => `export HCCL_BUFFSIZE=1024   # 写在 ${p.script} 中 vllm serve 之前；指南在专家并行时使用 512-2048`,
+    rayNoset: (p: { value: string | null }) =>
+      `使用 --distributed-executor-backend ray 但没有 RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1${p.value !== null ? `（当前为 "${p.value}"）` : ''}：Ray 工作进程看不到 NPU，启动会超时`,
+    rayNosetFix: (p: { script: string }) => `export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1   # 写在 ${p.script} 中，并在每个节点的 ray start 之前设置`,
+    rayStart: (p: { line: number; name: string }) =>
+      `第 ${p.line} 行的 ray start 之前没有 export ${p.name}=1：Ray 会对其工作进程隐藏 NPU（tutorials/features/ray.md 在每个节点上都设置了它）`,
+    rayStartFix: (p: { script: string; line: number; name: string }) => `${p.script} 第 ${p.line} 行：export ${p.name}=1   # 在 ray start 之前，每个节点都要设置`,
+    hostLines: (p: { lines: number[]; first: string }) =>
+      `${p.lines.length === 1 ? '第' : '第'} ${p.lines.join('、')} 行修改宿主机（${p.first}）：需要特权容器（否则报 "Read-only file system"），或改为在宿主机上运行 qprep tune`,
+    connectBad: (p: { variable: string; value: string }) => `${p.variable} 为 "${p.value}"，不是秒数`,
+    connectRange: (p: { variable: string; value: string }) => `${p.variable} 为 ${p.value} 秒，超出 HCCL 的范围 [120, 7200]`,
+    exportAt: (p: { where: string; line: string }) => `${p.where}：${p.line}`,
+    notExported: (p: { name: string; line: number }) => `${p.name} 在第 ${p.line} 行设置但从未 export：vllm 看不到它`,
+    notExportedFix: (p: { script: string; line: number; name: string }) => `${p.script} 第 ${p.line} 行：export ${p.name}=...`,
+    judged: (p: { script: string; checked: string }) => `${p.script}：已检查 ${p.checked}`,
+    nothing: (p: { script: string }) => `${p.script} 没有设置 qprep 在此判断的变量（LD_PRELOAD、HCCL_BUFFSIZE、Ray、HCCL_CONNECT_TIMEOUT）`,
+    withNote: (p: { judged: string; note: string }) => `${p.judged}；注意：${p.note}`,
+    noteLine: (p: { note: string }) => `注意：${p.note}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
+  },
 };
