@@ -1,29 +1,23 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
+import { en } from '../src/i18n/en/index.js';
 import { defineCheck } from '../src/core/types.js';
 import { cannInstall, driverVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { declaredDriverCann, describeInnerList, knownIncompatibilities } from '../src/util/ascend-compat.js';
 import { compareAscendVersions } from '../src/util/ascend-version.js';
 
+// title, why, fix and every message: src/i18n/*/checks/npu.ts
 export default defineCheck({
   id: 'npu.cann',
-  title: 'CANN toolkit fits the driver',
   category: 'npu',
   level: 'required',
-  why:
-    'Each vllm-ascend release pins one CANN version, and each CANN runs on the drivers it was released against: the ' +
-    'driver\'s version.info lists the CANN inner versions it accepts and the CANN install record the drivers it supports. ' +
-    'A CANN image newer than the host driver fails late, e.g. DeepSeek-V3.2 with CANN 8.3.RC2 on driver 24.1 hangs until ' +
-    '"watchdog timeout". Known-bad pairs that the files do not reveal are kept in a table of reported failures. A profile ' +
-    'can name the oldest CANN its deployment runs on (npu.minCann). Required. ' +
-    'A bare host without CANN is skipped: the toolkit ships in the vllm-ascend image.',
   reads: [
     'ASCEND_TOOLKIT_HOME, ASCEND_HOME_PATH',
     '<toolkit>/<arch>-linux/ascend_toolkit_install.info (ascend-toolkit/latest, /usr/local/Ascend/cann, cann-<version>, nnae), or a component version.info',
     '<driver>/version.info',
   ],
-  fix: 'Use the vllm-ascend image (or CANN release) made for the installed driver, or upgrade the driver and firmware to the HDK the CANN release notes name.',
   async run(ctx) {
+    const t = ctx.text.checks['npu.cann'];
     const [cann, driverFile, inventory, container, identity] = await Promise.all([
       cannInstall(ctx),
       driverVersionInfo(ctx),
@@ -31,18 +25,19 @@ export default defineCheck({
       ctx.container(),
       ctx.host.identity(),
     ]);
+    const notes = cann.envNotes.length ? cann.envNotes.join(ctx.text.report.clauseSeparator) : null;
     if (!cann.found) {
       const evidence = { searched: cann.searched, envNotes: cann.envNotes };
       if (!container.inContainer) {
-        return skip(`no CANN toolkit on this host${cann.envNotes.length ? ` (${cann.envNotes.join('; ')})` : ''}; it ships in the vllm-ascend image: run qprep inside the container to check it`, {
-          remediation: 'check it where vLLM runs: docker exec <container> qprep check --only npu.cann (or install CANN on this host if vLLM runs here)',
+        return skip(t.noneOnHost({ notes }), {
+          remediation: t.checkInContainer,
           evidence,
         });
       }
-      return fail(`no CANN toolkit in this container${cann.envNotes.length ? ` (${cann.envNotes.join('; ')})` : ''}`, {
+      return fail(t.noneInContainer({ notes }), {
         expected: 'ascend_toolkit_install.info under ASCEND_TOOLKIT_HOME or /usr/local/Ascend',
         actual: 'not found',
-        remediation: 'use a vllm-ascend image (quay.io/ascend/vllm-ascend), or install CANN and source /usr/local/Ascend/ascend-toolkit/set_env.sh',
+        remediation: t.useImage,
         evidence,
       });
     }
@@ -69,25 +64,25 @@ export default defineCheck({
     };
 
     if (info.arch && info.arch !== identity.arch) {
-      return fail(`CANN ${version} at ${cann.home} is built for ${info.arch}, this host is ${identity.arch}`, {
+      return fail(t.wrongArch({ version, home: cann.home, arch: info.arch, hostArch: identity.arch }), {
         expected: identity.arch,
         actual: info.arch,
-        remediation: `install the ${identity.arch} CANN package (or use the image for this architecture)`,
+        remediation: t.installArch({ arch: identity.arch }),
         evidence,
       });
     }
     const minimum = ctx.profile.npu.minCann;
     if (minimum !== undefined && (compareAscendVersions(version, minimum) ?? 0) < 0) {
-      return fail(`CANN ${version} at ${cann.home} is older than ${minimum}, the minimum of profile ${ctx.profile.name}`, {
+      return fail(t.tooOld({ version, home: cann.home, minimum, profile: ctx.profile.name }), {
         expected: `>= ${minimum}`,
         actual: version,
-        remediation: `use a vllm-ascend image built on CANN ${minimum} or later (the release's installation page names its CANN), or install that CANN and source its set_env.sh`,
+        remediation: t.newerImage({ minimum }),
         evidence: { ...evidence, minCann: minimum },
       });
     }
     if (!driverVersion) {
-      return warn(`CANN ${version} at ${cann.home}; no driver version to check it against (driver version.info unreadable, npu-smi unavailable)`, {
-        remediation: 'make the driver version readable (see npu.driver-version), then re-run',
+      return warn(t.noDriver({ version, home: cann.home }), {
+        remediation: t.readDriver,
         evidence,
       });
     }
@@ -95,23 +90,29 @@ export default defineCheck({
     const known = knownIncompatibilities(driverVersion, version);
     const confirmed = known.filter((k) => k.confidence === 'confirmed');
     const reported = known.filter((k) => k.confidence === 'reported');
-    const pairText = `CANN ${version}${info.innerVersion ? ` (${info.innerVersion.vrc})` : ''} with driver ${driverVersion}${driver.innerVersion ? ` (${driver.innerVersion.vrc})` : ''}`;
+    const pairOf = (words: typeof t) =>
+      words.pair({ version, inner: info.innerVersion?.vrc ?? null, driver: driverVersion, driverInner: driver.innerVersion?.vrc ?? null });
+    // actual and expected are for programs: English; the message says the pair in the run's language
+    const englishT = en.checks['npu.cann'];
+    const pairText = pairOf(englishT);
+    const pair = pairOf(t);
 
     if (declared.verdict === 'incompatible') {
-      const lists = [
-        driver.compatibleCann ? `the driver accepts CANN ${describeInnerList(driver.compatibleCann)}` : '',
-        info.compatibleDrivers ? `CANN supports drivers ${describeInnerList(info.compatibleDrivers)}` : '',
-      ].filter(Boolean);
-      return fail(`${pairText} is not a supported pair: ${lists.join('; ')}`, {
-        expected: lists.join('; '),
+      const lists = (words: typeof t) =>
+        [
+          driver.compatibleCann ? words.driverAccepts({ list: describeInnerList(driver.compatibleCann) }) : '',
+          info.compatibleDrivers ? words.cannSupports({ list: describeInnerList(info.compatibleDrivers) }) : '',
+        ].filter(Boolean);
+      return fail(t.unsupported({ pair, lists: lists(t).join(ctx.text.report.clauseSeparator) }), {
+        expected: lists(englishT).join('; '),
         actual: pairText,
-        remediation: 'use the vllm-ascend image made for this driver, or upgrade the driver and firmware to the HDK release the CANN release notes name',
+        remediation: t.imageForDriver,
         evidence,
       });
     }
     if (confirmed.length > 0) {
       const row = confirmed[0]!;
-      return fail(`${pairText} is known to fail: ${row.symptom}`, {
+      return fail(t.knownToFail({ pair, symptom: row.symptom }), {
         expected: 'a driver/CANN pair without known failures',
         actual: pairText,
         remediation: `${row.fix} (${row.sources[0]})`,
@@ -120,13 +121,12 @@ export default defineCheck({
     }
     if (reported.length > 0) {
       const row = reported[0]!;
-      return warn(`${pairText} has a reported failure: ${row.symptom}`, {
+      return warn(t.reportedFailure({ pair, symptom: row.symptom }), {
         remediation: `${row.fix} (${row.sources[0]})`,
         evidence: { ...evidence, knownIssues: known },
       });
     }
-    const how = declared.verdict === 'compatible' ? `declared compatible by the ${declared.by.join(' and ')}` : 'neither file declares the other; no known failure';
-    const envNote = cann.envNotes.length ? ` (note: ${cann.envNotes.join('; ')})` : '';
-    return pass(`${pairText}: ${how}${envNote}`, { evidence });
+    const how = declared.verdict === 'compatible' ? t.declaredBy({ by: declared.by }) : t.undeclared;
+    return pass(t.fits({ pair, how, notes }), { evidence });
   },
 });

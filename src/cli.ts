@@ -6,6 +6,7 @@ import { en } from './i18n/en/index.js';
 import { zh } from './i18n/zh/index.js';
 
 type CliText = typeof en.cli;
+type ErrorText = typeof en.errors;
 import { validatePathOptions, validateReportOperands } from './app/path-options.js';
 import { claimDocument, describeRun, holdSignals, routeSignals, runIdentity } from './app/signals.js';
 import { VERSION } from './version.js';
@@ -23,10 +24,13 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** The words of the usage errors commander's parsers raise: set with the help's language. */
+let usageWords: ErrorText = en.errors;
+
 function positiveInt(flag: string) {
   return (value: string): number => {
     if (!/^\d+$/.test(value) || Number(value) <= 0) {
-      throw new CommanderError(2, 'qprep.usage', `${flag} expects a positive integer, got "${value}"`);
+      throw new CommanderError(2, 'qprep.usage', usageWords.positiveInteger({ flag, value }));
     }
     return Number(value);
   };
@@ -36,7 +40,7 @@ function positiveInt(flag: string) {
 function duration(flag: string) {
   return (value: string): number => {
     const ms = parseTimeout(value);
-    if (ms === undefined) throw new CommanderError(2, 'qprep.usage', `${flag} expects a duration such as 10s, 500ms or 2m (a bare number is milliseconds), got "${value}"`);
+    if (ms === undefined) throw new CommanderError(2, 'qprep.usage', usageWords.duration({ flag, value }));
     return ms;
   };
 }
@@ -297,18 +301,18 @@ function identityFromArgv(argv: readonly string[]): Parameters<typeof describeRu
  * Commander's error as qprep prints it: the error first, then one hint: its "(Did you mean X?)"
  * as one suggestion, the closest of the allowed choices of an option, or where the usage is.
  */
-function usageMessage(error: CommanderError): { message: string; hints: string[] } {
+function usageMessage(error: CommanderError, words: ErrorText): { message: string; hints: string[] } {
   const [first = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const suggestion = rest.map((line) => /^\(Did you mean (?:one of )?([^,?]+)/.exec(line)?.[1]).find(Boolean);
-  if (suggestion) return { message: first, hints: [`did you mean "${suggestion}"?`] };
+  if (suggestion) return { message: first, hints: [words.didYouMean({ name: suggestion })] };
   const choices = /argument '(.*)' is invalid\. Allowed choices are (.*)\.$/.exec(first);
   if (choices) {
     const match = closest(choices[1]!, choices[2]!.split(', '));
-    if (match) return { message: first, hints: [`did you mean "${match}"?`] };
+    if (match) return { message: first, hints: [words.didYouMean({ name: match })] };
   }
   // qprep's own messages say what the value must be; commander's generic ones point at the help
   if (error.code === 'qprep.usage') return { message: first, hints: [] };
-  return { message: first, hints: ['run "qprep --help" (or "qprep COMMAND --help") for usage'] };
+  return { message: first, hints: [words.seeHelp] };
 }
 
 /**
@@ -392,7 +396,9 @@ export async function main(argv: readonly string[]): Promise<never> {
   describeRun(identityFromArgv(argv));
   guardStandardStreams();
   const exit: Exit = { code: 0 };
-  const program = buildProgram(exit, helpLanguage(argv) === 'zh' ? zh.cli : en.cli);
+  const text = helpLanguage(argv) === 'zh' ? zh : en;
+  usageWords = text.errors;
+  const program = buildProgram(exit, text.cli);
   program.hook('preAction', (_program, actionCommand) => {
     const options = actionCommand.opts();
     for (const [key, value] of Object.entries(validatePathOptions(options))) actionCommand.setOptionValue(key, value);
@@ -415,7 +421,7 @@ export async function main(argv: readonly string[]): Promise<never> {
         return flushAndExit(0);
       }
       const { reportFailure } = await import('./app/failure.js');
-      const { message, hints } = usageMessage(error);
+      const { message, hints } = usageMessage(error, usageWords);
       exit.code = reportFailure('usage', message, requestedFormat(argv), requestedCommand(argv), hints);
     } else {
       const { reportError } = await import('./app/failure.js');

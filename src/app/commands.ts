@@ -13,7 +13,7 @@ import type { HumanOptions } from '../report/human.js';
 import { formatErrorReport, formatReport } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
-import { didYouMean } from '../util/suggest.js';
+import { closest, didYouMean } from '../util/suggest.js';
 import { terminalWidth, useColor } from './color.js';
 import { describeFailure, errorDocument } from './failure.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
@@ -261,7 +261,11 @@ function wrap(text: string, width = 96, indent = '  '): string {
 
 export async function runExplainCommand(id: string, options: CommonCliOptions): Promise<number> {
   const check = catalogue.find((c) => c.id === id);
-  if (!check) throw usageError(`unknown check "${id}"\n${didYouMean(id, catalogue.map((c) => c.id), 'qprep list shows every check id')}`);
+  if (!check) {
+    const errors = textFor(options.lang ?? 'en').errors;
+    const match = closest(id, catalogue.map((c) => c.id));
+    throw usageError(`${errors.unknownCheck({ id })}\n${match !== undefined ? errors.didYouMean({ name: match }) : errors.listShowsIds}`);
+  }
   const loaded = await loadProfile(undefined);
   const level = effectiveLevel(check, loaded.profile);
   const text = textFor(options.lang ?? 'en');

@@ -5,6 +5,7 @@ import { buildLaunchEnv } from '../core/launch-env.js';
 import { createContext } from '../core/runner.js';
 import type { NodeAddressRequest } from '../probes/node-address.js';
 import { formatEnvSh } from '../report/env.js';
+import { textFor, type Lang } from '../i18n/index.js';
 import { envDocumentSchema, type EnvDocument } from '../report/env-schema.js';
 import { VERSION } from '../version.js';
 import { claimDocument, writeRunDocument } from './signals.js';
@@ -22,6 +23,8 @@ export interface EnvCliOptions {
   /** --cluster FILE: take this node's host address (and ifname) from the cluster file */
   cluster?: string;
   node?: string;
+  /** resolved before the action runs: the language of the comments */
+  lang?: Lang;
 }
 
 function failure(error: unknown, format: string | undefined): 2 {
@@ -94,7 +97,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     const valid = envDocumentSchema.safeParse(document);
     if (!valid.success) throw new Error(`env document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
     for (const note of launch.notes) process.stderr.write(`qprep: note: ${escapeControls(note)}\n`);
-    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document));
+    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, textFor(options.lang ?? 'en')));
     return 0;
   } catch (error) {
     return failure(error, options.format);

@@ -1,10 +1,9 @@
-import { describeCheck } from '../i18n/index.js';
+import { describeCheck, textFor } from '../i18n/index.js';
 import { effectiveLevel } from '../core/runner.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
 import type { HostInfo, Report } from '../report/schema.js';
-import { plural } from '../util/text.js';
 import { takeSignals } from './signals.js';
 
 /**
@@ -75,8 +74,8 @@ export function unfinishedResult(check: Check, ctx: CheckContext, signal: NodeJS
     category: check.category,
     level: effectiveLevel(check, ctx.profile),
     status: 'error',
-    message: `did not finish: qprep was interrupted by ${signal}`,
-    remediation: 'run qprep check again and let it finish (every probe is bounded by --timeout; give the caller\'s own timeout more than that)',
+    message: ctx.text.errors.unfinished({ signal }),
+    remediation: ctx.text.errors.runAgain,
     evidence: { interrupted: signal },
     durationMs,
   };
@@ -94,10 +93,8 @@ export async function minimalHostInfo(ctx: CheckContext): Promise<HostInfo> {
  */
 export function markInterrupted(report: Report, signal: NodeJS.Signals, unfinished: readonly string[]): Report {
   const total = report.checks.length;
-  const message =
-    unfinished.length > 0
-      ? `interrupted by ${signal}: ${unfinished.length} of ${plural(total, 'check')} did not finish; no verdict`
-      : `interrupted by ${signal} after the checks, before the report was complete; no verdict`;
+  const t = textFor(report.lang === 'zh' ? 'zh' : 'en').errors;
+  const message = unfinished.length > 0 ? t.interruptedChecks({ signal, unfinished: unfinished.length, total }) : t.interruptedReport({ signal });
   return {
     ...report,
     ready: false,

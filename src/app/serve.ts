@@ -16,6 +16,7 @@ import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
 import { describeFailure } from './failure.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import type { Lang } from '../i18n/lang.js';
 import { takeSignals } from './signals.js';
 
 export interface ServeCliOptions {
@@ -36,6 +37,8 @@ export interface ServeCliOptions {
   node?: string;
   hccnConcurrency?: number;
   launch?: string[];
+  /** resolved before the action runs: the language of /report's text */
+  lang?: Lang;
 }
 
 /** SIGTERM must end serve within 3 s (systemd's and the kubelet's grace periods are longer). */
@@ -53,6 +56,7 @@ function toCheckOptions(options: ServeCliOptions): CheckOptions {
   if (options.node !== undefined) result.node = options.node;
   if (options.hccnConcurrency !== undefined) result.hccnConcurrency = options.hccnConcurrency;
   if (options.launch !== undefined) result.launch = options.launch;
+  if (options.lang !== undefined) result.lang = options.lang;
   return result;
 }
 

@@ -29,6 +29,7 @@ import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
 import type { Lang } from '../i18n/lang.js';
+import { textFor } from '../i18n/index.js';
 import { looksLikeProfileFile } from './path-options.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -354,14 +355,11 @@ function noCheckSelected(only: readonly string[], skip: readonly string[], profi
  */
 export function markNothingAssessed(report: Report): Report {
   if (report.checks.length === 0 || !report.checks.every((c) => c.status === 'skip')) return report;
+  const t = textFor(report.lang === 'zh' ? 'zh' : 'en').errors;
   return {
     ...report,
     ready: false,
-    error: {
-      code: 'nothing-assessed',
-      message: `all ${report.checks.length} selected ${report.checks.length === 1 ? 'check was' : 'checks were'} skipped: nothing was assessed; no verdict`,
-      hint: 'select checks that apply to this host, or give the inputs they need (--launch, --cluster); each skip says why',
-    },
+    error: { code: 'nothing-assessed', message: t.nothingAssessed({ count: report.checks.length }), hint: t.nothingAssessedHint },
   };
 }
 

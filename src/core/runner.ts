@@ -5,6 +5,7 @@ import { DelegatingHost } from '../host/delegating.js';
 import { commandLine } from '../probes/commands.js';
 import type { CommandOptions, CommandResult, Host } from '../host/types.js';
 import { describeCheck, textFor, type Catalogue, type Lang } from '../i18n/index.js';
+import { en } from '../i18n/en/index.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
 import type { LaunchInput } from './launch-input.js';
@@ -172,7 +173,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
       status = 'warn';
       waived = waiver.expires ? { reason: waiver.reason, expires: waiver.expires, found } : { reason: waiver.reason, found };
     } else if (waiver?.expires) {
-      message = `${message} (waiver expired ${waiver.expires})`;
+      message = (input.text ?? en).report.waiverExpiredMessage({ message, expires: waiver.expires });
       expired = { reason: waiver.reason, expires: waiver.expires };
     }
   }
@@ -206,18 +207,19 @@ function firstLine(text: string): string {
 
 async function runOne(check: Check, ctx: CheckContext): Promise<Outcome> {
   const budget = checkBudgetMs(check, ctx);
+  const t = ctx.text.errors;
   try {
     return await withTimeout(check.run(ctx), budget, () => ({
       status: 'error' as const,
-      message: `${check.id} did not finish within ${budget} ms`,
-      remediation: `re-run with a larger --timeout; if it persists, capture the host with "qprep snapshot -o snap.json --only ${check.id}" and report it`,
+      message: t.checkTimedOut({ id: check.id, budgetMs: budget }),
+      remediation: t.largerTimeout({ id: check.id }),
     }));
   } catch (caught) {
     const reason = caught instanceof Error ? caught.message : String(caught);
     return {
       status: 'error',
-      message: `internal error in ${check.id}: ${firstLine(reason)}`,
-      remediation: `please report this with "qprep snapshot -o snap.json --only ${check.id}" attached`,
+      message: t.internalError({ id: check.id, reason: firstLine(reason) }),
+      remediation: t.reportInternal({ id: check.id }),
       evidence: { stack: caught instanceof Error ? (caught.stack ?? '').split('\n').slice(0, 6).join('\n') : reason },
     };
   }

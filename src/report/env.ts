@@ -1,3 +1,4 @@
+import { en, type Catalogue } from '../i18n/en/index.js';
 import { shellQuote } from '../util/shell.js';
 import type { EnvDocument } from './env-schema.js';
 
@@ -6,10 +7,11 @@ import type { EnvDocument } from './env-schema.js';
  * export per variable, every value quoted. Comments carry the host, the interface choice and
  * the notes, so a launch log shows where each value came from.
  */
-export function formatEnvSh(doc: EnvDocument): string {
-  const lines = [`# qprep env for ${doc.hostname} (profile ${doc.profile.name}); load it with: source <(qprep env)`];
-  if (doc.node) lines.push(`# node address ${doc.node.ip} on ${doc.node.nic} (${doc.node.source})`);
-  for (const note of doc.notes) lines.push(`# note: ${note.replace(/\n/g, ' ')}`);
+export function formatEnvSh(doc: EnvDocument, text: Catalogue = en): string {
+  const t = text.commands.env;
+  const lines = [t.header({ hostname: doc.hostname, profile: doc.profile.name })];
+  if (doc.node) lines.push(t.node({ ip: doc.node.ip, nic: doc.node.nic, source: doc.node.source }));
+  for (const note of doc.notes) lines.push(t.note({ note: note.replace(/\n/g, ' ') }));
   if (doc.unset.length > 0) lines.push(`unset ${doc.unset.join(' ')}`);
   for (const variable of doc.exports) lines.push(`export ${variable.name}=${shellQuote(variable.value)}`);
   return `${lines.join('\n')}\n`;

@@ -45,4 +45,54 @@ describe('--lang and the language of the environment', () => {
     expect(env.exitCode).toBe(2);
     expect(JSON.parse(env.stdout).error).toMatchObject({ code: 'usage', message: 'QPREP_LANG expects en or zh, got "fr"' });
   });
+
+  it('list --lang zh: the Chinese title of every check in the zh catalogue; ids, levels and categories as in English', async () => {
+    const [en, zh] = await Promise.all([qprep(['list', '-f', 'json']), qprep(['list', '-f', 'json', '--lang', 'zh'])]);
+    const [english, chinese] = [JSON.parse(en.stdout), JSON.parse(zh.stdout)] as Array<Array<{ id: string; level: string; category: string; title: string }>>;
+    expect(chinese!.map(({ title: _t, ...rest }) => rest)).toEqual(english!.map(({ title: _t, ...rest }) => rest));
+    const converted = chinese!.filter((row) => /\p{Script=Han}/u.test(row.title)).map((row) => row.id);
+    for (const id of ['npu.idle', 'npu.smi', 'npu.health', 'host.shm', 'host.disk']) expect(converted).toContain(id);
+    const human = await qprep(['list', '--lang', 'zh']);
+    expect(human.stdout).toMatch(/^ID +级别 +类别 +标题\n/);
+    expect(human.stdout).toMatch(/npu\.idle +required +npu +NPU 空闲可用\n/);
+  });
+
+  it('--help in the language of --lang or the locale; a usage error and its hint in that language', async () => {
+    const help = await qprep(['check', '--help', '--lang', 'zh']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('运行检查，打印报告');
+    expect(help.stdout).toContain('--only <ids>');
+    const byLocale = await qprep(['--help'], { env: { QPREP_LANG: '', LANG: 'zh_CN.UTF-8' } });
+    expect(byLocale.stdout).toContain('退出码：0 就绪，1 未就绪，2 无结论');
+    expect((await qprep(['--help'])).stdout).toContain('Exit codes: 0 ready, 1 not ready, 2 no verdict');
+    const usage = await qprep(['check', '--jobs', '0', '--lang', 'zh']);
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr).toContain('--jobs 需要一个正整数，得到的是 "0"');
+    const typo = await qprep(['explain', 'npu.idel', '--lang', 'zh', '-f', 'json']);
+    expect(typo.exitCode).toBe(2);
+    expect(JSON.parse(typo.stdout).error).toMatchObject({ code: 'usage', message: '未知的检查 "npu.idel"', hint: '您是否要输入 "npu.idle"？' });
+  });
+
+  it('the human report in Chinese keeps every fix command byte for byte', async () => {
+    const [en, zh] = await Promise.all([qprep(['check', ...BROKEN]), qprep(['check', ...BROKEN, '--lang', 'zh'])]);
+    const commands = (text: string, label: RegExp) =>
+      text
+        .split('\n')
+        .map((line) => label.exec(line)?.[1])
+        .filter((command): command is string => command !== undefined && /^(kill|npu-smi) /.test(command))
+        .map((command) => command.split(/\s{3}#/)[0]);
+    const english = commands(en.stdout, /^\s+(?:fix|or): (.*)$/);
+    expect(english.length).toBeGreaterThan(0);
+    expect(commands(zh.stdout, /^\s+(?:修复|或): (.*)$/)).toEqual(english);
+    expect(zh.stdout.trimEnd().split('\n').pop()).toMatch(/^未就绪: 3 个问题（npu\.driver-files; npu\.health; npu\.idle）$/);
+  });
+
+  it('env --lang zh: Chinese comments, the same unset and export lines', async () => {
+    const args = ['env', '--snapshot', 'examples/snapshots/a2-healthy.json'];
+    const [en, zh] = await Promise.all([qprep(args), qprep([...args, '--lang', 'zh'])]);
+    const code = (text: string) => text.split('\n').filter((line) => !line.startsWith('#'));
+    expect(code(zh.stdout)).toEqual(code(en.stdout));
+    expect(zh.stdout.split('\n')[0]).toMatch(/^# qprep env：.*加载方式：source <\(qprep env\)$/);
+  });
 });
+

@@ -1,2 +1,27 @@
-/** The error documents' message and hint, and the usage errors (their codes never change). */
-export const errors = {};
+import { plural } from '../../util/text.js';
+
+/** The error documents' message and hint, the usage errors, and the runner's own results (codes never change). */
+export const errors = {
+  /** a check that did not end within its watchdog */
+  checkTimedOut: (p: { id: string; budgetMs: number }) => `${p.id} did not finish within ${p.budgetMs} ms`,
+  largerTimeout: (p: { id: string }) =>
+    `re-run with a larger --timeout; if it persists, capture the host with "qprep snapshot -o snap.json --only ${p.id}" and report it`,
+  internalError: (p: { id: string; reason: string }) => `internal error in ${p.id}: ${p.reason}`,
+  reportInternal: (p: { id: string }) => `please report this with "qprep snapshot -o snap.json --only ${p.id}" attached`,
+  /** a check still running when a signal came */
+  unfinished: (p: { signal: string }) => `did not finish: qprep was interrupted by ${p.signal}`,
+  runAgain: "run qprep check again and let it finish (every probe is bounded by --timeout; give the caller's own timeout more than that)",
+  interruptedChecks: (p: { signal: string; unfinished: number; total: number }) =>
+    `interrupted by ${p.signal}: ${p.unfinished} of ${plural(p.total, 'check')} did not finish; no verdict`,
+  interruptedReport: (p: { signal: string }) => `interrupted by ${p.signal} after the checks, before the report was complete; no verdict`,
+  nothingAssessed: (p: { count: number }) =>
+    `all ${p.count} selected ${p.count === 1 ? 'check was' : 'checks were'} skipped: nothing was assessed; no verdict`,
+  nothingAssessedHint: 'select checks that apply to this host, or give the inputs they need (--launch, --cluster); each skip says why',
+  /** the command line's own usage errors */
+  positiveInteger: (p: { flag: string; value: string }) => `${p.flag} expects a positive integer, got "${p.value}"`,
+  duration: (p: { flag: string; value: string }) => `${p.flag} expects a duration such as 10s, 500ms or 2m (a bare number is milliseconds), got "${p.value}"`,
+  didYouMean: (p: { name: string }) => `did you mean "${p.name}"?`,
+  seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
+  unknownCheck: (p: { id: string }) => `unknown check "${p.id}"`,
+  listShowsIds: 'qprep list shows every check id',
+};

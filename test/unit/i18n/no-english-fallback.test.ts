@@ -22,10 +22,14 @@ const ENGLISH_RUN = /\b[a-z]{2,}(?:[ ,]+[a-z]{2,}){3,}\b/i;
 /** A remediation line that is a command (pasted as is): only its comment after "#" is prose. */
 const COMMAND = /^(?:sudo |export |unset |kill |npu-smi |hccn_tool |docker |echo |sysctl |source |qprep |npx qprep |cat |ls |mount |systemctl |pip3? |cpupower |ln |mkdir |chmod |rm |ps |dmesg |lspci |ldconfig |python3? )/;
 
-/** The prose of a text: quoted tool output, paths, flags and ids taken out. */
+/** A command written inline in a Chinese sentence: from its command word to the next Chinese character. */
+const INLINE_COMMAND = /\b(?:sudo|docker|qprep|npu-smi|hccn_tool|lspci|dmesg)\b[\x20-\x7e]*/g;
+
+/** The prose of a text: quoted tool output, inline commands, paths, flags and ids taken out. */
 function prose(text: string): string {
   return text
     .replace(/"[^"]*"|'[^']*'|“[^”]*”|`[^`]*`/g, ' ')
+    .replace(INLINE_COMMAND, ' ')
     .replace(/\S*[/=_.:<>-]\S*/g, ' ');
 }
 

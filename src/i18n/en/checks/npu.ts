@@ -2,6 +2,44 @@ import { plural } from '../../../util/text.js';
 
 /** The checks npu.*: the NPUs, their driver, firmware and CANN. One entry per check id. */
 export const npu = {
+  'npu.cann': {
+    title: 'CANN toolkit fits the driver',
+    why:
+      'Each vllm-ascend release pins one CANN version, and each CANN runs on the drivers it was released against: the ' +
+      "driver's version.info lists the CANN inner versions it accepts and the CANN install record the drivers it supports. " +
+      'A CANN image newer than the host driver fails late, e.g. DeepSeek-V3.2 with CANN 8.3.RC2 on driver 24.1 hangs until ' +
+      '"watchdog timeout". Known-bad pairs that the files do not reveal are kept in a table of reported failures. A profile ' +
+      'can name the oldest CANN its deployment runs on (npu.minCann). Required. ' +
+      'A bare host without CANN is skipped: the toolkit ships in the vllm-ascend image.',
+    fix: 'Use the vllm-ascend image (or CANN release) made for the installed driver, or upgrade the driver and firmware to the HDK the CANN release notes name.',
+    /** `notes` are what the environment variables said, as the probe words them */
+    noneOnHost: (p: { notes: string | null }) =>
+      `no CANN toolkit on this host${p.notes !== null ? ` (${p.notes})` : ''}; it ships in the vllm-ascend image: run qprep inside the container to check it`,
+    checkInContainer: 'check it where vLLM runs: docker exec <container> qprep check --only npu.cann (or install CANN on this host if vLLM runs here)',
+    noneInContainer: (p: { notes: string | null }) => `no CANN toolkit in this container${p.notes !== null ? ` (${p.notes})` : ''}`,
+    useImage: 'use a vllm-ascend image (quay.io/ascend/vllm-ascend), or install CANN and source /usr/local/Ascend/ascend-toolkit/set_env.sh',
+    wrongArch: (p: { version: string; home: string; arch: string; hostArch: string }) => `CANN ${p.version} at ${p.home} is built for ${p.arch}, this host is ${p.hostArch}`,
+    installArch: (p: { arch: string }) => `install the ${p.arch} CANN package (or use the image for this architecture)`,
+    tooOld: (p: { version: string; home: string; minimum: string; profile: string }) =>
+      `CANN ${p.version} at ${p.home} is older than ${p.minimum}, the minimum of profile ${p.profile}`,
+    newerImage: (p: { minimum: string }) =>
+      `use a vllm-ascend image built on CANN ${p.minimum} or later (the release's installation page names its CANN), or install that CANN and source its set_env.sh`,
+    noDriver: (p: { version: string; home: string }) =>
+      `CANN ${p.version} at ${p.home}; no driver version to check it against (driver version.info unreadable, npu-smi unavailable)`,
+    readDriver: 'make the driver version readable (see npu.driver-version), then re-run',
+    pair: (p: { version: string; inner: string | null; driver: string; driverInner: string | null }) =>
+      `CANN ${p.version}${p.inner ? ` (${p.inner})` : ''} with driver ${p.driver}${p.driverInner ? ` (${p.driverInner})` : ''}`,
+    driverAccepts: (p: { list: string }) => `the driver accepts CANN ${p.list}`,
+    cannSupports: (p: { list: string }) => `CANN supports drivers ${p.list}`,
+    unsupported: (p: { pair: string; lists: string }) => `${p.pair} is not a supported pair: ${p.lists}`,
+    imageForDriver: 'use the vllm-ascend image made for this driver, or upgrade the driver and firmware to the HDK release the CANN release notes name',
+    /** `symptom` and `fix` come from the table of reported failures (src/data), which quotes its sources in English */
+    knownToFail: (p: { pair: string; symptom: string }) => `${p.pair} is known to fail: ${p.symptom}`,
+    reportedFailure: (p: { pair: string; symptom: string }) => `${p.pair} has a reported failure: ${p.symptom}`,
+    declaredBy: (p: { by: readonly string[] }) => `declared compatible by the ${p.by.join(' and ')}`,
+    undeclared: 'neither file declares the other; no known failure',
+    fits: (p: { pair: string; how: string; notes: string | null }) => `${p.pair}: ${p.how}${p.notes !== null ? ` (note: ${p.notes})` : ''}`,
+  },
   'npu.driver-version': {
     title: 'Driver version (version.info and npu-smi agree, at least the profile minimum)',
     why:

@@ -1,6 +1,35 @@
 import type { npu as en } from '../../en/checks/npu.js';
 
 export const npu: typeof en = {
+  'npu.cann': {
+    title: 'CANN 工具包与驱动匹配',
+    why:
+      '每个 vllm-ascend 版本固定一个 CANN 版本，每个 CANN 只能运行在与之同期发布的驱动上：驱动的 version.info 列出它接受的 CANN 内部版本，' +
+      'CANN 的安装记录列出它支持的驱动。比宿主机驱动新的 CANN 镜像会很晚才失败，例如 DeepSeek-V3.2 使用 CANN 8.3.RC2 运行在 24.1 驱动上，会一直卡住直到 "watchdog timeout"。' +
+      '文件看不出来的已知问题组合记录在一张故障报告表中。profile 可以指定部署所需的最低 CANN 版本（npu.minCann）。必需项。' +
+      '没有 CANN 的裸主机会被跳过：工具包随 vllm-ascend 镜像提供。',
+    fix: '使用为已装驱动制作的 vllm-ascend 镜像（或 CANN 版本），或将驱动和固件升级到 CANN 发布说明中注明的 HDK。',
+    noneOnHost: (p) => `此主机上没有 CANN 工具包${p.notes !== null ? `（${p.notes}）` : ''}；它随 vllm-ascend 镜像提供：请在容器内运行 qprep 检查`,
+    checkInContainer: '在 vLLM 运行的地方检查：docker exec <container> qprep check --only npu.cann（若 vLLM 就在此主机上运行，则在此安装 CANN）',
+    noneInContainer: (p) => `此容器中没有 CANN 工具包${p.notes !== null ? `（${p.notes}）` : ''}`,
+    useImage: '使用 vllm-ascend 镜像（quay.io/ascend/vllm-ascend），或安装 CANN 并 source /usr/local/Ascend/ascend-toolkit/set_env.sh',
+    wrongArch: (p) => `${p.home} 下的 CANN ${p.version} 是为 ${p.arch} 构建的，而此主机为 ${p.hostArch}`,
+    installArch: (p) => `安装 ${p.arch} 版的 CANN 软件包（或使用此架构的镜像）`,
+    tooOld: (p) => `${p.home} 下的 CANN ${p.version} 低于 profile ${p.profile} 要求的最低版本 ${p.minimum}`,
+    newerImage: (p) => `使用基于 CANN ${p.minimum} 或更新版本构建的 vllm-ascend 镜像（其安装页面注明了所用 CANN），或安装该 CANN 并 source 其 set_env.sh`,
+    noDriver: (p) => `${p.home} 下的 CANN ${p.version}；没有可对照的驱动版本（驱动 version.info 不可读，npu-smi 不可用）`,
+    readDriver: '先让驱动版本可读（见 npu.driver-version），然后重新运行',
+    pair: (p) => `CANN ${p.version}${p.inner ? `（${p.inner}）` : ' '}与驱动 ${p.driver}${p.driverInner ? `（${p.driverInner}）` : ''}`,
+    driverAccepts: (p) => `驱动接受 CANN ${p.list}`,
+    cannSupports: (p) => `CANN 支持驱动 ${p.list}`,
+    unsupported: (p) => `${p.pair} 不是受支持的组合：${p.lists}`,
+    imageForDriver: '使用为此驱动制作的 vllm-ascend 镜像，或将驱动和固件升级到 CANN 发布说明中注明的 HDK 版本',
+    knownToFail: (p) => `${p.pair} 已知会失败："${p.symptom}"`,
+    reportedFailure: (p) => `${p.pair} 有故障报告："${p.symptom}"`,
+    declaredBy: (p) => `由${p.by.map((by) => (by === 'driver' ? '驱动' : by)).join('和')}声明兼容`,
+    undeclared: '两个文件都没有声明对方；没有已知故障',
+    fits: (p) => `${p.pair}：${p.how}${p.notes !== null ? `（注意：${p.notes}）` : ''}`,
+  },
   'npu.driver-version': {
     title: '驱动版本（version.info 与 npu-smi 一致，且不低于 profile 的最低版本）',
     why:
