@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { at, describeCallerValues, describeVariable, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
-import { npuInventory, parseDeviceList } from '../src/probes/npu.js';
+import { npuInventory, npuProblemText, parseDeviceList } from '../src/probes/npu.js';
 import { formatRanges } from '../src/util/text.js';
 
 type Inventory = Extract<Awaited<ReturnType<typeof npuInventory>>, { ok: true }>;
@@ -103,7 +103,7 @@ export default defineCheck({
     if (!view) return noLaunchScript(ctx);
     const inventory = await npuInventory(ctx);
     if (!inventory.ok) {
-      return error(ctx.text.checks['launch.devices'].noInventory({ script: view.name, problem: inventory.problem.message }), {
+      return error(ctx.text.checks['launch.devices'].noInventory({ script: view.name, problem: npuProblemText(inventory.problem) }), {
         remediation: ctx.text.checks['launch.devices'].fixNpuSmi,
         evidence: { script: view.input.file, problem: inventory.problem.kind },
       });
