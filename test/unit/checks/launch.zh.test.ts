@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import devices from '../../../checks/launch.devices.js';
 import env from '../../../checks/launch.env.js';
+import placeholders from '../../../checks/launch.placeholders.js';
 import ports from '../../../checks/launch.ports.js';
 import script from '../../../checks/launch.script.js';
 import { a3Node, filledIn, guideScript } from '../../helpers/launch.js';
@@ -55,5 +56,18 @@ describe('launch checks in Chinese (--lang zh)', () => {
     expect(outcome.message).toBe('第 1 行的 ray start 之前没有 export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1：Ray 会对其工作进程隐藏 NPU（tutorials/features/ray.md 在每个节点上都设置了它）');
     expect(outcome.remediation).toBe('run.sh 第 1 行：export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1   # 在 ray start 之前，每个节点都要设置');
     expect(outcome.actual).toMatch(/^ray start at line 1 without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1/);
+  });
+
+  it("launch.placeholders: the guide's run_p.sh as published, in Chinese; the assignments to write stay as in English", async () => {
+    const [zh, en] = await Promise.all([
+      runOn(placeholders, a3Node(), {}, { launch: guideScript('run_p.sh'), lang: 'zh' }),
+      runOn(placeholders, a3Node(), {}, { launch: guideScript('run_p.sh') }),
+    ]);
+    expect(zh.outcome.message).toBe('run.sh 中遗留 2 个占位符：nic_name="xxx"（第 6 行）；local_ip="xxx"（第 7 行）');
+    const zhLines = zh.outcome.remediation!.split('\n');
+    expect(zhLines[0]).toMatch(/^run.sh 第 6 行：nic_name="enp189s0f0"   # 承载 10.0.0.11 的网卡；被 /);
+    // the sed lines are commands: the same in both languages
+    expect(zhLines.filter((l) => l.startsWith('sed '))).toEqual(en.outcome.remediation!.split('\n').filter((l) => l.startsWith('sed ')));
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
   });
 });

@@ -177,4 +177,35 @@ export const launch = {
     noteLine: (p: { note: string }) => `note: ${p.note}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
+  'launch.placeholders': {
+    title: 'No placeholder left in the launch script',
+    why:
+      'The deployment guides publish scripts with values to fill in: nic_name="xxx", local_ip="xxx", node0_ip="xxxx", ' +
+      '141.xx.xx.1 in the proxy. A copied script that still carries one fails only after minutes of weight loading, ' +
+      'when HCCL or Gloo cannot bind "xxx", or hangs waiting for a master that is not there.',
+    reads: ['the --launch script (never executed)', 'network interfaces (for the suggested values)'],
+    fix: 'Fill in every value the check names, on the line it names; the suggested address and interface are those of this host.',
+    none: (p: { script: string; assignments: number }) => `no placeholder in ${p.script} (${plural(p.assignments, 'assignment')} and the server flags read)`,
+    empty: (p: { name: string; line: number; unset: string | null }) => `${p.name} empty (line ${p.line}${p.unset !== null ? `: $${p.unset} is set nowhere` : ''})`,
+    setNowhere: (p: { name: string; placeholder: string; line: number }) => `${p.name} ${p.placeholder} (line ${p.line}: set nowhere in the script or the environment)`,
+    /** `written` is the value as quoted (="xxx") or `holds "<token>"` for a long one */
+    found: (p: { name: string; written: string; line: number; redirection: string | null }) =>
+      `${p.name}${p.written} (line ${p.line}${p.redirection !== null ? `; unquoted, bash reads ${p.redirection} as a redirection` : ''})`,
+    holds: (p: { placeholder: string }) => ` holds "${p.placeholder}"`,
+    left: (p: { count: number; script: string; list: string }) => `${plural(p.count, 'placeholder')} left in ${p.script}: ${p.list}`,
+    fixLine: (p: { script: string; line: number; suggestion: string; usedBy: string | null }) =>
+      `${p.script} line ${p.line}: ${p.suggestion}${p.usedBy !== null ? `; used by ${p.usedBy}` : ''}`,
+    nic: (p: { literal: string; ip: string }) => `${p.literal}   # the interface carrying ${p.ip}`,
+    nicUnknown: (p: { literal: string }) => `${p.literal}   # the interface that carries this node's address (ip -br addr)`,
+    masterSelf: (p: { literal: string }) => `${p.literal}   # this node is node 0 (data-parallel start rank 0): its own address`,
+    masterOther: (p: { literal: string }) => `${p.literal}   # the local_ip set in node 0's (the master's) script`,
+    nodeZero: '<address of node 0>',
+    localIp: (p: { literal: string; nic: string }) => `${p.literal}   # this host's address on ${p.nic}`,
+    localIpUnknown: (p: { literal: string }) => `${p.literal}   # the address HCCL and vLLM should use (ip -br addr)`,
+    thisHost: '<this host address>',
+    emptyValue: (p: { literal: string }) => `${p.literal}   # it is empty`,
+    model: (p: { value: string }) => `vllm serve <the weights directory or hub id>   # instead of ${p.value}`,
+    replaceIn: (p: { placeholder: string; name: string; variable: boolean }) =>
+      `replace ${p.placeholder} in ${p.variable ? p.name : `the value of ${p.name}`} with the real value`,
+  },
 };

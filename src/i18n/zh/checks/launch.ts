@@ -165,4 +165,33 @@ export const launch: typeof en = {
     noteLine: (p: { note: string }) => `注意：${p.note}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
   },
+  'launch.placeholders': {
+    title: '启动脚本中没有遗留占位符',
+    why:
+      '部署指南发布的脚本中有待填写的值：nic_name="xxx"、local_ip="xxx"、node0_ip="xxxx"，代理中的 141.xx.xx.1。' +
+      '复制后仍带有占位符的脚本要在加载权重几分钟后才会失败：HCCL 或 Gloo 无法绑定 "xxx"，或一直等待不存在的主节点。',
+    reads: ['--launch 脚本（不执行）', '网络接口（用于建议的值）'],
+    fix: '在检查指出的行上填写每个值；建议的地址和网卡是本主机的。',
+    none: (p: { script: string; assignments: number }) => `${p.script} 中没有占位符（已读取 ${p.assignments} 个赋值和服务参数）`,
+    empty: (p: { name: string; line: number; unset: string | null }) => `${p.name} 为空（第 ${p.line} 行${p.unset !== null ? `：$${p.unset} 未在任何地方设置` : ''}）`,
+    setNowhere: (p: { name: string; placeholder: string; line: number }) => `${p.name} ${p.placeholder}（第 ${p.line} 行：脚本和运行环境中都没有设置）`,
+    found: (p: { name: string; written: string; line: number; redirection: string | null }) =>
+      `${p.name}${p.written}（第 ${p.line} 行${p.redirection !== null ? `；未加引号，bash 会把 ${p.redirection} 当作重定向` : ''}）`,
+    holds: (p: { placeholder: string }) => ` 含有 "${p.placeholder}"`,
+    left: (p: { count: number; script: string; list: string }) => `${p.script} 中遗留 ${p.count} 个占位符：${p.list}`,
+    fixLine: (p: { script: string; line: number; suggestion: string; usedBy: string | null }) =>
+      `${p.script} 第 ${p.line} 行：${p.suggestion}${p.usedBy !== null ? `；被 ${p.usedBy} 使用` : ''}`,
+    nic: (p: { literal: string; ip: string }) => `${p.literal}   # 承载 ${p.ip} 的网卡`,
+    nicUnknown: (p: { literal: string }) => `${p.literal}   # 承载本节点地址的网卡（ip -br addr）`,
+    masterSelf: (p: { literal: string }) => `${p.literal}   # 本节点是 node 0（数据并行起始 rank 为 0）：填它自己的地址`,
+    masterOther: (p: { literal: string }) => `${p.literal}   # node 0（主节点）脚本中设置的 local_ip`,
+    nodeZero: '<node 0 的地址>',
+    localIp: (p: { literal: string; nic: string }) => `${p.literal}   # 本主机在 ${p.nic} 上的地址`,
+    localIpUnknown: (p: { literal: string }) => `${p.literal}   # HCCL 和 vLLM 应使用的地址（ip -br addr）`,
+    thisHost: '<本主机地址>',
+    emptyValue: (p: { literal: string }) => `${p.literal}   # 当前为空`,
+    model: (p: { value: string }) => `vllm serve <权重目录或模型 ID>   # 替换 ${p.value}`,
+    replaceIn: (p: { placeholder: string; name: string; variable: boolean }) =>
+      `把${p.variable ? ` ${p.name} ` : ` ${p.name} 的值`}中的 ${p.placeholder} 替换为实际值`,
+  },
 };
