@@ -1,8 +1,9 @@
-import { fail, pass, skip, warn } from '../src/core/outcome.js';
+import { fail, pass, warn } from '../src/core/outcome.js';
 import { defineCheck, type Outcome } from '../src/core/types.js';
+import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { booleanFlag } from '../src/parsers/vllm-args.js';
 import { findJemalloc, LIBRARY } from '../src/probes/jemalloc.js';
-import { describeVariable, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
+import { describeVariable, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
 import type { ShellVariable } from '../src/parsers/launch-script.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -25,36 +26,32 @@ function hostModifyingLines(text: string): Array<{ line: number; text: string }>
   return found;
 }
 
+type Text = Catalogue['checks']['launch.env'];
+
 interface Problem {
   level: 'fail' | 'warn';
-  text: string;
-  fix: string;
+  /** the finding in a catalogue's language: the run's for the message, English for `actual` and the evidence */
+  text: (t: Text) => string;
+  fix: (t: Text) => string;
 }
 
-function where(view: LaunchView, variable: ShellVariable): string {
+function where(t: Text, view: LaunchView, variable: ShellVariable): string {
   const root = rootOf(variable);
-  return root.line === null ? 'in the environment qprep runs in' : `${view.name} line ${root.line}`;
+  return root.line === null ? t.inEnvironment : t.atLine({ script: view.name, line: root.line });
 }
 
+// title, why, fix and every message: src/i18n/*/checks/launch.ts (reads stays here: it names the library this build looks for)
 export default defineCheck({
   id: 'launch.env',
-  title: "Launch script's environment variables",
   category: 'launch',
   level: 'required',
-  why:
-    'A few variables decide whether the server starts at all: LD_PRELOAD entries that do not exist for this ' +
-    'architecture (ld.so prints "cannot be preloaded" in every process), HCCL_BUFFSIZE too small for expert-parallel ' +
-    'dispatch ("HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE"), RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES ' +
-    'missing with the Ray backend (workers see no NPU; DistStoreError after 30 minutes), HCCL_CONNECT_TIMEOUT outside ' +
-    '[120, 7200], and HCCL or vLLM variables assigned without export, which never reach vllm. ray start on an NPU ' +
-    'node needs RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1 before it (tutorials/features/ray.md), whatever the ' +
-    'server flags say; lines that write /sys or /proc/sys (echo | tee, sysctl -w) need a privileged container, or ' +
-    'qprep tune on the host.',
   reads: ['the --launch script (never executed)', 'LD_PRELOAD paths', `${LIBRARY} locations`],
-  fix: 'Apply the export line the check prints in the launch script.',
   async run(ctx) {
+    const t = ctx.text.checks['launch.env'];
+    const english = en.checks['launch.env'];
     const view = await launchView(ctx);
-    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
+    if (!view) return noLaunchScript(ctx);
+    const variableOf = (tt: Text, variable: ShellVariable) => describeVariable(view, variable, tt === english ? en.probes.launch : ctx.text.probes.launch);
     const { arch } = await ctx.host.identity();
     const problems: Problem[] = [];
     const checked: string[] = [];
@@ -74,24 +71,25 @@ export default defineCheck({
         const entry = restore(marker);
         if (marker.includes('\u0000')) {
           const better = replacement(entry);
-          problems.push({ level: 'warn', text: `LD_PRELOAD entry ${entry} is computed at run time`, fix: `${where(view, preload)}: export LD_PRELOAD=${better ?? '<path>'}:$LD_PRELOAD   # written literally, so it can be checked` });
+          problems.push({ level: 'warn', text: (tt) => tt.preloadComputed({ entry }), fix: (tt) => tt.preloadComputedFix({ where: where(tt, view, preload), path: better ?? null }) });
           continue;
         }
         if (!entry.startsWith('/')) continue;
         const foreign = Object.entries(ARCH_TRIPLETS).find(([a, triplet]) => a !== arch && entry.includes(`/${triplet}/`));
         const better = replacement(entry);
-        const fix = `${where(view, preload)}: export LD_PRELOAD=${better ?? `<the ${entry.replace(/^.*\//, '')} of this host>`}:$LD_PRELOAD${better ? `   # ${LIBRARY} on this ${arch} host` : ''}`;
+        const fix = (tt: Text) => tt.preloadFix({ where: where(tt, view, preload), path: better ?? null, file: entry.replace(/^.*\//, ''), library: LIBRARY, arch });
         if (foreign) {
-          problems.push({ level: 'warn', text: `LD_PRELOAD entry ${entry} is for ${foreign[0]}, this host is ${arch}: ld.so skips it`, fix });
+          const other = foreign[0];
+          problems.push({ level: 'warn', text: (tt) => tt.preloadForeign({ entry, foreign: other, arch }), fix });
           continue;
         }
         const stat = await ctx.host.stat(entry);
         if (!stat.ok && stat.code === 'ENOTCAPTURED') {
-          problems.push({ level: 'warn', text: `LD_PRELOAD entry ${entry} was not captured in the snapshot: whether it exists is unknown`, fix: `record the snapshot with this script (qprep snapshot --launch ${view.input.file})` });
+          problems.push({ level: 'warn', text: (tt) => tt.preloadNotCaptured({ entry }), fix: (tt) => tt.recordAgain({ script: view.input.file }) });
           continue;
         }
         if (!stat.ok) {
-          problems.push({ level: 'warn', text: `LD_PRELOAD entry ${entry} does not exist on this host: ld.so prints "cannot be preloaded" and runs without it`, fix });
+          problems.push({ level: 'warn', text: (tt) => tt.preloadMissing({ entry }), fix });
           continue;
         }
         checked.push(`LD_PRELOAD ${entry}`);
@@ -107,17 +105,17 @@ export default defineCheck({
     if (buffsize) {
       const text = buffsize.value.text.trim();
       evidence.hcclBuffsize = text;
-      if (!buffsize.value.known) problems.push({ level: 'warn', text: `${describeVariable(view, buffsize)} is computed at run time`, fix: `${where(view, buffsize)}: export HCCL_BUFFSIZE=1024   # written literally` });
+      if (!buffsize.value.known) problems.push({ level: 'warn', text: (tt) => tt.computed({ variable: variableOf(tt, buffsize) }), fix: (tt) => tt.buffsizeLiteral({ where: where(tt, view, buffsize) }) });
       else if (!/^\d+$/.test(text) || Number(text) < 1) {
-        problems.push({ level: 'fail', text: `${describeVariable(view, buffsize)} is "${text}": HCCL needs a whole number of MB, at least 1`, fix: `${where(view, buffsize)}: export HCCL_BUFFSIZE=${expertParallel ? 1024 : DEFAULT_HCCL_BUFFSIZE}` });
+        problems.push({ level: 'fail', text: (tt) => tt.buffsizeBad({ variable: variableOf(tt, buffsize), value: text }), fix: (tt) => tt.exportAt({ where: where(tt, view, buffsize), line: `export HCCL_BUFFSIZE=${expertParallel ? 1024 : DEFAULT_HCCL_BUFFSIZE}` }) });
       } else if (expertParallel && Number(text) < DEFAULT_HCCL_BUFFSIZE) {
-        problems.push({ level: 'warn', text: `${describeVariable(view, buffsize)} is ${text} MB with --enable-expert-parallel: MoE dispatch/combine usually needs more than the 200 MB default`, fix: `${where(view, buffsize)}: export HCCL_BUFFSIZE=1024   # the guides use 512-2048 with expert parallelism` });
+        problems.push({ level: 'warn', text: (tt) => tt.buffsizeSmall({ variable: variableOf(tt, buffsize), value: text }), fix: (tt) => tt.buffsizeSmallFix({ where: where(tt, view, buffsize) }) });
       } else checked.push(`HCCL_BUFFSIZE ${text}`);
     } else if (expertParallel) {
       problems.push({
         level: 'warn',
-        text: `--enable-expert-parallel without HCCL_BUFFSIZE: HCCL uses 200 MB, and MoE dispatch/combine fails with "HCCL_BUFFSIZE is too SMALL" when it needs more`,
-        fix: `export HCCL_BUFFSIZE=1024   # before vllm serve in ${view.name}; the guides use 512-2048 with expert parallelism`,
+        text: (tt) => tt.buffsizeMissing,
+        fix: (tt) => tt.buffsizeMissingFix({ script: view.name }),
       });
     }
 
@@ -127,8 +125,8 @@ export default defineCheck({
       if (!noset || noset.value.text.trim() !== '1') {
         problems.push({
           level: 'fail',
-          text: `--distributed-executor-backend ray without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1${noset ? ` (it is "${noset.value.text}")` : ''}: Ray workers see no NPU and the start times out`,
-          fix: `export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1   # in ${view.name} and before ray start on every node`,
+          text: (tt) => tt.rayNoset({ value: noset ? noset.value.text : null }),
+          fix: (tt) => tt.rayNosetFix({ script: view.name }),
         });
       } else checked.push('RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1');
     }
@@ -142,8 +140,8 @@ export default defineCheck({
       if (!set) {
         problems.push({
           level: 'fail',
-          text: `ray start at line ${first.line} without ${NOSET}=1 exported before it: Ray hides the NPUs from its workers (tutorials/features/ray.md sets it on every node)`,
-          fix: `${view.name} line ${first.line}: export ${NOSET}=1   # before ray start, on every node`,
+          text: (tt) => tt.rayStart({ line: first.line, name: NOSET }),
+          fix: (tt) => tt.rayStartFix({ script: view.name, line: first.line, name: NOSET }),
         });
       } else checked.push(`${NOSET}=1 before ray start`);
     }
@@ -151,44 +149,43 @@ export default defineCheck({
     // lines that change the host: they need privileges a container does not have
     // a note, not a problem: in a privileged container, or on the host, they work
     const hostLines = hostModifyingLines(view.input.text);
-    const hostNote =
-      hostLines.length > 0
-        ? `${hostLines.length === 1 ? 'line' : 'lines'} ${hostLines.map((l) => l.line).join(', ')} change the host (${hostLines[0]!.text.slice(0, 50)}): ` +
-          'they need a privileged container (else "Read-only file system"), or qprep tune on the host instead'
-        : undefined;
+    const hostNote = hostLines.length > 0 ? t.hostLines({ lines: hostLines.map((l) => l.line), first: hostLines[0]!.text.slice(0, 50) }) : undefined;
     if (hostLines.length > 0) evidence.hostModifying = hostLines;
 
     // HCCL_CONNECT_TIMEOUT: [120, 7200] s
     const connect = view.env.get('HCCL_CONNECT_TIMEOUT');
     if (connect?.value.known) {
       const text = connect.value.text.trim();
-      if (!/^\d+$/.test(text)) problems.push({ level: 'fail', text: `${describeVariable(view, connect)} is "${text}", not a number of seconds`, fix: `${where(view, connect)}: export HCCL_CONNECT_TIMEOUT=1200` });
+      if (!/^\d+$/.test(text)) problems.push({ level: 'fail', text: (tt) => tt.connectBad({ variable: variableOf(tt, connect), value: text }), fix: (tt) => tt.exportAt({ where: where(tt, view, connect), line: 'export HCCL_CONNECT_TIMEOUT=1200' }) });
       else if (Number(text) < 120 || Number(text) > 7200) {
-        problems.push({ level: 'warn', text: `${describeVariable(view, connect)} is ${text} s, outside HCCL's range [120, 7200]`, fix: `${where(view, connect)}: export HCCL_CONNECT_TIMEOUT=${Math.min(7200, Math.max(120, Number(text)))}` });
+        const bounded = Math.min(7200, Math.max(120, Number(text)));
+        problems.push({ level: 'warn', text: (tt) => tt.connectRange({ variable: variableOf(tt, connect), value: text }), fix: (tt) => tt.exportAt({ where: where(tt, view, connect), line: `export HCCL_CONNECT_TIMEOUT=${bounded}` }) });
       } else checked.push(`HCCL_CONNECT_TIMEOUT ${text}`);
     }
 
     // assigned, never exported
     const notExported = [...view.script.variables.values()].filter((v) => v.line !== null && !v.exported && RUNTIME_VARIABLE.test(v.name) && !view.env.has(v.name));
     for (const variable of notExported) {
-      problems.push({ level: 'warn', text: `${variable.name} is set at line ${variable.line} but never exported: vllm does not see it`, fix: `${view.name} line ${variable.line}: export ${variable.name}=...` });
+      const line = variable.line ?? 0;
+      problems.push({ level: 'warn', text: (tt) => tt.notExported({ name: variable.name, line }), fix: (tt) => tt.notExportedFix({ script: view.name, line, name: variable.name }) });
     }
     evidence.notExported = notExported.map((v) => v.name);
 
-    evidence.problems = problems.map((p) => `${p.level}: ${p.text}`);
+    evidence.problems = problems.map((p) => `${p.level}: ${p.text(english)}`);
     if (problems.length === 0) {
-      const judged = checked.length > 0 ? `${view.name}: ${summarizeList(checked, 4)}` : `${view.name} sets nothing qprep judges here (LD_PRELOAD, HCCL_BUFFSIZE, Ray, HCCL_CONNECT_TIMEOUT)`;
-      return pass(hostNote ? `${judged}; note: ${hostNote}` : judged, { evidence });
+      const judged = checked.length > 0 ? t.judged({ script: view.name, checked: summarizeList(checked, 4, ctx.text.report.list) }) : t.nothing({ script: view.name });
+      return pass(hostNote ? t.withNote({ judged, note: hostNote }) : judged, { evidence });
     }
     const failing = problems.filter((p) => p.level === 'fail');
     const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
     const details = {
       expected: 'every preloaded library present, HCCL_BUFFSIZE with expert parallelism, runtime variables exported',
-      actual: summarizeList(ordered.map((p) => p.text), 2),
-      remediation: [...new Set(ordered.map((p) => p.fix)), ...(hostNote ? [`note: ${hostNote}`] : [])].join('\n'),
+      // for programs: English whatever the run's language
+      actual: summarizeList(ordered.map((p) => p.text(english)), 2),
+      remediation: [...new Set(ordered.map((p) => p.fix(t))), ...(hostNote ? [t.noteLine({ note: hostNote })] : [])].join('\n'),
       evidence,
     };
-    const message = `${ordered[0]!.text}${ordered.length > 1 ? ` (and ${ordered.length - 1} more)` : ''}`;
+    const message = t.andMore({ first: ordered[0]!.text(t), more: ordered.length - 1 });
     const outcome: Outcome = failing.length > 0 ? fail(message, details) : warn(message, details);
     return outcome;
   },

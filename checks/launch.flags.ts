@@ -1,7 +1,7 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
-import { at, callerOf, describeCallerValues, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, callerOf, describeCallerValues, describeInvocation, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { isSecretName, REDACTED } from '../src/util/redact.js';
@@ -264,6 +264,43 @@ function checkQuantization(view: LaunchView, args: ServeArgs, weights: ModelFile
   }
 }
 
+/**
+ * vllm-ascend v0.11.0, vllm_ascend/ascend_config.py: TORCHAIR_MODEL_LIST = ["deepseek", "pangu",
+ * "kimi_k2", "qwen"], matched as substrings of the model's hf_config.model_type; another type raises
+ * NotImplementedError at start, and TorchAir with --enforce-eager raises RuntimeError. The list grew
+ * over the releases (v0.9.1 deepseek only, v0.9.2rc1 + pangu, v0.10.0rc1 + kimi_k2, v0.10.1rc1 + qwen);
+ * the widest is used, since the installed release is not known here. TorchAir was dropped in v0.12.0rc1.
+ */
+const TORCHAIR_MODEL_TYPES = ['deepseek', 'pangu', 'kimi_k2', 'qwen'] as const;
+const TORCHAIR_SOURCE = 'vllm-ascend v0.11.0 vllm_ascend/ascend_config.py, TORCHAIR_MODEL_LIST';
+
+function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, weights: ModelFiles | undefined, problems: Problem[]): void {
+  const additional = json.get('additional-config');
+  const torchair = isObject(additional) ? additional.torchair_graph_config : undefined;
+  if (!isObject(torchair) || torchair.enabled !== true) return;
+  const flag = lastFlag(args, 'additional-config')!;
+  const line = jsonKeyLine(flag, ['torchair_graph_config', 'enabled']);
+  if (booleanFlag(args, 'enforce-eager') === true) {
+    problems.push({
+      level: 'fail',
+      text: `torchair_graph_config is enabled (${at(view, line)}) together with --enforce-eager: vllm-ascend refuses to start ("Can't enable graph mode and eager mode at the same time", ${TORCHAIR_SOURCE.replace(', TORCHAIR_MODEL_LIST', '')})`,
+      fix: `${view.name} line ${line}: "torchair_graph_config": {"enabled": false}   # or remove --enforce-eager`,
+    });
+  }
+  const configType = weights?.config && typeof weights.config.model_type === 'string' ? weights.config.model_type : undefined;
+  const model = args.model?.known ? args.model.text : undefined;
+  // without the weights, the model's name stands in for its model_type: a guess, so a warning
+  const guessed = configType === undefined && model !== undefined ? model.replace(/^.*\//, '').toLowerCase().replace(/-/g, '_') : undefined;
+  const type = configType?.toLowerCase() ?? guessed;
+  if (type === undefined || TORCHAIR_MODEL_TYPES.some((supported) => type.includes(supported))) return;
+  const what = configType !== undefined ? `model_type ${configType} (the weights' config.json)` : `${model} (by its name; the weights are not on this host to tell its model_type)`;
+  problems.push({
+    level: configType !== undefined ? 'fail' : 'warn',
+    text: `torchair_graph_config is enabled (${at(view, line)}) for ${what}, and TorchAir graph mode supports only the model types ${TORCHAIR_MODEL_TYPES.join(', ')} (${TORCHAIR_SOURCE}): vllm-ascend raises NotImplementedError at start`,
+    fix: `${view.name} line ${line}: "torchair_graph_config": {"enabled": false}   # the default graph mode (ACLGraph) serves this model`,
+  });
+}
+
 /** The rules of the Atlas 300I Duo / 200I Pro guide for Qwen3.5 dense. */
 function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, problems: Problem[]): void {
   const line = view.serve!.line;
@@ -328,7 +365,10 @@ export default defineCheck({
     '--tensor-parallel-size must divide the attention heads and fit the KV heads (vLLM ModelConfig.' +
     'verify_with_parallel_config), read from the weights\' config.json or, without them, from a table of the ' +
     'tutorials\' models (src/data/model-heads.ts, from each model\'s config.json on Hugging Face). msModelSlim ' +
-    'weights (quant_model_description.json) need --quantization ascend (user_guide/feature_guide/quantization.md).',
+    'weights (quant_model_description.json) need --quantization ascend (user_guide/feature_guide/quantization.md). ' +
+    'torchair_graph_config enabled for a model_type outside deepseek, pangu, kimi_k2, qwen, or with --enforce-eager, ' +
+    'stops vllm-ascend at start (vllm-ascend v0.11.0 vllm_ascend/ascend_config.py: TORCHAIR_MODEL_LIST and ' +
+    'check_ascend_config); from the weights\' config.json a fail, from the model\'s name only a warning.',
   reads: ['the --launch script (never executed)', 'npu-smi info (the NPU family)'],
   fix: 'Change the flag on the line the check names, as it prints it.',
   async run(ctx) {
@@ -352,7 +392,9 @@ export default defineCheck({
       evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
       problems.push({
         level: 'warn',
-        text: `sizes come from the caller: ${describeCallerValues(template)}; ${view.name} is a template filled in by ${callerOf(template)}, and nothing is derived from them here`,
+        text: view.arguments
+          ? `sizes come from the caller: ${describeCallerValues(template)}; ${describeInvocation(view.arguments.used)} passes ${template.length === 1 ? 'it' : 'them'} computed at run time, and nothing is derived from ${template.length === 1 ? 'it' : 'them'} here`
+          : `sizes come from the caller: ${describeCallerValues(template)}; ${view.name} is a template filled in by ${callerOf(template)}, and nothing is derived from them here`,
         fix: `check the script that runs ${view.name} with its arguments (qprep check --launch on a copy with the values written in)`,
       });
     }
@@ -410,6 +452,7 @@ export default defineCheck({
     const weights = await localWeights(ctx, view);
     checkHeads(view, args, weights, problems);
     checkQuantization(view, args, weights, problems);
+    checkTorchair(view, args, json, weights, problems);
 
     evidence.problems = problems.map((p) => `${p.level}: ${p.text}`);
     if (problems.length === 0) {

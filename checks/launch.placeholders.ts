@@ -1,11 +1,11 @@
 import { sedLineEdit } from '../src/util/sed.js';
-import { fail, pass, skip } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { fail, pass } from '../src/core/outcome.js';
+import { defineCheck, type CheckContext } from '../src/core/types.js';
 import type { Field, LaunchScript, Value, ValueOrigin } from '../src/parsers/launch-script.js';
-import { LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, nodeAddress, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
+import { launchView, noLaunchScript, nodeAddress, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
 import type { NodeAddress } from '../src/probes/node-address.js';
 import { redactEnvValue } from '../src/util/redact.js';
-import { plural, summarizeList } from '../src/util/text.js';
+import { summarizeList } from '../src/util/text.js';
 
 /** Variables an empty value breaks: the guides' node address, interface and device variables. */
 const MUST_NOT_BE_EMPTY =
@@ -131,67 +131,63 @@ function knownValue(finding: Finding, node: NodeAddress, isMaster: boolean): str
   return undefined;
 }
 
-function suggestion(finding: Finding, node: NodeAddress, isMaster: boolean): string {
+function suggestion(t: Text, finding: Finding, node: NodeAddress, isMaster: boolean): string {
   const name = finding.name.replace(/^-+/, '');
   const literal = (value: string) => (finding.kind === 'variable' ? `${finding.name}="${value}"` : `${finding.name} ${value}`);
   if (NIC.test(name)) {
-    return node.ok ? `${literal(node.nic)}   # the interface carrying ${node.ip}` : `${literal('<interface>')}   # the interface that carries this node's address (ip -br addr)`;
+    return node.ok ? t.nic({ literal: literal(node.nic), ip: node.ip }) : t.nicUnknown({ literal: literal('<interface>') });
   }
   if (MASTER.test(name)) {
-    if (isMaster && node.ok) return `${literal(node.ip)}   # this node is node 0 (data-parallel start rank 0): its own address`;
-    return `${literal('<address of node 0>')}   # the local_ip set in node 0's (the master's) script`;
+    if (isMaster && node.ok) return t.masterSelf({ literal: literal(node.ip) });
+    return t.masterOther({ literal: literal(t.nodeZero) });
   }
   if (LOCAL_IP.test(name)) {
-    return node.ok ? `${literal(node.ip)}   # this host's address on ${node.nic}` : `${literal('<this host address>')}   # the address HCCL and vLLM should use (ip -br addr)`;
+    return node.ok ? t.localIp({ literal: literal(node.ip), nic: node.nic }) : t.localIpUnknown({ literal: literal(t.thisHost) });
   }
-  if (finding.placeholder === '') return `${literal('<value>')}   # it is empty`;
-  if (finding.kind === 'argument') return `vllm serve <the weights directory or hub id>   # instead of ${finding.value}`;
-  return `replace ${finding.placeholder} in ${finding.kind === 'variable' ? finding.name : `the value of ${finding.name}`} with the real value`;
+  if (finding.placeholder === '') return t.emptyValue({ literal: literal('<value>') });
+  if (finding.kind === 'argument') return t.model({ value: finding.value });
+  return t.replaceIn({ placeholder: finding.placeholder, name: finding.name, variable: finding.kind === 'variable' });
 }
 
+type Text = CheckContext['text']['checks']['launch.placeholders'];
+
+// title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.placeholders',
-  title: 'No placeholder left in the launch script',
   category: 'launch',
   level: 'required',
-  why:
-    'The deployment guides publish scripts with values to fill in: nic_name="xxx", local_ip="xxx", node0_ip="xxxx", ' +
-    '141.xx.xx.1 in the proxy. A copied script that still carries one fails only after minutes of weight loading, ' +
-    'when HCCL or Gloo cannot bind "xxx", or hangs waiting for a master that is not there.',
-  reads: ['the --launch script (never executed)', 'network interfaces (for the suggested values)'],
-  fix: 'Fill in every value the check names, on the line it names; the suggested address and interface are those of this host.',
   async run(ctx) {
+    const t = ctx.text.checks['launch.placeholders'];
     const view = await launchView(ctx);
-    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
+    if (!view) return noLaunchScript(ctx);
     const findings = collect(view);
     const evidence = {
       script: view.input.file,
       placeholders: findings.map((f) => ({ name: f.name, line: f.line, value: redactEnvValue(f.name, f.value), placeholder: f.placeholder, usedBy: f.usedBy })),
     };
-    if (findings.length === 0) return pass(`no placeholder in ${view.name} (${plural(view.script.assignments.length, 'assignment')} and the server flags read)`, { evidence });
+    if (findings.length === 0) return pass(t.none({ script: view.name, assignments: view.script.assignments.length }), { evidence });
 
     const node = await nodeAddress(ctx);
     const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
     const isMaster = layout !== undefined && layout.startRank === 0 && !layout.headless;
     const angleOn = (f: Finding) => view.anglePlaceholders.find((a) => a.token === f.placeholder && a.line <= f.line && f.line - a.line < 3);
     const shown = findings.map((f) => {
-      if (f.placeholder === '') return `${f.name} empty (line ${f.line}${f.unsetRefs.length > 0 ? `: $${f.unsetRefs[0]} is set nowhere` : ''})`;
-      if (f.unsetRefs.length > 0) return `${f.name} ${f.placeholder} (line ${f.line}: set nowhere in the script or the environment)`;
+      if (f.placeholder === '') return t.empty({ name: f.name, line: f.line, unset: f.unsetRefs[0] ?? null });
+      if (f.unsetRefs.length > 0) return t.setNowhere({ name: f.name, placeholder: f.placeholder, line: f.line });
       const angle = angleOn(f);
-      const redirection = angle ? `; unquoted, bash reads ${angle.token} as a redirection` : '';
       const value = redactEnvValue(f.name, f.value);
-      const written = value.length > 40 ? `holds "${f.placeholder}"` : `${f.kind === 'variable' ? '=' : ''}"${value}"`;
-      return `${f.name}${f.kind === 'variable' && value.length <= 40 ? '' : ' '}${written} (line ${f.line}${redirection})`;
+      const written = value.length > 40 ? t.holds({ placeholder: f.placeholder }) : `${f.kind === 'variable' ? '=' : ' '}"${value}"`;
+      return t.found({ name: f.name, written, line: f.line, redirection: angle ? angle.token : null });
     });
     // beside each sentence, the edit as a command when the value is known and the file is here
     const editable = view.input.from === 'file';
     const remediation = findings.flatMap((f) => {
-      const used = f.usedBy.length > 0 ? `; used by ${summarizeList(f.usedBy, 4)}` : '';
+      const used = f.usedBy.length > 0 ? summarizeList(f.usedBy, 4, ctx.text.report.list) : null;
       const value = knownValue(f, node, isMaster);
       const sed = editable && value !== undefined && f.value.includes(f.placeholder) ? sedLineEdit(view.input.file, f.line, f.placeholder, value) : undefined;
-      return [`${view.name} line ${f.line}: ${suggestion(f, node, isMaster)}${used}`, ...(sed ? [sed] : [])];
+      return [t.fixLine({ script: view.name, line: f.line, suggestion: suggestion(t, f, node, isMaster), usedBy: used }), ...(sed ? [sed] : [])];
     });
-    return fail(`${plural(findings.length, 'placeholder')} left in ${view.name}: ${summarizeList(shown, 4)}`, {
+    return fail(t.left({ count: findings.length, script: view.name, list: summarizeList(shown, 4, ctx.text.report.list) }), {
       expected: 'real values',
       actual: summarizeList(findings.map((f) => (f.placeholder === '' ? `${f.name}=""` : f.placeholder)), 6),
       remediation: remediation.join('\n'),

@@ -1,9 +1,12 @@
-import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { error, fail, pass, warn } from '../src/core/outcome.js';
+import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
+import { at, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
+import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
-import { formatRanges, plural, summarizeList } from '../src/util/text.js';
+import { npuInventory } from '../src/probes/npu.js';
+import { formatRanges, summarizeList } from '../src/util/text.js';
 
 const DEFAULT_API_PORT = 8000;
 /** vLLM's ParallelConfig.data_parallel_rpc_port */
@@ -14,32 +17,56 @@ interface PortUse {
   /** first port and how many */
   port: number;
   count: number;
-  what: string;
+  /** what binds it, in a catalogue's language (the run's for messages, English for the evidence) */
+  what: (t: Text) => string;
   line: number | null;
 }
 
-type Gathered = { uses: PortUse[]; problems: Array<{ level: 'fail' | 'warn'; text: string; fix: string }> };
+type Text = Catalogue['checks']['launch.ports'];
 
-function gather(view: LaunchView, devices: number): Gathered {
+interface Problem {
+  level: 'fail' | 'warn';
+  /** the finding in a catalogue's language: the run's for the message, English for `actual` */
+  text: (t: Text) => string;
+  fix: (t: Text) => string;
+}
+
+type Gathered = { uses: PortUse[]; problems: Problem[] };
+
+const KV_PORT_GUIDE = 'docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md, "kv_port Configuration Guide"';
+
+/**
+ * The ports Mooncake's AscendDirectTransport picks at random on an Ascend node: "[20000, 20000 +
+ * npu_per_node × 1000)" (8 NPUs: 20000-27999, 16: 20000-35999); a kv_port there conflicts now and then
+ * ("zmq.error.ZMQError: Address already in use").
+ */
+export function reservedKvPorts(npusPerNode: number): { first: number; last: number } {
+  return { first: 20000, last: 20000 + npusPerNode * 1000 - 1 };
+}
+
+function gather(view: LaunchView, devices: number, npusPerNode: number): Gathered {
   const uses: PortUse[] = [];
   const problems: Gathered['problems'] = [];
   const serve = view.serve;
   const layout = serve ? parallelism(serve.parsed) : undefined;
   const portFlag = (name: string, label: string, fallback: number | undefined) => {
+    const flagLabel = () => label;
     if (!serve) return;
     const flag = integerFlag(serve.parsed, name, 1);
     if (flag.state === 'invalid' && unfilledValue(flag.flag)) return;
     if (flag.state === 'invalid') {
       const level = flag.flag.value && !flag.flag.value.known ? 'warn' : 'fail';
-      problems.push({ level, text: `${flag.reason} (${at(view, flag.flag.line)})`, fix: `${view.name} line ${flag.flag.line}: ${flag.flag.written} <port>   # a number from 1 to 65535` });
+      const { reason, line, written } = { reason: flag.reason, line: flag.flag.line, written: flag.flag.written };
+      problems.push({ level, text: (t) => t.badFlag({ reason, at: at(view, line) }), fix: (t) => t.badFlagFix({ script: view.name, line, flag: written }) });
       return;
     }
     if (flag.state === 'ok') {
-      if (flag.value > 65535) problems.push({ level: 'fail', text: `${flag.flag.written} ${flag.value} (${at(view, flag.flag.line)}) is above 65535`, fix: `${view.name} line ${flag.flag.line}: ${flag.flag.written} <a port below 65536>` });
-      else uses.push({ port: flag.value, count: 1, what: label, line: flag.flag.line });
+      const { value, line, written } = { value: flag.value, line: flag.flag.line, written: flag.flag.written };
+      if (value > 65535) problems.push({ level: 'fail', text: (t) => t.above({ flag: written, value, at: at(view, line) }), fix: (t) => t.aboveFix({ script: view.name, line, flag: written }) });
+      else uses.push({ port: value, count: 1, what: flagLabel, line });
       return;
     }
-    if (fallback !== undefined) uses.push({ port: fallback, count: 1, what: `${label} (vLLM default)`, line: null });
+    if (fallback !== undefined) uses.push({ port: fallback, count: 1, what: (t) => t.vllmDefault({ label }), line: null });
   };
 
   if (serve && layout) {
@@ -54,15 +81,27 @@ function gather(view: LaunchView, devices: number): Gathered {
       if (raw !== undefined) {
         const text = String(raw);
         if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) {
-          problems.push({ level: 'fail', text: `kv_port "${text}" of --kv-transfer-config (${at(view, kv.flag.line)}) is not a port`, fix: `${view.name} line ${kv.flag.line}: "kv_port": "<a free port>"` });
+          const line = kv.flag.line;
+          problems.push({ level: 'fail', text: (t) => t.kvNotPort({ value: text, at: at(view, line) }), fix: (t) => t.kvNotPortFix({ script: view.name, line }) });
         } else {
           const base = Number(text);
           const connector = String(config.kv_connector ?? '');
           // vllm-ascend's Mooncake connectors: kv_port + data-parallel rank x TP x PP x PCP + TP rank
           const perRank = layout.tp * layout.pp * layout.pcp;
-          if (/mooncake/i.test(connector) && layout.unknowns.length === 0) {
-            uses.push({ port: base + layout.startRank * perRank, count: layout.dpLocal * perRank, what: `kv ports of ${connector}`, line: kv.flag.line });
-          } else uses.push({ port: base, count: 1, what: `kv_port of ${connector || '--kv-transfer-config'}`, line: kv.flag.line });
+          const kvUse: PortUse =
+            /mooncake/i.test(connector) && layout.unknowns.length === 0
+              ? { port: base + layout.startRank * perRank, count: layout.dpLocal * perRank, what: (t) => t.kvPorts({ connector }), line: kv.flag.line }
+              : { port: base, count: 1, what: (t) => t.kvPort({ connector: connector || '--kv-transfer-config' }), line: kv.flag.line };
+          uses.push(kvUse);
+          const reserved = reservedKvPorts(npusPerNode);
+          if (/mooncake/i.test(connector) && kvUse.port <= reserved.last && kvUse.port + kvUse.count - 1 >= reserved.first) {
+            const line = jsonKeyLine(kv.flag, ['kv_port']);
+            problems.push({
+              level: 'warn',
+              text: (t) => t.kvReserved({ base, connector, at: at(view, line), first: reserved.first, last: reserved.last, npus: npusPerNode, guide: KV_PORT_GUIDE }),
+              fix: (t) => t.kvReservedFix({ script: view.name, line, next: reserved.last + 1, npus: npusPerNode }),
+            });
+          }
         }
       }
     }
@@ -71,16 +110,17 @@ function gather(view: LaunchView, devices: number): Gathered {
   const baseVariable = view.env.get('HCCL_IF_BASE_PORT');
   let base = DEFAULT_HCCL_BASE_PORT;
   let baseLine: number | null = null;
-  const portsWord = devices === 1 ? 'port' : 'ports';
-  let baseLabel = `HCCL listen ${portsWord} (default base 60000)`;
+  let baseLabel: PortUse['what'] = (t) => t.hcclDefault({ count: devices });
   if (baseVariable) {
     const text = baseVariable.value.text.trim();
-    if (!baseVariable.value.known) problems.push({ level: 'warn', text: `HCCL_IF_BASE_PORT is computed at run time (${baseVariable.value.dynamic[0]})`, fix: 'export HCCL_IF_BASE_PORT=<port>   # written literally, so it can be checked' });
-    else if (!/^\d{1,5}$/.test(text)) problems.push({ level: 'fail', text: `HCCL_IF_BASE_PORT is "${text}", not a port`, fix: `export HCCL_IF_BASE_PORT=${DEFAULT_HCCL_BASE_PORT - 5000}` });
+    const dynamic = baseVariable.value.dynamic[0] ?? '';
+    if (!baseVariable.value.known) problems.push({ level: 'warn', text: (t) => t.baseComputed({ dynamic }), fix: (t) => t.baseComputedFix });
+    else if (!/^\d{1,5}$/.test(text)) problems.push({ level: 'fail', text: (t) => t.baseNotPort({ value: text }), fix: () => `export HCCL_IF_BASE_PORT=${DEFAULT_HCCL_BASE_PORT - 5000}` });
     else {
       base = Number(text);
       baseLine = baseVariable.line;
-      baseLabel = `HCCL listen ${portsWord} (HCCL_IF_BASE_PORT ${base})`;
+      const chosen = base;
+      baseLabel = (t) => t.hcclBase({ count: devices, base: chosen });
     }
   }
   if (devices > 0) {
@@ -88,8 +128,8 @@ function gather(view: LaunchView, devices: number): Gathered {
     if (last > 65535) {
       problems.push({
         level: 'fail',
-        text: `HCCL_IF_BASE_PORT ${base} + ${plural(devices, 'device')} runs past 65535 (to ${last})`,
-        fix: `export HCCL_IF_BASE_PORT=${Math.min(55000, 65536 - devices)}   # base + devices must stay <= 65535`,
+        text: (t) => t.basePast({ base, devices, last }),
+        fix: (t) => t.basePastFix({ port: Math.min(55000, 65536 - devices) }),
       });
     } else uses.push({ port: base, count: devices, what: baseLabel, line: baseLine });
   }
@@ -100,77 +140,87 @@ function range(use: PortUse): string {
   return use.count === 1 ? String(use.port) : `${use.port}-${use.port + use.count - 1}`;
 }
 
+/** One invocation's ports against the sockets listening here. */
+async function judge(ctx: CheckContext, view: LaunchView): Promise<Outcome> {
+  const t = ctx.text.checks['launch.ports'];
+  const english = en.checks['launch.ports'];
+  const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
+  const visible = view.env.get('ASCEND_RT_VISIBLE_DEVICES')?.value;
+  const listed = visible?.known ? visible.text.split(',').filter((s) => s.trim() !== '').length : 0;
+  const devices = layout ? layout.perNode : listed;
+  const inventory = await npuInventory(ctx);
+  // the guide's table goes by NPUs per node: 8 on an A2 server, 16 dies on an A3
+  const npusPerNode = inventory.ok && inventory.devices.length > 0 ? inventory.devices.length : ctx.profile.npu.family === 'a3' ? 16 : 8;
+  const { uses, problems } = gather(view, devices, npusPerNode);
+  const evidence: Record<string, unknown> = {
+    script: view.input.file,
+    ports: uses.map((u) => ({ ports: range(u), what: u.what(english), line: u.line })),
+  };
+
+  // two roles on one port: the second bind fails
+  const owners = new Map<number, PortUse>();
+  for (const use of uses) {
+    for (let p = use.port; p < use.port + use.count; p++) {
+      const other = owners.get(p);
+      if (other && other !== use) {
+        const port = p;
+        problems.push({ level: 'fail', text: (tt) => tt.bothRoles({ port, first: other.what(tt), second: use.what(tt) }), fix: (tt) => tt.moveOne({ at: use.line ? at(view, use.line) : null }) });
+        break;
+      }
+      owners.set(p, use);
+    }
+  }
+
+  const sockets = await listeningSockets(ctx);
+  if (!sockets.ok) return error(t.noSockets({ problem: sockets.problem }), { remediation: t.noSocketsFix, evidence });
+  const busy = sockets.sockets.filter((s) => owners.has(s.localPort)).sort((a, b) => a.localPort - b.localPort);
+  if (busy.length > 0) {
+    const holders = await socketOwners(ctx, new Set(busy.map((s) => s.inode)));
+    const described = (tt: Text) => [...new Set(busy.map((s) => {
+      const holder = holders.get(s.inode);
+      return tt.busyPort({ port: s.localPort, what: owners.get(s.localPort)!.what(tt), holder: holder ? `pid ${holder.pid} ${holder.name}` : null });
+    }))];
+    const count = described(english).length;
+    const first = holders.get(busy[0]!.inode);
+    evidence.busy = busy.map((s) => ({ port: s.localPort, address: s.localAddress, owner: holders.get(s.inode) ?? null }));
+    problems.unshift({
+      level: 'fail',
+      text: (tt) => tt.inUse({ count, script: view.name, ports: summarizeList(described(tt), 3, tt === english ? en.report.list : ctx.text.report.list) }),
+      fix: (tt) =>
+        first
+          ? tt.killFix({ pid: first.pid, name: first.name, script: view.name })
+          : tt.ssFix({ ports: [...new Set(busy.map((s) => s.localPort))].slice(0, 6).join('|'), script: view.name }),
+    });
+  }
+
+  if (problems.length === 0) {
+    if (uses.length === 0) return pass(t.noPorts({ script: view.name }), { evidence });
+    return pass(t.free({ script: view.name, ports: uses.map((u) => `${range(u)} ${u.what(t)}`).join(', ') }), { evidence });
+  }
+  const failing = problems.filter((p) => p.level === 'fail');
+  const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
+  const message = t.andMore({ first: ordered[0]!.text(t), more: ordered.length - 1 });
+  const details = {
+    expected: `free: ${formatRanges(uses.flatMap((u) => Array.from({ length: Math.min(u.count, 64) }, (_, i) => u.port + i)))}`,
+    // for programs: English whatever the run's language
+    actual: summarizeList(ordered.map((p) => p.text(english)), 2),
+    remediation: [...new Set(ordered.map((p) => p.fix(t)))].join('\n'),
+    evidence,
+  };
+  return failing.length > 0 ? fail(message, details) : warn(message, details);
+}
+
+// title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.ports',
-  title: "Launch script's ports free",
   category: 'launch',
   level: 'required',
-  why:
-    'The server binds --port, the master binds --data-parallel-rpc-port, the Mooncake connector binds kv_port plus ' +
-    'one port per rank, and HCCL listens on HCCL_IF_BASE_PORT (60000 by default) plus one port per device. Any of ' +
-    'them held by a leftover process fails the launch with "Failed to bind the IP port" after the weights are ' +
-    'loaded, and a base port too close to 65535 fails on the last devices.',
-  reads: ['the --launch script (never executed)', '/proc/net/tcp', '/proc/net/tcp6', '/proc/<pid>/fd (owners of busy ports)', 'npu-smi info'],
-  fix: 'Stop the process holding the port, or move the flag or HCCL_IF_BASE_PORT the check names.',
   async run(ctx) {
     const view = await launchView(ctx);
-    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
-    const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
-    const visible = view.env.get('ASCEND_RT_VISIBLE_DEVICES')?.value;
-    const listed = visible?.known ? visible.text.split(',').filter((s) => s.trim() !== '').length : 0;
-    const devices = layout ? layout.perNode : listed;
-    const { uses, problems } = gather(view, devices);
-    const evidence: Record<string, unknown> = {
-      script: view.input.file,
-      ports: uses.map((u) => ({ ports: range(u), what: u.what, line: u.line })),
-    };
-
-    // two roles on one port: the second bind fails
-    const owners = new Map<number, PortUse>();
-    for (const use of uses) {
-      for (let p = use.port; p < use.port + use.count; p++) {
-        const other = owners.get(p);
-        if (other && other !== use) {
-          problems.push({ level: 'fail', text: `port ${p} is both ${other.what} and ${use.what}`, fix: `move one of them${use.line ? ` (${at(view, use.line)})` : ''}` });
-          break;
-        }
-        owners.set(p, use);
-      }
-    }
-
-    const sockets = await listeningSockets(ctx);
-    if (!sockets.ok) return error(`cannot read listening sockets: ${sockets.problem}`, { remediation: 'make /proc/net readable (mount /proc) and re-run', evidence });
-    const busy = sockets.sockets.filter((s) => owners.has(s.localPort)).sort((a, b) => a.localPort - b.localPort);
-    if (busy.length > 0) {
-      const holders = await socketOwners(ctx, new Set(busy.map((s) => s.inode)));
-      const described = [...new Set(busy.map((s) => {
-        const holder = holders.get(s.inode);
-        return `${s.localPort} (${owners.get(s.localPort)!.what}; ${holder ? `pid ${holder.pid} ${holder.name}` : 'owner not visible'})`;
-      }))];
-      const first = holders.get(busy[0]!.inode);
-      evidence.busy = busy.map((s) => ({ port: s.localPort, address: s.localAddress, owner: holders.get(s.inode) ?? null }));
-      problems.unshift({
-        level: 'fail',
-        text: `${plural(described.length, 'port')} of ${view.name} ${described.length === 1 ? 'is' : 'are'} in use: ${summarizeList(described, 3)}`,
-        fix: first
-          ? `kill ${first.pid}   # ${first.name}, if it is a leftover; or move the port in ${view.name}`
-          : `sudo ss -ltnp | grep -E ':(${[...new Set(busy.map((s) => s.localPort))].slice(0, 6).join('|')})\\b'   # find the owner and stop it, or move the port in ${view.name}`,
-      });
-    }
-
-    if (problems.length === 0) {
-      if (uses.length === 0) return pass(`${view.name} binds no port qprep knows of`, { evidence });
-      return pass(`ports of ${view.name} are free: ${uses.map((u) => `${range(u)} ${u.what}`).join(', ')}`, { evidence });
-    }
-    const failing = problems.filter((p) => p.level === 'fail');
-    const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
-    const message = `${ordered[0]!.text}${ordered.length > 1 ? ` (and ${ordered.length - 1} more)` : ''}`;
-    const details = {
-      expected: `free: ${formatRanges(uses.flatMap((u) => Array.from({ length: Math.min(u.count, 64) }, (_, i) => u.port + i)))}`,
-      actual: summarizeList(ordered.map((p) => p.text), 2),
-      remediation: [...new Set(ordered.map((p) => p.fix))].join('\n'),
-      evidence,
-    };
-    return failing.length > 0 ? fail(message, details) : warn(message, details);
+    if (!view) return noLaunchScript(ctx);
+    const views = await invocationViews(ctx, view);
+    const outcomes: Outcome[] = [];
+    for (const each of views) outcomes.push(await judge(ctx, each));
+    return worstOfInvocations(views, outcomes);
   },
 });

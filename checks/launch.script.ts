@@ -1,6 +1,6 @@
-import { fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
-import { at, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT } from '../src/probes/launch.js';
+import { fail, pass, warn } from '../src/core/outcome.js';
+import { defineCheck, type CheckContext } from '../src/core/types.js';
+import { at, describeInvocation, launchView, noLaunchScript, type LaunchView } from '../src/probes/launch.js';
 import { plural, summarizeList } from '../src/util/text.js';
 
 /**
@@ -23,24 +23,28 @@ function knownLauncher(commands: ReadonlyArray<{ line: number; fields: ReadonlyA
   return undefined;
 }
 
+/** "; $1..$7 from launch.sh:3 (./run_dp_template.sh 0,1 9000 ...)": where the template's arguments come from */
+function argumentsRead(t: Text, view: LaunchView): string {
+  if (!view.arguments) return '';
+  const { used, others } = view.arguments;
+  return t.argumentsFrom({ last: used.args.length, invocation: describeInvocation(used), others: others.length, where: summarizeList(others.map((o) => `${o.file}:${o.line}`), 3) });
+}
+
+type Text = CheckContext['text']['checks']['launch.script'];
+
+// title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.script',
-  title: 'Launch script readable, server command found',
   category: 'launch',
   level: 'required',
-  why:
-    'qprep reads the launch script instead of running it, and can only judge what it can read: a value built by ' +
-    '$(hostname -I), a variable set inside an if, or a sourced file is only known when the script runs. This check ' +
-    'says what the other launch checks could not see, and catches scripts bash itself would break on (Windows line ' +
-    'ends, an unclosed quote) and the trailing backslash after the last flag that swallows the next line added below.',
-  reads: ['the --launch script (never executed)'],
-  fix: 'Write the values the script computes at run time literally, convert CRLF line ends (sed -i "s/\\r$//" SCRIPT), close the quote, remove the trailing backslash.',
   async run(ctx) {
+    const t = ctx.text.checks['launch.script'];
     const view = await launchView(ctx);
-    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
+    if (!view) return noLaunchScript(ctx);
     const { script, serve } = view;
     const notes = script.notes.map((n) => ({ line: n.line, severity: n.severity, construct: n.construct, message: n.message }));
     const evidence: Record<string, unknown> = {
+      ...(view.arguments ? { arguments: { from: describeInvocation(view.arguments.used), notJudged: view.arguments.others.map(describeInvocation) } } : {}),
       script: view.input.file,
       from: view.input.from,
       lines: script.parsed.lines,
@@ -53,8 +57,8 @@ export default defineCheck({
       const fix =
         first.construct === 'crlf'
           ? `sed -i 's/\\r$//' ${view.input.file === '-' ? 'SCRIPT' : view.input.file}   # or: dos2unix`
-          : `edit ${at(view, first.line)}: ${first.message}`;
-      return fail(`${view.name} will not run as written: ${first.message}${broken.length > 1 ? ` (and ${plural(broken.length - 1, 'more problem')})` : ''}`, {
+          : t.brokenFix({ at: at(view, first.line), message: first.message });
+      return fail(t.broken({ script: view.name, message: first.message, more: broken.length - 1 }), {
         expected: 'a script bash runs as written',
         actual: summarizeList(broken.map((n) => `line ${n.line}: ${n.construct}`), 3),
         remediation: fix,
@@ -66,11 +70,11 @@ export default defineCheck({
       // a script given to judge that starts nothing qprep knows is the wrong script: judging
       // nothing in it must not read as a pass of the launch checks
       const verdict = launcher ? warn : fail;
-      const what = launcher ? `runs ${launcher.name} (line ${launcher.line}), not a vLLM server` : 'starts no vLLM server';
-      return verdict(`${view.name} ${what} (no "vllm serve" or "python -m vllm.entrypoints.openai.api_server"): its flags are not checked`, {
+      const what = launcher ? t.runsLauncher({ launcher: launcher.name, line: launcher.line }) : t.startsNoServer;
+      return verdict(t.noServer({ script: view.name, what }), {
         expected: 'vllm serve MODEL --flag value ...',
         actual: `${plural(script.commands.length, 'command')}, none a vLLM server`,
-        remediation: `give qprep the script that runs vllm serve on this node (qprep check --launch run.sh); a wrapper that builds the command at run time cannot be read`,
+        remediation: t.noServerFix,
         evidence,
       });
     }
@@ -78,23 +82,23 @@ export default defineCheck({
     const unread = script.notes.filter((n) => n.severity === 'warning' && n.construct !== 'trailing backslash');
     if (hazards.length > 0 || unread.length > 0) {
       const parts: string[] = [];
-      if (unread.length > 0) parts.push(`${plural(unread.length, 'part')} cannot be checked without running it (${summarizeList(unread.map((n) => `line ${n.line} ${n.construct}`), 3)})`);
-      if (hazards.length > 0) parts.push(`${hazards.length === 1 ? `line ${hazards[0]!.line} ends` : `lines ${hazards.map((n) => n.line).join(', ')} end`} a command with a backslash before a blank line or the end of the file`);
+      if (unread.length > 0) parts.push(t.unreadParts({ count: unread.length, parts: summarizeList(unread.map((n) => `line ${n.line} ${n.construct}`), 3, ctx.text.report.list) }));
+      if (hazards.length > 0) parts.push(t.hazardLines({ lines: hazards.map((n) => n.line) }));
       const lines = [
         ...unread.slice(0, 6).map((n) => `${at(view, n.line)}: ${n.message}`),
-        ...hazards.map((n) => `${at(view, n.line)}: remove the backslash at the end of the line (a line added below it would become an argument of the command)`),
+        ...hazards.map((n) => t.removeBackslash({ at: at(view, n.line) })),
       ];
-      if (unread.length > 6) lines.splice(6, 0, `... and ${unread.length - 6} more (see the evidence)`);
-      return warn(`${view.name}: ${parts.join('; ')}`, {
+      if (unread.length > 6) lines.splice(6, 0, t.andMore({ count: unread.length - 6 }));
+      return warn(t.unread({ script: view.name, parts: parts.join('; ') }), {
         expected: 'values written literally, commands that end where they look like they end',
         actual: summarizeList([...unread, ...hazards].sort((a, b) => a.line - b.line).map((n) => `${n.construct} at line ${n.line}`), 4),
         remediation: lines.join('\n'),
         evidence,
       });
     }
-    const model = serve.parsed.model ? ` ${serve.parsed.model.text}` : '';
-    return pass(`${view.name}: ${serve.form}${model} at line ${serve.line} with ${plural(serve.parsed.flags.length, 'flag')}, ${plural(script.assignments.length, 'assignment')}; everything read`, {
-      evidence,
-    });
+    return pass(
+      t.allRead({ script: view.name, form: serve.form, model: serve.parsed.model?.text ?? '', line: serve.line, flags: serve.parsed.flags.length, assignments: script.assignments.length, arguments: argumentsRead(t, view) }),
+      { evidence },
+    );
   },
 });

@@ -95,8 +95,8 @@ export default defineCheck({
     const t = ctx.text.checks['model.weights'];
     const list = ctx.text.report.list;
     const view = await launchView(ctx);
-    const launch = ctx.text.probes.launchScript;
-    if (!view) return skip(launch.missing, { remediation: launch.remediation });
+    const launch = ctx.text.probes.launch;
+    if (!view) return skip(launch.noScript, { remediation: launch.remediation });
     const serve = view.serve;
     if (!serve?.parsed.model) return skip(t.namesNoModel({ script: view.name }), { remediation: launch.remediation });
     const model = serve.parsed.model;

@@ -65,7 +65,7 @@ function addClusterOptions(t: CliText, command: Command): Command {
 }
 
 function addLaunchOption(t: CliText, command: Command): Command {
-  return command.option('--launch <script>', t['launch --launch']);
+  return command.option('--launch <script>', t['launch --launch'], collect, []);
 }
 
 function addSelectionOptions(t: CliText, command: Command): Command {

@@ -154,7 +154,10 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
     report: run.report,
     ...runSettingsRecord(loaded, run.ctx.cluster, checkOptions.node),
   };
-  if (run.ctx.launch) recorded.launch = { file: run.ctx.launch.file, text: run.redactor.script(run.ctx.launch.text) };
+  if (run.ctx.launch) {
+    const launchers = (run.ctx.launch.launchers ?? []).map((l) => ({ file: l.file, text: run.redactor.script(l.text) }));
+    recorded.launch = { file: run.ctx.launch.file, text: run.redactor.script(run.ctx.launch.text), ...(launchers.length > 0 ? { launchers } : {}) };
+  }
   // what the tools printed, the files held and the recorded settings go through the same policy as the report
   const snapshot = run.redactor.deep(recorded);
   const text = `${JSON.stringify(snapshot, null, 1)}\n`;

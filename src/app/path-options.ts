@@ -81,6 +81,12 @@ export function validatePathOptions(options: Record<string, unknown>): Record<st
   const changes: Record<string, unknown> = {};
   for (const [key, kind] of Object.entries(PATH_OPTIONS)) {
     const value = options[key];
+    // a repeatable option (--launch) holds every value given: each is judged
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === 'string') checkOption(flagOf(key), kind, item);
+      if (kind === 'input-or-stdin' && value.filter((item) => item === '-').length > 1) throw usageError(`${flagOf(key)} - is given twice: standard input can be read once`);
+      continue;
+    }
     if (typeof value !== 'string') continue;
     checkOption(flagOf(key), kind, value);
     if (kind === 'output' && value === '-') changes[key] = undefined;

@@ -92,7 +92,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
 
   const address = parseListenAddress(options.listen ?? DEFAULT_LISTEN);
   const schedule = parseSchedule(options.interval, options.budget);
-  if (options.launch === '-') throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
+  if (options.launch?.includes('-')) throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
   if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
   const checkOptions = toCheckOptions(options);
   const logger: Logger = streamLogger(process.stderr);

@@ -54,8 +54,11 @@ export interface CheckOptions extends HostOptions {
   node?: string;
   /** --hccn-concurrency N: hccn_tool calls at once (default: the profile's hccn.concurrency) */
   hccnConcurrency?: number;
-  /** --launch SCRIPT: the launch script to judge ("-" for standard input) */
-  launch?: string;
+  /**
+   * --launch SCRIPT, repeatable: the launch script to judge ("-" for standard input) and the
+   * scripts that run it with its arguments
+   */
+  launch?: readonly string[];
   /** the language of the report's text (resolved from --lang and the environment); English by default */
   lang?: Lang;
 }
@@ -147,6 +150,16 @@ export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
   return withinLaunchCap({ file: spec, text: refuseBinaryScript(await readInputFile(spec, 'launch script', 'invalid-input'), spec), from: 'file' });
 }
 
+/** The scripts of a repeated --launch: the first carries the others as its launchers (which one starts the server is the launch view's to tell). */
+export async function loadLaunchScripts(specs: readonly string[]): Promise<LaunchInput | undefined> {
+  if (specs.length === 0) return undefined;
+  if (specs.filter((spec) => spec === '-').length > 1) throw new QprepError('usage', '--launch - is given twice: standard input can be read once');
+  const inputs: LaunchInput[] = [];
+  for (const spec of specs) inputs.push(await loadLaunchScript(spec));
+  const [first, ...launchers] = inputs;
+  return launchers.length > 0 ? { ...first!, launchers } : first;
+}
+
 /** A launch script over 1 MiB is no launch script: refused before it is read as one. */
 function withinLaunchCap(input: LaunchInput): LaunchInput {
   const bytes = oversizedScript(input.text);
@@ -165,6 +178,11 @@ function refuseBinaryScript(text: string, name: string): string {
   return text;
 }
 
+function recordedLaunch(recorded: NonNullable<Snapshot['launch']>): LaunchInput {
+  const launchers = (recorded.launchers ?? []).map((l) => ({ file: l.file, text: l.text, from: 'snapshot' as const }));
+  return { file: recorded.file, text: recorded.text, from: 'snapshot', ...(launchers.length > 0 ? { launchers } : {}) };
+}
+
 /** The live host (under --root) or the replay of a snapshot; never both. */
 export async function openHost(options: HostOptions): Promise<HostHandle> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -173,7 +191,7 @@ export async function openHost(options: HostOptions): Promise<HostHandle> {
     const snapshot = await loadSnapshot(options.snapshot);
     const profile = recordedProfile(snapshot, options.snapshot);
     return {
-      ...(snapshot.launch ? { launch: { file: snapshot.launch.file, text: snapshot.launch.text, from: 'snapshot' as const } } : {}),
+      ...(snapshot.launch ? { launch: recordedLaunch(snapshot.launch) } : {}),
       ...(profile ? { profile } : {}),
       ...(snapshot.cluster ? { cluster: snapshot.cluster } : {}),
       host: new ReplayHost(snapshot, options.snapshot),
@@ -244,7 +262,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
   const host = new LimitedHost(handle.host, 8, toolLimits);
   // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script
-  const launch = options.launch !== undefined ? await loadLaunchScript(options.launch) : handle.launch;
+  const launch = options.launch !== undefined && options.launch.length > 0 ? await loadLaunchScripts(options.launch) : handle.launch;
   if (!launch && checks.every((c) => c.category === 'launch')) {
     throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
   }
@@ -320,7 +338,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
 export function redactorFor(ctx: CheckContext): Redactor {
   const redactor = new Redactor();
   redactor.env(ctx.host.env());
-  if (ctx.launch) redactor.script(ctx.launch.text);
+  if (ctx.launch) for (const script of [ctx.launch, ...(ctx.launch.launchers ?? [])]) redactor.script(script.text);
   return redactor;
 }
 

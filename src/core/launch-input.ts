@@ -7,4 +7,9 @@ export interface LaunchInput {
   text: string;
   /** where this run got it: the file, standard input, or the snapshot being replayed */
   from: 'file' | 'stdin' | 'snapshot';
+  /**
+   * the further scripts of a repeated --launch: launchers that run this one with its arguments
+   * (`bash run_dp_template.sh 0,1,2,3 9000 4 0 ...`), read for the values of $1..$9
+   */
+  launchers?: LaunchInput[];
 }

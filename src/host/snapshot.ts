@@ -148,7 +148,14 @@ export const snapshotSchema = z
      * the --launch script of the recording (secret values redacted): a replay judges it again
      * unless --launch names another one
      */
-    launch: z.object({ file: z.string(), text: z.string() }).optional(),
+    launch: z
+      .object({
+        file: z.string(),
+        text: z.string(),
+        /** the further scripts of a repeated --launch: launchers that run it with its arguments */
+        launchers: z.array(z.object({ file: z.string(), text: z.string() })).optional(),
+      })
+      .optional(),
     /**
      * the profile the recording judged the host with, resolved (its base merged in): a replay
      * judges with it unless --profile names another, so that it reaches the node's verdict

@@ -129,6 +129,13 @@ function dynamicValue(source: string, reason?: string): Value {
 
 type Lookup = (name: string) => ShellVariable | undefined;
 
+const POSITIONAL_SOURCE = /^\$(?:[1-9]|\{[1-9]\d*\})$/;
+
+/** The key of a bound positional parameter among the variables: "$1" (no variable can be named so). */
+function positionalName(source: string): string {
+  return `$${source.replace(/[^0-9]/g, '')}`;
+}
+
 /** The value of `$NAME` where it stands. */
 function variableValue(name: string, lookup: Lookup): { value: Value; set: boolean } {
   const variable = lookup(name);
@@ -163,9 +170,15 @@ function partSegments(parts: readonly WordPart[], lookup: Lookup, home: () => Va
       case 'tilde':
         segments.push({ value: part.user === '' ? home() : dynamicValue(part.source), splittable: false, quoted: false });
         break;
-      case 'dynamic':
-        segments.push({ value: dynamicValue(part.source), splittable: false, quoted: part.quoted });
+      case 'dynamic': {
+        // $1..$9, ${10}: bound when a launcher's invocation of the script gives them
+        const bound = POSITIONAL_SOURCE.test(part.source) ? lookup(positionalName(part.source)) : undefined;
+        if (bound) {
+          const value = { ...bound.value, dynamic: [...bound.value.dynamic], origins: [...bound.value.origins], inherited: [...bound.value.inherited], unset: [...bound.value.unset] };
+          segments.push({ value, splittable: !part.quoted && value.known, quoted: part.quoted });
+        } else segments.push({ value: dynamicValue(part.source), splittable: false, quoted: part.quoted });
         break;
+      }
       case 'variable': {
         const { value, set } = variableValue(part.name, lookup);
         if (part.fallback && (!set || (part.fallback.whenEmpty && value.known && value.text === ''))) {
@@ -329,11 +342,18 @@ function describeConditional(conditional: Conditional): string {
  * command. `inherited` is the environment qprep runs in: the script is meant to be started
  * from the same shell.
  */
-export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Record<string, string>>): LaunchScript {
+export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Record<string, string>>, options: EvaluateOptions = {}): LaunchScript {
   const variables = new Map<string, ShellVariable>();
   for (const [name, text] of Object.entries(inherited)) {
+    if (name.startsWith('$')) continue;
     variables.set(name, { name, value: known(text), exported: true, line: null, conditional: null });
   }
+  (options.positional ?? []).forEach((value, index) => {
+    // an argument the caller computes at run time leaves $N to the caller, as in a template
+    if (!value.known) return;
+    const name = `$${index + 1}`;
+    variables.set(name, { name, value, exported: false, line: null, conditional: null });
+  });
   const exportOnly = new Set<string>();
   const notes: ScriptNote[] = [...parsed.notes];
   const noted = new Set<string>();
@@ -483,7 +503,48 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
   return { parsed, notes, assignments, commands, variables, serve: chosen, otherServeLines };
 }
 
+export interface EvaluateOptions {
+  /** the script's arguments $1, $2, ... as a caller passes them (a launcher's invocation) */
+  positional?: readonly Value[];
+}
+
 /** Parses and evaluates in one go. */
-export function readLaunchScript(text: string, inherited: Readonly<Record<string, string>>): LaunchScript {
-  return evaluateLaunchScript(parseShellScript(text), inherited);
+export function readLaunchScript(text: string, inherited: Readonly<Record<string, string>>, options: EvaluateOptions = {}): LaunchScript {
+  return evaluateLaunchScript(parseShellScript(text), inherited, options);
+}
+
+/** A command of a script that runs another script with arguments: `bash run_dp_template.sh 0,1 9000 ...`. */
+export interface Invocation {
+  line: number;
+  /** the script as the command names it: "./run_dp_template.sh" */
+  script: string;
+  /** the arguments, $1 first */
+  args: Field[];
+}
+
+const SCRIPT_RUNNERS = new Set(['bash', 'sh', 'dash', 'source', '.']);
+
+/**
+ * The commands of `launcher` that run the script named `target` (compared by file name):
+ * `bash x.sh a b`, `sh x.sh a b`, `./x.sh a b`, `/opt/x.sh a b`, behind nohup, env and the like.
+ * Options of the shell itself (`bash -x x.sh`) are passed over.
+ */
+export function invocationsOf(launcher: LaunchScript, target: string): Invocation[] {
+  const wanted = basename(target);
+  if (wanted === '' || wanted === '-') return [];
+  const found: Invocation[] = [];
+  for (const command of launcher.commands) {
+    const { fields } = unwrap(command.fields);
+    const head = fields[0];
+    if (!head?.known) continue;
+    let at = 0;
+    if (SCRIPT_RUNNERS.has(basename(head.text))) {
+      at = 1;
+      while (fields[at]?.known && fields[at]!.text.startsWith('-') && fields[at]!.text !== '-') at++;
+    }
+    const script = fields[at];
+    if (!script?.known || basename(script.text) !== wanted) continue;
+    found.push({ line: command.line, script: script.text, args: fields.slice(at + 1) });
+  }
+  return found;
 }

@@ -1,10 +1,11 @@
 import type { LaunchInput } from '../core/launch-input.js';
-import type { CheckContext } from '../core/types.js';
-import { readLaunchScript, type Field, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
+import type { CheckContext, Outcome } from '../core/types.js';
+import { skip } from '../core/outcome.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
+import { evaluateLaunchScript, invocationsOf, readLaunchScript, type Field, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
 import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
 import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
 import { resolveNodeAddress, type NodeAddress } from './node-address.js';
-import { en } from '../i18n/en/index.js';
 
 /**
  * The launch script of `--launch SCRIPT` as the checks see it: read once per run against the
@@ -32,27 +33,112 @@ export interface LaunchView {
   env: Map<string, ShellVariable>;
   /** unquoted `<host_ip>` placeholders, which bash reads as redirections; the script is read with them quoted */
   anglePlaceholders: AnglePlaceholder[];
+  /**
+   * where $1..$9 come from when a given script runs this one: the invocation the values were
+   * bound from (the first found) and the others with other values, whose devices and ports
+   * launch.devices and launch.ports judge too (invocationViews)
+   */
+  arguments?: { used: LauncherInvocation; others: LauncherInvocation[] };
 }
 
-// in the run's language: ctx.text.probes.launchScript (these are the English, for the checks not converted yet)
-export const NO_LAUNCH_SCRIPT = en.probes.launchScript.missing;
-export const LAUNCH_REMEDIATION = en.probes.launchScript.remediation;
+// in the run's language: ctx.text.probes.launch (these are the English, for the checks not converted yet)
+export const NO_LAUNCH_SCRIPT = en.probes.launch.noScript;
+export const LAUNCH_REMEDIATION = en.probes.launch.remediation;
 
 export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {
-  return ctx.shared('launch-script', async () => {
-    const input = ctx.launch;
-    if (!input) return undefined;
+  return ctx.shared('launch-script', async () => (ctx.launch ? viewOf(ctx.launch, ctx.host.env()) : undefined));
+}
+
+function fileName(input: LaunchInput): string {
+  return input.file === '-' ? 'the script on stdin' : input.file.replace(/^.*\//, '');
+}
+
+/**
+ * The script judged among those given: the first that starts a server (a launcher given first
+ * is read for the arguments it passes), with $1..$9 bound from the first invocation of it found
+ * in the given scripts, the launchers first.
+ */
+export function viewOf(given: LaunchInput, inherited: Readonly<Record<string, string>>): LaunchView {
+  const inputs = [given, ...(given.launchers ?? [])];
+  const read = inputs.map((input) => {
     const angles = quoteAnglePlaceholders(input.text);
-    const script = readLaunchScript(angles.text, ctx.host.env());
-    const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
-    let env = serve?.env;
-    if (!env) {
-      env = new Map();
-      for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
-    }
-    const name = input.file === '-' ? 'the script on stdin' : input.file.replace(/^.*\//, '');
-    return { input, name, script, serve, env, anglePlaceholders: angles.placeholders };
+    return { input, angles, script: readLaunchScript(angles.text, inherited) };
   });
+  const judged = read.find((r) => r.script.serve) ?? read[0]!;
+  const input = judged.input === given ? given : { ...judged.input, launchers: inputs.filter((i) => i !== judged.input).map((i) => ({ ...i, launchers: [] })) };
+  const name = fileName(input);
+  const target = input.file === '-' ? '' : input.file;
+  const invocations: LauncherInvocation[] = [];
+  for (const r of [...read.filter((r) => r !== judged), judged]) {
+    for (const call of invocationsOf(r.script, target)) invocations.push({ ...call, file: fileName(r.input) });
+  }
+  const used = invocations.find((call) => call.args.length > 0);
+  const script = used ? readLaunchScript(judged.angles.text, inherited, { positional: used.args }) : judged.script;
+  const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
+  let env = serve?.env;
+  if (!env) {
+    env = new Map();
+    for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
+  }
+  const view: LaunchView = { input, name, script, serve, env, anglePlaceholders: judged.angles.placeholders };
+  const argv = (call: Invocation) => call.args.map((a) => a.text).join('\0');
+  if (used) view.arguments = { used, others: invocations.filter((call) => call !== used && call.args.length > 0 && argv(call) !== argv(used)) };
+  return view;
+}
+
+/**
+ * The judged script once per invocation of it with other arguments: the view itself first,
+ * then one view per other invocation (`bash run_dp_template.sh 4,5,6,7 9001 4 1 ...`). The checks
+ * whose verdict depends on the arguments (devices, ports) judge each, so that the second rank's
+ * devices are not left unchecked.
+ */
+export function invocationViews(ctx: CheckContext, view: LaunchView): Promise<LaunchView[]> {
+  return ctx.shared('launch-script:invocations', async () => {
+    if (!view.arguments || view.arguments.others.length === 0) return [view];
+    const inherited = ctx.host.env();
+    return [
+      view,
+      ...view.arguments.others.map((call) => {
+        const script = evaluateLaunchScript(view.script.parsed, inherited, { positional: call.args });
+        const serve = script.serve ? { ...script.serve, parsed: parseServeArgs(script.serve.args) } : null;
+        let env = serve?.env;
+        if (!env) {
+          env = new Map();
+          for (const variable of script.variables.values()) if (variable.exported) env.set(variable.name, variable);
+        }
+        return { ...view, script, serve, env, arguments: { used: call, others: [] } };
+      }),
+    ];
+  });
+}
+
+const SEVERITY: Record<string, number> = { fail: 4, error: 3, warn: 2, pass: 1, skip: 0 };
+
+/**
+ * The verdict over every invocation (outcomes in the order of `invocationViews`): the worst, its
+ * message led by the invocation it comes from when that is not the first.
+ */
+export function worstOfInvocations(views: readonly LaunchView[], outcomes: readonly Outcome[]): Outcome {
+  let worst = 0;
+  outcomes.forEach((outcome, i) => {
+    if ((SEVERITY[outcome.status] ?? 0) > (SEVERITY[outcomes[worst]!.status] ?? 0)) worst = i;
+  });
+  const chosen = outcomes[worst]!;
+  const call = views[worst]!.arguments?.used;
+  return worst === 0 || !call ? chosen : { ...chosen, message: `with the arguments of ${call.file}:${call.line}: ${chosen.message}` };
+}
+
+/** A launcher's command that runs the judged script with its arguments. */
+export interface LauncherInvocation extends Invocation {
+  /** the launcher's file name: "launch.sh" */
+  file: string;
+}
+
+/** "launch.sh:3 (bash run_dp_template.sh 0,1,2,3 9000 4 0 ...)" */
+export function describeInvocation(call: LauncherInvocation): string {
+  const args = call.args.map((a) => (a.known ? a.text : a.source));
+  const shown = args.length > 8 ? [...args.slice(0, 8), '...'] : args;
+  return `${call.file}:${call.line} (${call.script} ${shown.join(' ')})`;
 }
 
 /** "run_p.sh:35" */
@@ -205,12 +291,19 @@ export function knownText(value: Value | Field | undefined): string | undefined 
   return value && value.known ? value.text : undefined;
 }
 
-/** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)" */
-export function describeVariable(view: LaunchView, variable: ShellVariable): string {
-  if (variable.line === null) return `${variable.name} (inherited from the environment)`;
+/** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)", in the run's language when given its text */
+export function describeVariable(view: LaunchView, variable: ShellVariable, text: LaunchText = en.probes.launch): string {
+  if (variable.line === null) return text.inherited({ name: variable.name });
   const root = rootOf(variable);
-  const from = root.name !== variable.name && root.line !== null ? `, from ${root.name} at line ${root.line}` : '';
-  return `${variable.name} (${at(view, variable.line)}${from})`;
+  const fromOther = root.name !== variable.name && root.line !== null;
+  return text.variableAt({ name: variable.name, at: at(view, variable.line), from: fromOther ? root.name : null, fromLine: fromOther ? root.line : null });
+}
+
+type LaunchText = Catalogue['probes']['launch'];
+
+/** The skip of a launch check run without --launch, in the run's language. */
+export function noLaunchScript(ctx: CheckContext): Outcome {
+  return skip(ctx.text.probes.launch.noScript, { remediation: ctx.text.probes.launch.remediation });
 }
 
 /**

@@ -116,7 +116,7 @@ describe('qprep check --launch', () => {
     expect(report.launch.serve.layout).toMatchObject({ role: 'prefill', tp: 2, dp: 8, dpLocal: 8, startRank: 0, dpAddress: { value: 'xxx', line: 40, from: { name: 'local_ip', line: 7 } } });
   });
 
-  it.skipIf(!nic)('a filled-in copy on a matching host: every launch check passes (triton is a 310P matter), ready, exit 0', async () => {
+  it.skipIf(!nic)('a filled-in copy on a matching host: every launch check passes but the kv_port warning (triton is a 310P matter), ready, exit 0', async () => {
     const script = write(work, 'run_p_filled.sh', filledRunP());
     const { run, report, statuses, byId } = await checkLaunch(['--root', root, '--launch', script], bin);
     expect(statuses).toEqual({
@@ -124,7 +124,8 @@ describe('qprep check --launch', () => {
       'launch.placeholders': 'pass',
       'launch.network': 'pass',
       'launch.devices': 'pass',
-      'launch.ports': 'pass',
+      // the guide's kv_port 23010 is inside the 20000-35999 that the multi-node PD guide reserves on 16 NPUs: a warning, not a block
+      'launch.ports': 'warn',
       'launch.env': 'pass',
       'launch.flags': 'pass',
       'model.weights': 'pass',
@@ -188,5 +189,46 @@ describe('qprep snapshot --launch', () => {
     const other = await checkLaunch(['--snapshot', file, '--launch', published], bin);
     expect(other.report.launch.from).toBe('file');
     expect(other.statuses['launch.placeholders']).toBe('fail');
+  });
+});
+
+describe('qprep check --launch TEMPLATE --launch LAUNCHER (repeatable)', () => {
+  // run_dp_template.sh byte for byte; the launcher passes what launch_online_dp.py builds for rank 0 of its README's DP4 TP4 example
+  const LAUNCHER = 'bash ./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4\n';
+
+  it('reads $1..$7 from the launcher, records both scripts in a snapshot, and the replay judges them the same', async () => {
+    const template = write(work, 'dp/run_dp_template.sh', guideScript('run_dp_template.sh'));
+    const launcher = write(work, 'dp/launch.sh', LAUNCHER);
+    const alone = await checkLaunch(['--root', root, '--launch', template], bin);
+    expect(alone.byId['launch.flags']!.message).toMatch(/^sizes come from the caller/);
+    const both = await checkLaunch(['--root', root, '--launch', template, '--launch', launcher], bin);
+    expect(both.byId['launch.flags']!.message).not.toMatch(/caller/);
+    expect(both.byId['launch.script']!.message).toContain('$1..$7 from launch.sh:1 (./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4)');
+    expect(both.byId['launch.devices']!.message).toMatch(/^TP 4 x DP 1 = 4 NPUs fit/);
+    expect(both.report.launch.file).toBe(template);
+
+    const file = join(work, 'dp-snap.json');
+    const recorded = await qprep(['snapshot', '-o', file, '--only', 'launch', '--root', root, '--launch', launcher, '--launch', template], { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: '/root' } });
+    expect(recorded.exitCode, recorded.stderr).toBe(0);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    expect(snapshot.launch.file).toBe(launcher);
+    expect(snapshot.launch.launchers).toEqual([{ file: template, text: guideScript('run_dp_template.sh') }]);
+    const { valid, errors } = await validateAgainstSchema('snapshot', snapshot);
+    expect(valid, errors).toBe(true);
+    const replay = await checkLaunch(['--snapshot', file], bin);
+    expect(replay.byId['launch.script']!.message).toBe(both.byId['launch.script']!.message);
+    expect(replay.report.launch.file).toBe(template);
+  });
+
+  it('a second --launch that cannot be read is an error naming it; "-" twice is a usage error', async () => {
+    const template = write(work, 'dp2/run_dp_template.sh', guideScript('run_dp_template.sh'));
+    const missing = join(work, 'dp2', 'no-such-launcher.sh');
+    const run = await qprep(['check', '--only', 'launch', '--root', root, '--launch', template, '--launch', missing], { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: '/root' } });
+    expect(run.exitCode).not.toBe(0);
+    expect(run.exitCode).not.toBe(1);
+    expect(run.stderr).toContain(missing);
+    const twice = await qprep(['check', '--only', 'launch', '--root', root, '--launch', '-', '--launch', '-'], { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: '/root' }, input: LAUNCHER });
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain('--launch - is given twice');
   });
 });

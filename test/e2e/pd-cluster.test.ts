@@ -87,11 +87,13 @@ beforeAll(async () => {
 });
 
 describe('the PD scripts on a simulated three-node A3 cluster (qprep aggregate)', () => {
-  it('filled in as the guide asks: every node ready, the cluster ready, one prefill and one decode instance, no launch finding', async () => {
+  it('filled in as the guide asks: every node ready, the cluster ready, one prefill and one decode instance, no launch finding but the prefill kv_port', async () => {
     for (const node of NODES) {
       const report = JSON.parse(readFileSync(join(base, `${node.demo}.json`), 'utf8')) as Report;
       expect(report.ready, node.demo).toBe(true);
-      expect(report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip'), node.demo).toEqual([]);
+      // run_p.sh's kv_port 23010 is inside 20000-35999, which the multi-node PD guide keeps free on 16 NPUs: a warning
+      const expected = node.script === 'run_p.sh' ? [['launch.ports', 'warn']] : [];
+      expect(report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => [c.id, c.status]), node.demo).toEqual(expected);
     }
     const { exitCode, document, human, launchFailures } = await aggregateDir(base);
     expect(exitCode).toBe(0);

@@ -107,6 +107,8 @@ const DRIVERS: Record<string, Driver> = {
   'ldconfig#ldFlagsMatchArch': (fn, _m, input, { other }) => call(fn, input, other),
   'launch-script#readLaunchScript': (fn, _m, input, { other }) => call(fn, input, { HOME: other, PATH: '/usr/bin' }),
   'launch-script#evaluateLaunchScript': (fn, _m, input, { other }) => call(fn, call(fnOf(modules.get('shell-script')!, 'parseShellScript'), input), { PATH: other }),
+  // the invocations of a script named by the other text, in a launcher made of the input
+  'launch-script#invocationsOf': (fn, m, input, { other }) => call(fn, call(fnOf(m, 'readLaunchScript'), input, {}), other),
   'shell-script#parseShellScript': (fn, _m, input) => call(fn, input),
   'shell-script#oversizedScript': (fn, _m, input) => call(fn, input) ?? null,
   'shell-script#assignmentOf': (fn, m, input) => {

@@ -41,7 +41,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   'cluster --hccn-concurrency':
     'hccn_tool calls at once on this host (default 1: the tool answers "busy" when run concurrently)',
   'launch --launch':
-    'judge this launch script (the bash that runs vllm serve; "-" reads it from stdin): read, never executed',
+    'judge this launch script (the bash that runs vllm serve; "-" reads it from stdin): read, never executed; repeatable: a further script that runs it with its arguments ($1..$9) gives their values',
   'selection --only':
     'run only these checks: ids, id prefixes (npu, hccn) or categories; comma-separated, repeatable',
   'selection --skip':

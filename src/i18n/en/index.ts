@@ -5,7 +5,7 @@ import { probes } from './probes.js';
 import { report } from './report.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
-import { launch } from './checks/launch.js';
+import { launch, launchProbes } from './checks/launch.js';
 import { net } from './checks/net.js';
 import { npu } from './checks/npu.js';
 import { tuning } from './checks/tuning.js';
@@ -18,7 +18,7 @@ export const en = {
   report,
   cli,
   errors,
-  probes,
+  probes: { ...probes, launch: launchProbes },
   commands,
   checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch },
 };

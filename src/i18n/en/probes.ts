@@ -135,11 +135,6 @@ export const probes = {
   },
   // ---- end of hccn.* and net.*
   // the Python, model and kernel-value probes (src/probes/python.ts, model.ts, files.ts), alphabetical by key
-  /** the skip of every check that needs --launch (src/probes/launch.ts NO_LAUNCH_SCRIPT, LAUNCH_REMEDIATION) */
-  launchScript: {
-    missing: 'no launch script given (--launch SCRIPT)',
-    remediation: 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node',
-  },
   model: {
     /** why config.json cannot be used; an unreadable file's problem is the system's own words */
     configProblem: (p: ConfigIssue) =>

@@ -6,7 +6,7 @@ import { probes } from './probes.js';
 import { report } from './report.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
-import { launch } from './checks/launch.js';
+import { launch, launchProbes } from './checks/launch.js';
 import { net } from './checks/net.js';
 import { npu } from './checks/npu.js';
 import { tuning } from './checks/tuning.js';
@@ -16,7 +16,7 @@ export const zh: Catalogue = {
   report,
   cli,
   errors,
-  probes,
+  probes: { ...probes, launch: launchProbes },
   commands,
   checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch },
 };

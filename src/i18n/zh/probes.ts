@@ -104,10 +104,6 @@ export const probes: typeof en = {
   },
   // ---- hccn.* 与 net.* 结束
   // the Python, model and kernel-value probes (src/probes/python.ts, model.ts, files.ts), alphabetical by key
-  launchScript: {
-    missing: '未指定启动脚本（--launch SCRIPT）',
-    remediation: 'qprep check --launch /path/to/run.sh   # 本节点上启动 vllm serve 的 bash 脚本',
-  },
   model: {
     configProblem: (p) =>
       p.kind === 'missing'

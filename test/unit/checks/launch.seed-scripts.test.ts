@@ -79,10 +79,12 @@ describe("the 1P1D guide's scripts filled in, each on its simulated A3 node", ()
     ['run_d1.sh', filledIn('run_d1.sh', '10.0.0.11', '10.0.0.12')],
   ] as const;
   for (const [name, script] of cases) {
-    it(`${name}: every launch check passes`, async () => {
+    it(`${name}: every launch check passes${name === 'run_p.sh' ? ' but the kv_port warning' : ''}`, async () => {
       const role = name === 'run_p.sh' ? 'prefill' : 'decode';
       const results = await statuses(a3Node({ files: W8A8_HF }), script, { deployment: { role, nodes: 3 } });
-      expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([['python.triton-ascend', 'skip']]);
+      // run_p.sh's kv_port 23010 is inside 20000-35999, which the multi-node PD guide reserves on a 16-NPU node; the decode scripts' 36010 is not
+      const expected = name === 'run_p.sh' ? [['launch.ports', 'warn'], ['python.triton-ascend', 'skip']] : [['python.triton-ascend', 'skip']];
+      expect(notPassing(results).map(([id, status]) => [id, status])).toEqual(expected);
     });
   }
 });

@@ -1,2 +1,211 @@
+import { plural } from '../../../util/text.js';
+
+/** Text of src/probes/launch.ts that every launch check quotes (catalogue: probes.launch). */
+export const launchProbes = {
+  noScript: 'no launch script given (--launch SCRIPT)',
+  /** the command stays as written; the comment after # is for the reader */
+  remediation: 'qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node',
+  /** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)" */
+  variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
+    `${p.name} (${p.at}${p.from !== null ? `, from ${p.from} at line ${p.fromLine}` : ''})`,
+  inherited: (p: { name: string }) => `${p.name} (inherited from the environment)`,
+};
+
 /** The checks launch.*: the launch script. One entry per check id. */
-export const launch = {};
+export const launch = {
+  'launch.script': {
+    title: 'Launch script readable, server command found',
+    why:
+      'qprep reads the launch script instead of running it, and can only judge what it can read: a value built by ' +
+      '$(hostname -I), a variable set inside an if, or a sourced file is only known when the script runs. This check ' +
+      'says what the other launch checks could not see, and catches scripts bash itself would break on (Windows line ' +
+      'ends, an unclosed quote) and the trailing backslash after the last flag that swallows the next line added below. ' +
+      'A template whose values are its arguments ($1..$9) is read with the arguments of the first invocation found in ' +
+      'the scripts given with it (a repeated --launch: `bash run_dp_template.sh 0,1,2,3 9000 4 0 ...`); the devices and ports of the others are judged too (launch.devices, launch.ports).',
+    reads: ['the --launch script (never executed)'],
+    fix: 'Write the values the script computes at run time literally, convert CRLF line ends (sed -i "s/\\r$//" SCRIPT), close the quote, remove the trailing backslash.',
+    brokenFix: (p: { at: string; message: string }) => `edit ${p.at}: ${p.message}`,
+    broken: (p: { script: string; message: string; more: number }) =>
+      `${p.script} will not run as written: ${p.message}${p.more > 0 ? ` (and ${plural(p.more, 'more problem')})` : ''}`,
+    runsLauncher: (p: { launcher: string; line: number }) => `runs ${p.launcher} (line ${p.line}), not a vLLM server`,
+    startsNoServer: 'starts no vLLM server',
+    noServer: (p: { script: string; what: string }) =>
+      `${p.script} ${p.what} (no "vllm serve" or "python -m vllm.entrypoints.openai.api_server"): its flags are not checked`,
+    noServerFix: 'give qprep the script that runs vllm serve on this node (qprep check --launch run.sh); a wrapper that builds the command at run time cannot be read',
+    unreadParts: (p: { count: number; parts: string }) => `${plural(p.count, 'part')} cannot be checked without running it (${p.parts})`,
+    hazardLines: (p: { lines: number[] }) =>
+      `${p.lines.length === 1 ? `line ${p.lines[0]} ends` : `lines ${p.lines.join(', ')} end`} a command with a backslash before a blank line or the end of the file`,
+    removeBackslash: (p: { at: string }) => `${p.at}: remove the backslash at the end of the line (a line added below it would become an argument of the command)`,
+    andMore: (p: { count: number }) => `... and ${p.count} more (see the evidence)`,
+    unread: (p: { script: string; parts: string }) => `${p.script}: ${p.parts}`,
+    allRead: (p: { script: string; form: string; model: string; line: number; flags: number; assignments: number; arguments: string }) =>
+      `${p.script}: ${p.form}${p.model ? ` ${p.model}` : ''} at line ${p.line} with ${plural(p.flags, 'flag')}, ${plural(p.assignments, 'assignment')}; everything read${p.arguments}`,
+    argumentsFrom: (p: { last: number; invocation: string; others: number; where: string }) =>
+      `; $1..$${p.last} from ${p.invocation}${p.others > 0 ? `; ${plural(p.others, 'other invocation')} with other arguments judged only by launch.devices and launch.ports (${p.where})` : ''}`,
+  },
+  'launch.devices': {
+    title: 'Launch script fits the visible NPUs',
+    why:
+      'vLLM starts tensor-parallel x pipeline-parallel x local data-parallel workers, one per NPU, taken from ' +
+      'ASCEND_RT_VISIBLE_DEVICES. An id that does not exist fails with "set ASCEND_RT_VISIBLE_DEVICES:4 error, input ' +
+      'data rang[0-2)" (inside a container the ids are renumbered from 0), and a layout larger than the NPUs there are ' +
+      'fails after the model is loaded.',
+    reads: ['the --launch script (never executed)', 'npu-smi info'],
+    fix: 'List devices that exist here in ASCEND_RT_VISIBLE_DEVICES (0..n-1 inside a container), or lower --tensor-parallel-size / --data-parallel-size-local.',
+    noInventory: (p: { script: string; problem: string }) => `cannot list the NPUs to check ${p.script} against: ${p.problem}`,
+    fixNpuSmi: 'fix npu-smi first (qprep explain npu.smi), then re-run',
+    allSeen: (p: { count: number; inContainer: boolean }) => `all ${plural(p.count, 'NPU')} this ${p.inContainer ? 'container' : 'host'} sees`,
+    fromArgument: (p: { where: string; argument: string }) =>
+      `${p.where} is the script's argument ${p.argument}: the caller picks the devices, so they are judged where the values are written in`,
+    checkLauncher: (p: { script: string }) => `check the launcher's command line, or a copy of ${p.script} with the devices written in`,
+    computed: (p: { where: string; dynamic: string }) => `${p.where} is computed at run time (${p.dynamic}): the devices cannot be checked`,
+    writeLiterally: (p: { ids: string }) => `write the ids literally: export ASCEND_RT_VISIBLE_DEVICES=${p.ids}`,
+    notAList: (p: { where: string; value: string }) => `${p.where} is "${p.value}", not a list of device ids such as 0,1,4-7`,
+    missing: (p: { where: string; missing: string; inContainer: boolean; count: number; present: string }) =>
+      `${p.where} lists ${p.missing}, which this ${p.inContainer ? 'container' : 'host'} does not have: it sees ${plural(p.count, 'NPU')} (ids ${p.present || 'none'})` +
+      (p.inContainer ? ' (inside a container the ids are renumbered from 0: use 0..n-1, not the host ids)' : ''),
+    /** the command stays as written; the comment after # is for the reader */
+    exportDevices: (p: { prefix: string; ids: string; inContainer: boolean }) =>
+      `${p.prefix}export ASCEND_RT_VISIBLE_DEVICES=${p.ids}${p.inContainer ? '   # and map the devices with docker run --device /dev/davinciN for each host id' : ''}`,
+    atLine: (p: { script: string; line: number }) => `${p.script} line ${p.line}: `,
+    ofVariable: (p: { count: number; value: string }) => `${plural(p.count, 'NPU')} of ASCEND_RT_VISIBLE_DEVICES (${p.value})`,
+    noServer: (p: { script: string; source: string }) => `the devices of ${p.script} exist here (${p.source}); no server command to size`,
+    sizesFromCaller: (p: { script: string; values: string }) => `cannot size the server of ${p.script}: ${p.values} come from the caller (launch.flags says so)`,
+    checkCopy: (p: { script: string }) => `check a copy of ${p.script} with the sizes written in`,
+    badSize: (p: { script: string; problem: string }) => `cannot size the server of ${p.script}: ${p.problem} (launch.flags reports it)`,
+    correctFlag: (p: { at: string }) => `correct the flag at ${p.at} (qprep explain launch.flags)`,
+    overRay: (p: { layout: string; count: number; source: string }) => `${p.layout} = ${plural(p.count, 'NPU')} over the Ray cluster; this node contributes ${p.source}`,
+    lowerLocal: (p: { local: number; script: string; line: number }) => `--data-parallel-size-local ${p.local}   # in ${p.script} at line ${p.line}`,
+    lowerTp: (p: { tp: number }) => `--tensor-parallel-size ${p.tp} or more NPUs (docker run --device /dev/davinciN)`,
+    tooMany: (p: { script: string; layout: string; count: number; source: string }) =>
+      `${p.script} needs ${p.layout} = ${plural(p.count, 'NPU')} on this node, but it gets ${p.source}`,
+    fits: (p: { layout: string; count: number; source: string; spare: number }) =>
+      `${p.layout} = ${plural(p.count, 'NPU')} fit${p.count === 1 ? 's' : ''} ${p.source}${p.spare > 0 ? `; ${p.spare} more visible and unused` : ''}`,
+  },
+  'launch.ports': {
+    title: "Launch script's ports free",
+    why:
+      'The server binds --port, the master binds --data-parallel-rpc-port, the Mooncake connector binds kv_port plus ' +
+      'one port per rank, and HCCL listens on HCCL_IF_BASE_PORT (60000 by default) plus one port per device. Any of ' +
+      'them held by a leftover process fails the launch with "Failed to bind the IP port" after the weights are ' +
+      'loaded, and a base port too close to 65535 fails on the last devices. A Mooncake kv_port inside the ports ' +
+      'AscendDirectTransport allocates at random, [20000, 20000 + NPUs per node x 1000), conflicts now and then ' +
+      '(vllm-ascend docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md, "kv_port Configuration Guide": ' +
+      '8 NPUs 20000-27999, 16 NPUs 20000-35999).',
+    reads: ['the --launch script (never executed)', '/proc/net/tcp', '/proc/net/tcp6', '/proc/<pid>/fd (owners of busy ports)', 'npu-smi info (NPUs per node)'],
+    fix: 'Stop the process holding the port, or move the flag or HCCL_IF_BASE_PORT the check names.',
+    vllmDefault: (p: { label: string }) => `${p.label} (vLLM default)`,
+    kvPorts: (p: { connector: string }) => `kv ports of ${p.connector}`,
+    kvPort: (p: { connector: string }) => `kv_port of ${p.connector}`,
+    hcclDefault: (p: { count: number }) => `HCCL listen ${p.count === 1 ? 'port' : 'ports'} (default base 60000)`,
+    hcclBase: (p: { count: number; base: number }) => `HCCL listen ${p.count === 1 ? 'port' : 'ports'} (HCCL_IF_BASE_PORT ${p.base})`,
+    badFlag: (p: { reason: string; at: string }) => `${p.reason} (${p.at})`,
+    badFlagFix: (p: { script: string; line: number; flag: string }) => `${p.script} line ${p.line}: ${p.flag} <port>   # a number from 1 to 65535`,
+    above: (p: { flag: string; value: number; at: string }) => `${p.flag} ${p.value} (${p.at}) is above 65535`,
+    aboveFix: (p: { script: string; line: number; flag: string }) => `${p.script} line ${p.line}: ${p.flag} <a port below 65536>`,
+    kvNotPort: (p: { value: string; at: string }) => `kv_port "${p.value}" of --kv-transfer-config (${p.at}) is not a port`,
+    kvNotPortFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: "kv_port": "<a free port>"`,
+    kvReserved: (p: { base: number; connector: string; at: string; first: number; last: number; npus: number; guide: string }) =>
+      `kv_port ${p.base} of ${p.connector} (${p.at}) is inside ${p.first}-${p.last}, the ports Mooncake's AscendDirectTransport allocates at random on a node of ${plural(p.npus, 'NPU')} (${p.guide}): the server fails now and then with "Address already in use"`,
+    kvReservedFix: (p: { script: string; line: number; next: number; npus: number }) =>
+      `${p.script} line ${p.line}: "kv_port": "${p.next}"   # at or above ${p.next}, as the guide's table recommends for ${plural(p.npus, 'NPU')} per node; the same on every node of the role`,
+    baseComputed: (p: { dynamic: string }) => `HCCL_IF_BASE_PORT is computed at run time (${p.dynamic})`,
+    baseComputedFix: 'export HCCL_IF_BASE_PORT=<port>   # written literally, so it can be checked',
+    baseNotPort: (p: { value: string }) => `HCCL_IF_BASE_PORT is "${p.value}", not a port`,
+    basePast: (p: { base: number; devices: number; last: number }) => `HCCL_IF_BASE_PORT ${p.base} + ${plural(p.devices, 'device')} runs past 65535 (to ${p.last})`,
+    basePastFix: (p: { port: number }) => `export HCCL_IF_BASE_PORT=${p.port}   # base + devices must stay <= 65535`,
+    bothRoles: (p: { port: number; first: string; second: string }) => `port ${p.port} is both ${p.first} and ${p.second}`,
+    moveOne: (p: { at: string | null }) => `move one of them${p.at !== null ? ` (${p.at})` : ''}`,
+    noSockets: (p: { problem: string }) => `cannot read listening sockets: ${p.problem}`,
+    noSocketsFix: 'make /proc/net readable (mount /proc) and re-run',
+    busyPort: (p: { port: number; what: string; holder: string | null }) => `${p.port} (${p.what}; ${p.holder ?? 'owner not visible'})`,
+    inUse: (p: { count: number; script: string; ports: string }) => `${plural(p.count, 'port')} of ${p.script} ${p.count === 1 ? 'is' : 'are'} in use: ${p.ports}`,
+    killFix: (p: { pid: number; name: string; script: string }) => `kill ${p.pid}   # ${p.name}, if it is a leftover; or move the port in ${p.script}`,
+    ssFix: (p: { ports: string; script: string }) => `sudo ss -ltnp | grep -E ':(${p.ports})\\b'   # find the owner and stop it, or move the port in ${p.script}`,
+    noPorts: (p: { script: string }) => `${p.script} binds no port qprep knows of`,
+    free: (p: { script: string; ports: string }) => `ports of ${p.script} are free: ${p.ports}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
+  'launch.env': {
+    title: "Launch script's environment variables",
+    why:
+      'A few variables decide whether the server starts at all: LD_PRELOAD entries that do not exist for this ' +
+      'architecture (ld.so prints "cannot be preloaded" in every process), HCCL_BUFFSIZE too small for expert-parallel ' +
+      'dispatch ("HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE"), RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES ' +
+      'missing with the Ray backend (workers see no NPU; DistStoreError after 30 minutes), HCCL_CONNECT_TIMEOUT outside ' +
+      '[120, 7200], and HCCL or vLLM variables assigned without export, which never reach vllm. ray start on an NPU ' +
+      'node needs RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1 before it (tutorials/features/ray.md), whatever the ' +
+      'server flags say; lines that write /sys or /proc/sys (echo | tee, sysctl -w) need a privileged container, or ' +
+      'qprep tune on the host.',
+    fix: 'Apply the export line the check prints in the launch script.',
+    /** where a fix goes: "run.sh line 7" or the environment qprep runs in */
+    inEnvironment: 'in the environment qprep runs in',
+    atLine: (p: { script: string; line: number }) => `${p.script} line ${p.line}`,
+    preloadComputed: (p: { entry: string }) => `LD_PRELOAD entry ${p.entry} is computed at run time`,
+    preloadComputedFix: (p: { where: string; path: string | null }) => `${p.where}: export LD_PRELOAD=${p.path ?? '<path>'}:$LD_PRELOAD   # written literally, so it can be checked`,
+    preloadFix: (p: { where: string; path: string | null; file: string; library: string; arch: string }) =>
+      `${p.where}: export LD_PRELOAD=${p.path ?? `<the ${p.file} of this host>`}:$LD_PRELOAD${p.path ? `   # ${p.library} on this ${p.arch} host` : ''}`,
+    preloadForeign: (p: { entry: string; foreign: string; arch: string }) => `LD_PRELOAD entry ${p.entry} is for ${p.foreign}, this host is ${p.arch}: ld.so skips it`,
+    preloadNotCaptured: (p: { entry: string }) => `LD_PRELOAD entry ${p.entry} was not captured in the snapshot: whether it exists is unknown`,
+    recordAgain: (p: { script: string }) => `record the snapshot with this script (qprep snapshot --launch ${p.script})`,
+    preloadMissing: (p: { entry: string }) => `LD_PRELOAD entry ${p.entry} does not exist on this host: ld.so prints "cannot be preloaded" and runs without it`,
+    computed: (p: { variable: string }) => `${p.variable} is computed at run time`,
+    buffsizeLiteral: (p: { where: string }) => `${p.where}: export HCCL_BUFFSIZE=1024   # written literally`,
+    buffsizeBad: (p: { variable: string; value: string }) => `${p.variable} is "${p.value}": HCCL needs a whole number of MB, at least 1`,
+    buffsizeSmall: (p: { variable: string; value: string }) =>
+      `${p.variable} is ${p.value} MB with --enable-expert-parallel: MoE dispatch/combine usually needs more than the 200 MB default`,
+    buffsizeSmallFix: (p: { where: string }) => `${p.where}: export HCCL_BUFFSIZE=1024   # the guides use 512-2048 with expert parallelism`,
+    buffsizeMissing: '--enable-expert-parallel without HCCL_BUFFSIZE: HCCL uses 200 MB, and MoE dispatch/combine fails with "HCCL_BUFFSIZE is too SMALL" when it needs more',
+    buffsizeMissingFix: (p: { script: string }) => `export HCCL_BUFFSIZE=1024   # before vllm serve in ${p.script}; the guides use 512-2048 with expert parallelism`,
+    rayNoset: (p: { value: string | null }) =>
+      `--distributed-executor-backend ray without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1${p.value !== null ? ` (it is "${p.value}")` : ''}: Ray workers see no NPU and the start times out`,
+    rayNosetFix: (p: { script: string }) => `export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1   # in ${p.script} and before ray start on every node`,
+    rayStart: (p: { line: number; name: string }) =>
+      `ray start at line ${p.line} without ${p.name}=1 exported before it: Ray hides the NPUs from its workers (tutorials/features/ray.md sets it on every node)`,
+    rayStartFix: (p: { script: string; line: number; name: string }) => `${p.script} line ${p.line}: export ${p.name}=1   # before ray start, on every node`,
+    hostLines: (p: { lines: number[]; first: string }) =>
+      `${p.lines.length === 1 ? 'line' : 'lines'} ${p.lines.join(', ')} change the host (${p.first}): they need a privileged container (else "Read-only file system"), or qprep tune on the host instead`,
+    connectBad: (p: { variable: string; value: string }) => `${p.variable} is "${p.value}", not a number of seconds`,
+    connectRange: (p: { variable: string; value: string }) => `${p.variable} is ${p.value} s, outside HCCL's range [120, 7200]`,
+    /** the export line as the fix, led by where it goes */
+    exportAt: (p: { where: string; line: string }) => `${p.where}: ${p.line}`,
+    notExported: (p: { name: string; line: number }) => `${p.name} is set at line ${p.line} but never exported: vllm does not see it`,
+    notExportedFix: (p: { script: string; line: number; name: string }) => `${p.script} line ${p.line}: export ${p.name}=...`,
+    judged: (p: { script: string; checked: string }) => `${p.script}: ${p.checked}`,
+    nothing: (p: { script: string }) => `${p.script} sets nothing qprep judges here (LD_PRELOAD, HCCL_BUFFSIZE, Ray, HCCL_CONNECT_TIMEOUT)`,
+    withNote: (p: { judged: string; note: string }) => `${p.judged}; note: ${p.note}`,
+    noteLine: (p: { note: string }) => `note: ${p.note}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
+  'launch.placeholders': {
+    title: 'No placeholder left in the launch script',
+    why:
+      'The deployment guides publish scripts with values to fill in: nic_name="xxx", local_ip="xxx", node0_ip="xxxx", ' +
+      '141.xx.xx.1 in the proxy. A copied script that still carries one fails only after minutes of weight loading, ' +
+      'when HCCL or Gloo cannot bind "xxx", or hangs waiting for a master that is not there.',
+    reads: ['the --launch script (never executed)', 'network interfaces (for the suggested values)'],
+    fix: 'Fill in every value the check names, on the line it names; the suggested address and interface are those of this host.',
+    none: (p: { script: string; assignments: number }) => `no placeholder in ${p.script} (${plural(p.assignments, 'assignment')} and the server flags read)`,
+    empty: (p: { name: string; line: number; unset: string | null }) => `${p.name} empty (line ${p.line}${p.unset !== null ? `: $${p.unset} is set nowhere` : ''})`,
+    setNowhere: (p: { name: string; placeholder: string; line: number }) => `${p.name} ${p.placeholder} (line ${p.line}: set nowhere in the script or the environment)`,
+    /** `written` is the value as quoted (="xxx") or `holds "<token>"` for a long one */
+    found: (p: { name: string; written: string; line: number; redirection: string | null }) =>
+      `${p.name}${p.written} (line ${p.line}${p.redirection !== null ? `; unquoted, bash reads ${p.redirection} as a redirection` : ''})`,
+    holds: (p: { placeholder: string }) => ` holds "${p.placeholder}"`,
+    left: (p: { count: number; script: string; list: string }) => `${plural(p.count, 'placeholder')} left in ${p.script}: ${p.list}`,
+    fixLine: (p: { script: string; line: number; suggestion: string; usedBy: string | null }) =>
+      `${p.script} line ${p.line}: ${p.suggestion}${p.usedBy !== null ? `; used by ${p.usedBy}` : ''}`,
+    nic: (p: { literal: string; ip: string }) => `${p.literal}   # the interface carrying ${p.ip}`,
+    nicUnknown: (p: { literal: string }) => `${p.literal}   # the interface that carries this node's address (ip -br addr)`,
+    masterSelf: (p: { literal: string }) => `${p.literal}   # this node is node 0 (data-parallel start rank 0): its own address`,
+    masterOther: (p: { literal: string }) => `${p.literal}   # the local_ip set in node 0's (the master's) script`,
+    nodeZero: '<address of node 0>',
+    localIp: (p: { literal: string; nic: string }) => `${p.literal}   # this host's address on ${p.nic}`,
+    localIpUnknown: (p: { literal: string }) => `${p.literal}   # the address HCCL and vLLM should use (ip -br addr)`,
+    thisHost: '<this host address>',
+    emptyValue: (p: { literal: string }) => `${p.literal}   # it is empty`,
+    model: (p: { value: string }) => `vllm serve <the weights directory or hub id>   # instead of ${p.value}`,
+    replaceIn: (p: { placeholder: string; name: string; variable: boolean }) =>
+      `replace ${p.placeholder} in ${p.variable ? p.name : `the value of ${p.name}`} with the real value`,
+  },
+};

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import devices from '../../../checks/launch.devices.js';
+import env from '../../../checks/launch.env.js';
+import placeholders from '../../../checks/launch.placeholders.js';
+import ports from '../../../checks/launch.ports.js';
+import script from '../../../checks/launch.script.js';
+import { a3Node, filledIn, guideScript } from '../../helpers/launch.js';
+import { runOn } from '../../helpers/run-check.js';
+
+/** The converted launch checks in Chinese: the same facts, commands and flags as written. */
+describe('launch checks in Chinese (--lang zh)', () => {
+  it('launch.script: the server command read, and a template read with its launcher', async () => {
+    const { outcome } = await runOn(script, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(outcome.message).toBe('run.sh：第 32 行的 vllm serve Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp，24 个参数，19 个赋值；全部已读取');
+    const launch = {
+      file: 'run_dp_template.sh',
+      text: guideScript('run_dp_template.sh'),
+      from: 'file' as const,
+      launchers: [{ file: 'launch.sh', text: 'bash ./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4\n', from: 'file' as const }],
+    };
+    const templated = await runOn(script, a3Node(), {}, { launch, lang: 'zh' });
+    expect(templated.outcome.message).toContain('；$1..$7 取自 launch.sh:1 (./run_dp_template.sh 0,1,2,3 9000 4 0 10.0.0.11 12342 4)');
+  });
+
+  it('launch.script without --launch: the skip and its command in Chinese, the command unchanged', async () => {
+    const { outcome } = await runOn(script, a3Node(), {}, { lang: 'zh' });
+    expect(outcome).toMatchObject({ status: 'skip', message: '未给出启动脚本（--launch SCRIPT）', remediation: 'qprep check --launch /path/to/run.sh   # 在本节点启动 vllm serve 的 bash 脚本' });
+  });
+
+  it('launch.devices: devices that do not exist, with the export line as in English', async () => {
+    const bad = 'export ASCEND_RT_VISIBLE_DEVICES=0,1,16,17\nvllm serve /m -tp 4\n';
+    const [zh, en] = await Promise.all([runOn(devices, a3Node(), {}, { launch: bad, lang: 'zh' }), runOn(devices, a3Node(), {}, { launch: bad })]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.message).toBe('ASCEND_RT_VISIBLE_DEVICES（run.sh:1） 列出了 16-17，本主机没有这些设备：可见 16 个 NPU（ID 0-15）');
+    // the line reference is prose, the export line is the same command
+    expect(en.outcome.remediation).toBe('run.sh line 1: export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3');
+    expect(zh.outcome.remediation).toBe('run.sh 第 1 行：export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3');
+    const fits = await runOn(devices, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(fits.outcome.message).toBe('TP 2 x DP-local 8 = 16 个 NPU，不超过可用的 NPU：ASCEND_RT_VISIBLE_DEVICES 中的 16 个 NPU（0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15）');
+  });
+
+  it('launch.ports: the kv_port warning in Chinese, the kv_port line unchanged, actual in English for programs', async () => {
+    const { outcome } = await runOn(ports, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe(
+      'MooncakeLayerwiseConnector 的 kv_port 23010（run.sh:59）位于 20000-35999 内，这是 Mooncake 的 AscendDirectTransport 在 16 个 NPU 的节点上随机分配的端口' +
+        '（docs/source/tutorials/features/pd_disaggregation_mooncake_multi_node.md, "kv_port Configuration Guide"）：服务会偶发 "Address already in use" 启动失败',
+    );
+    expect(outcome.remediation).toBe('run.sh 第 59 行："kv_port": "36000"   # 不小于 36000，即指南表格对每节点 16 个 NPU 的推荐值；同一角色的所有节点保持一致');
+    expect(outcome.actual).toMatch(/^kv_port 23010 of MooncakeLayerwiseConnector \(run.sh:59\) is inside 20000-35999/);
+  });
+
+  it('launch.env: the Ray variable missing before ray start, in Chinese; the export line unchanged', async () => {
+    const { outcome } = await runOn(env, a3Node(), {}, { launch: 'ray start --head --port 6379\nvllm serve /m\n', lang: 'zh' });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe('第 1 行的 ray start 之前没有 export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1：Ray 会对其工作进程隐藏 NPU（tutorials/features/ray.md 在每个节点上都设置了它）');
+    expect(outcome.remediation).toBe('run.sh 第 1 行：export RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1   # 在 ray start 之前，每个节点都要设置');
+    expect(outcome.actual).toMatch(/^ray start at line 1 without RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1/);
+  });
+
+  it("launch.placeholders: the guide's run_p.sh as published, in Chinese; the assignments to write stay as in English", async () => {
+    const [zh, en] = await Promise.all([
+      runOn(placeholders, a3Node(), {}, { launch: guideScript('run_p.sh'), lang: 'zh' }),
+      runOn(placeholders, a3Node(), {}, { launch: guideScript('run_p.sh') }),
+    ]);
+    expect(zh.outcome.message).toBe('run.sh 中遗留 2 个占位符：nic_name="xxx"（第 6 行）；local_ip="xxx"（第 7 行）');
+    const zhLines = zh.outcome.remediation!.split('\n');
+    expect(zhLines[0]).toMatch(/^run.sh 第 6 行：nic_name="enp189s0f0"   # 承载 10.0.0.11 的网卡；被 /);
+    // the sed lines are commands: the same in both languages
+    expect(zhLines.filter((l) => l.startsWith('sed '))).toEqual(en.outcome.remediation!.split('\n').filter((l) => l.startsWith('sed ')));
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+  });
+});
