@@ -4,7 +4,6 @@ import type { FakeNode } from '../../helpers/fake-host.js';
 import { ascendFixture } from '../../helpers/fixtures.js';
 import { a3Node, edited, filledIn, guideScript, NODE_INTERFACES } from '../../helpers/launch.js';
 import { npuHost } from '../../helpers/npu-host.js';
-import { LAUNCH_REMEDIATION, NO_LAUNCH_SCRIPT } from '../../../src/probes/launch.js';
 import { expectSameCommands, runInBoth } from '../../helpers/both-languages.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
 
@@ -152,10 +151,10 @@ describe('model.weights', () => {
 describe('model.weights in Chinese', () => {
   it('without --launch: the skip says what launch.* say, in each language', async () => {
     const { en, zh } = await runInBoth(check, a3Node());
-    expect(en.outcome.message).toBe(NO_LAUNCH_SCRIPT);
-    expect(en.outcome.remediation).toBe(LAUNCH_REMEDIATION);
-    expect(zh.outcome.message).toBe('未指定启动脚本（--launch SCRIPT）');
-    expect(zh.outcome.remediation).toBe('qprep check --launch /path/to/run.sh   # 本节点上启动 vllm serve 的 bash 脚本');
+    expect(en.outcome.message).toBe('no launch script given (--launch SCRIPT)');
+    expect(en.outcome.remediation).toBe('qprep check --launch /path/to/run.sh   # the bash script that starts vllm serve on this node');
+    expect(zh.outcome.message).toBe('未给出启动脚本（--launch SCRIPT）');
+    expect(zh.outcome.remediation).toBe('qprep check --launch /path/to/run.sh   # 在本节点启动 vllm serve 的 bash 脚本');
   });
 
   it('passes in Chinese with the size estimate', async () => {
