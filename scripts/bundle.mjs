@@ -49,7 +49,7 @@ const common = {
 /*
  * Two parts in one file. src/cli.ts imports every command's implementation lazily so that
  * `qprep --version` and `--help` load commander alone. In one flat bundle Node would still
- * compile all of it (zod, yaml, execa: about 550 KiB) at every start, which costs more than
+ * compile all of it (zod, yaml and the checks) at every start, which costs more than
  * the start-up target allows on a slow or busy host. So the implementation is built apart,
  * as one module that cli.ts's lazy imports reach through a data: URL: Node compiles it only
  * when a command needs it, and every lazy import gets the same module instance.
@@ -114,7 +114,7 @@ const launcher = await build({
   footer: { js: `function __qprepImplementation() { return ${JSON.stringify(implementationUrl)}; }` },
 });
 const launcherInputs = Object.keys(Object.values(launcher.metafile.outputs)[0].inputs);
-const heavy = launcherInputs.filter((input) => /node_modules[\\/](zod|yaml|execa)[\\/]|[\\/]src[\\/]app[\\/]/.test(input));
+const heavy = launcherInputs.filter((input) => /node_modules[\\/](zod|yaml)[\\/]|[\\/]src[\\/]app[\\/]/.test(input));
 if (heavy.length > 0) throw new Error(`bundle: the start-up part pulls in ${heavy.slice(0, 3).join(', ')}: a static import in src/cli.ts?`);
 
 /** The licence text of every npm package in the bundle: their licences ask for it to travel with the code. */
