@@ -225,14 +225,6 @@ export function describeCallerValues(values: readonly CallerValue[]): string {
   return values.map((v) => `${v.source} = ${v.flag}`).join(', ');
 }
 
-/** Who fills the values in, for messages. */
-export function callerOf(values: readonly CallerValue[]): string {
-  if (values.some((v) => v.positional)) {
-    return "the script's arguments (a launcher runs it, as examples/external_online_dp/launch_online_dp.py runs run_dp_template.sh)";
-  }
-  return 'variables the script does not set (the caller exports them)';
-}
-
 /** The parallel layout of the server, with vLLM's defaults for what is not given. */
 export function parallelism(args: ServeArgs): Parallelism {
   const problems: string[] = [];

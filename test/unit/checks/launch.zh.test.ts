@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import devices from '../../../checks/launch.devices.js';
 import env from '../../../checks/launch.env.js';
+import flags from '../../../checks/launch.flags.js';
 import placeholders from '../../../checks/launch.placeholders.js';
 import ports from '../../../checks/launch.ports.js';
 import script from '../../../checks/launch.script.js';
-import { a3Node, filledIn, guideScript } from '../../helpers/launch.js';
+import { a3Node, edited, filledIn, guideScript } from '../../helpers/launch.js';
 import { runOn } from '../../helpers/run-check.js';
 
 /** The converted launch checks in Chinese: the same facts, commands and flags as written. */
@@ -69,5 +70,31 @@ describe('launch checks in Chinese (--lang zh)', () => {
     // the sed lines are commands: the same in both languages
     expect(zhLines.filter((l) => l.startsWith('sed '))).toEqual(en.outcome.remediation!.split('\n').filter((l) => l.startsWith('sed ')));
     expect(zh.outcome.actual).toBe(en.outcome.actual);
+  });
+  it("launch.flags: the prefill sizes that disagree, in Chinese; the JSON key line unchanged, status, actual and evidence as in English", async () => {
+    const script = edited(filledIn('run_p.sh'), [['--data-parallel-size 8 \\\n--data-parallel-size-local 8', '--data-parallel-size 4 \\\n--data-parallel-size-local 4']]);
+    const [zh, en] = await Promise.all([runOn(flags, a3Node(), {}, { launch: script, lang: 'zh' }), runOn(flags, a3Node(), {}, { launch: script })]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.status).toBe(en.outcome.status);
+    expect(zh.outcome.message).toBe('--kv-transfer-config 中 prefill.dp_size 为 8，但这个 prefill 实例运行的是 --data-parallel-size 4（kv_producer，run.sh:63）');
+    expect(en.outcome.remediation).toBe('run.sh line 63: "dp_size": 4   # in the prefill block, on every node of the deployment; or change --data-parallel-size');
+    expect(zh.outcome.remediation).toBe('run.sh 第 63 行："dp_size": 4   # 写在 prefill 块中，部署的每个节点都要改；或修改 --data-parallel-size');
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+    expect(zh.outcome.expected).toBe(en.outcome.expected);
+    expect(zh.outcome.evidence).toEqual(en.outcome.evidence);
+  });
+
+  it('launch.flags: the concurrency warning and the pass in Chinese, the flag as the script writes it', async () => {
+    const script = filledIn('run_d0.sh', '10.0.0.12', '10.0.0.12');
+    const short = await runOn(flags, a3Node(), { name: 'pd-lab', deployment: { expectedConcurrency: 600 } }, { launch: script, lang: 'zh' });
+    expect(short.outcome.status).toBe('warn');
+    expect(short.outcome.message).toBe('--max-num-seqs 32 x --data-parallel-size 16 = 同时 512 个请求，低于 profile pd-lab 预期的 600 个：其余请求在队列中等待，TTFT 包含等待时间');
+    expect(short.outcome.remediation).toBe('run.sh 第 45 行：--max-num_seqs 38   # 乘以 --data-parallel-size 16 不小于 600；或降低 deployment.expectedConcurrency');
+    const passed = await runOn(flags, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(passed.outcome.status).toBe('pass');
+    expect(passed.outcome.message).toMatch(/^已读取 vllm serve 的 \d+ 个参数；--\S+/);
+    const none = await runOn(flags, a3Node(), {}, { launch: guideScript('proxy.sh'), lang: 'zh' });
+    expect(none.outcome).toMatchObject({ status: 'skip', remediation: 'qprep check --launch /path/to/run.sh   # 在本节点启动 vllm serve 的 bash 脚本' });
+    expect(none.outcome.message).toMatch(/没有启动 vLLM 服务/);
   });
 });

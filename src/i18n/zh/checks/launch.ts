@@ -194,4 +194,119 @@ export const launch: typeof en = {
     replaceIn: (p: { placeholder: string; name: string; variable: boolean }) =>
       `把${p.variable ? ` ${p.name} ` : ` ${p.name} 的值`}中的 ${p.placeholder} 替换为实际值`,
   },
+  'launch.flags': {
+    title: 'vllm serve 参数一致',
+    why:
+      'vLLM 拒绝无法解析的 JSON 参数；Mooncake 的 kv_connector_extra_config 中 prefill/decode 的规模与实例不符时，KV 传输会中断；' +
+      '一个节点服务 --data-parallel-size 中的第 --data-parallel-start-rank 到 --data-parallel-start-rank + --data-parallel-size-local - 1 个 rank，' +
+      '这些值必须相符（qprep aggregate 对所有节点一并检查）；在 Atlas 300I Duo / 200I Pro 上，指南要求 --dtype float16、float16 的 Mamba SSM 缓存、' +
+      'enable_npugraph_ex 为 false，且 TP > 1 时最多两个捕获尺寸；混合结构的 Qwen3.5 模型开启前缀缓存需要 --mamba-cache-mode align；' +
+      '使用 MTP 时捕获尺寸应为 num_speculative_tokens + 1 的倍数；--max-num-seqs x --data-parallel-size 低于预期并发' +
+      '（profile 的 deployment.expectedConcurrency）时请求会排队；kv_role 与 profile 为本节点指定的角色不符的脚本是错误的脚本。' +
+      '来自调用方的规模（例如 examples/external_online_dp/run_dp_template.sh 这类模板的 $1..$7）只列出一次，不据此推导任何结论。' +
+      '310P 上必须设置 --dtype float16（"must be set on Atlas 300I DUO and Atlas 200I Pro"，tutorials/models/Qwen3.5-Dense.md）；' +
+      'enable_npugraph_ex 只在 FULL 图模式下起作用（user_guide/feature_guide/graph_mode.md：PIECEWISE 会禁用它，--enforce-eager 不捕获任何图）。' +
+      '--tensor-parallel-size 必须整除注意力头数并与 KV 头数相符（vLLM ModelConfig.verify_with_parallel_config），头数读自权重的 config.json，' +
+      '没有权重时读自教程模型的表格（src/data/model-heads.ts，取自各模型在 Hugging Face 上的 config.json）。msModelSlim 量化的权重' +
+      '（带 quant_model_description.json）需要 --quantization ascend（user_guide/feature_guide/quantization.md）。' +
+      '对 deepseek、pangu、kimi_k2、qwen 以外的 model_type 启用 torchair_graph_config，或与 --enforce-eager 同时使用，vllm-ascend 会在启动时停止' +
+      '（vllm-ascend v0.11.0 vllm_ascend/ascend_config.py：TORCHAIR_MODEL_LIST 和 check_ascend_config）；依据权重的 config.json 判为失败，仅依据模型名称判为警告。',
+    reads: ['--launch 脚本（不执行）', 'npu-smi info（NPU 型号系列）'],
+    fix: '按检查给出的写法，修改它指出的那一行上的参数。',
+    noServer: (p: { script: string }) => `${p.script} 没有启动 vLLM 服务：没有可检查的参数（原因见 launch.script）`,
+    reason: (p: { reason: string }) => p.reason,
+    jsonComputedFix: (p: { script: string; line: number; flag: string }) => `${p.script} 第 ${p.line} 行：把 ${p.flag} 写成单引号中的字面 JSON`,
+    jsonInvalidFix: (p: { script: string; line: number; flag: string }) =>
+      `${p.script} 第 ${p.line} 行：${p.flag} '{...}'   # 单引号中的合法 JSON；可用 python3 -m json.tool 检查`,
+    noKvConfig: (p: { profile: string; role: string; script: string }) =>
+      `profile ${p.profile} 是分离部署中的 ${p.role} 节点，但 ${p.script} 没有 --kv-transfer-config：它启动的是普通服务`,
+    noKvConfigFix: (p: { script: string; line: number; kvRole: string; guideScript: string }) =>
+      `${p.script} 第 ${p.line} 行：--kv-transfer-config '{"kv_connector": "MooncakeLayerwiseConnector", "kv_role": "${p.kvRole}", ...}'   # 同指南的 ${p.guideScript}；或使用不含 deployment.role 的 profile`,
+    wrongRole: (p: { profile: string; role: string; at: string; kvRole: string | null; other: string }) =>
+      `profile ${p.profile} 是 ${p.role} 节点，但 ${p.at} ${p.kvRole !== null ? `把 kv_role 设为 ${p.kvRole}` : '没有设置 kv_role'}：这是 ${p.other} 的脚本，还是 profile 用错了？`,
+    wrongRoleFix: (p: { role: string; kvRole: string }) => `在这里运行 ${p.role} 的脚本（kv_role "${p.kvRole}"），或用本节点角色对应的 profile 检查它`,
+    sizeMismatch: (p: { side: string; key: string; declared: string; flag: string; actual: number; kvRole: string; at: string }) =>
+      `--kv-transfer-config 中 ${p.side}.${p.key} 为 ${p.declared}，但这个 ${p.side} 实例运行的是 ${p.flag} ${p.actual}（${p.kvRole}，${p.at}）`,
+    sizeMismatchFix: (p: { script: string; line: number; key: string; actual: number; side: string; flag: string }) =>
+      `${p.script} 第 ${p.line} 行："${p.key}": ${p.actual}   # 写在 ${p.side} 块中，部署的每个节点都要改；或修改 ${p.flag}`,
+    localAbove: (p: { local: number; at: string; dp: number }) =>
+      `--data-parallel-size-local ${p.local}（${p.at}）大于 --data-parallel-size ${p.dp}：一个节点服务的 rank 不能多于实例的 rank 总数`,
+    localAboveFix: (p: { script: string; line: number; dp: number }) =>
+      `${p.script} 第 ${p.line} 行：--data-parallel-size-local ${p.dp}   # 或把 --data-parallel-size 提高到所有节点 rank 数之和`,
+    pastLast: (p: { start: number; last: number; dp: number; at: string }) =>
+      `本节点将服务 rank ${p.start}-${p.last}，超出 --data-parallel-size ${p.dp} 的最后一个 rank ${p.dp - 1}（--data-parallel-start-rank ${p.start}，${p.at}）`,
+    pastLastFix: (p: { script: string; line: number; start: number }) =>
+      `${p.script} 第 ${p.line} 行：--data-parallel-start-rank ${p.start}   # 本节点之前所有节点的 rank 数之和；或提高 --data-parallel-size`,
+    startNotMultiple: (p: { start: number; at: string; local: number }) =>
+      `--data-parallel-start-rank ${p.start}（${p.at}）不是 --data-parallel-size-local ${p.local} 的倍数：每节点 ${p.local} 个 rank 时，各节点从 0、${p.local}、${p.local * 2}……开始`,
+    startNotMultipleFix: (p: { script: string; line: number; below: number; above: number }) =>
+      `${p.script} 第 ${p.line} 行：--data-parallel-start-rank ${p.below}   # 或 ${p.above}；即本节点之前所有节点的 rank 数之和`,
+    noMaxSeqs: (p: { script: string; profile: string; expected: number; dp: number; needed: number }) =>
+      `${p.script} 中没有 --max-num-seqs：vLLM 使用其默认值，而 profile ${p.profile} 预期同时有 ${p.expected} 个请求（${p.dp} 个 DP 组，每组需要 ${p.needed} 个）`,
+    noMaxSeqsFix: (p: { script: string; line: number; needed: number; dp: number; expected: number }) =>
+      `${p.script} 第 ${p.line} 行：--max-num-seqs ${p.needed}   # 乘以 --data-parallel-size ${p.dp} 不小于 ${p.expected}`,
+    lowCapacity: (p: { seqs: number; dp: number; capacity: number; expected: number; profile: string }) =>
+      `--max-num-seqs ${p.seqs} x --data-parallel-size ${p.dp} = 同时 ${p.capacity} 个请求，低于 profile ${p.profile} 预期的 ${p.expected} 个：其余请求在队列中等待，TTFT 包含等待时间`,
+    lowCapacityFix: (p: { script: string; line: number; flag: string; needed: number; dp: number; expected: number }) =>
+      `${p.script} 第 ${p.line} 行：${p.flag} ${p.needed}   # 乘以 --data-parallel-size ${p.dp} 不小于 ${p.expected}；或降低 deployment.expectedConcurrency`,
+    weightsConfig: '权重的 config.json',
+    tableConfig: (p: { id: string }) => `${p.id} 的 config.json（qprep 的表格）`,
+    divisorOf: (p: { flag: string; heads: number }) => `${p.flag} <${p.heads} 的约数>`,
+    headsNotDivided: (p: { flag: string; tp: number; at: string; heads: number; model: string; source: string }) =>
+      `${p.flag} ${p.tp}（${p.at}）不能整除 ${p.model} 的 ${p.heads} 个注意力头（${p.source}）：vLLM 拒绝启动`,
+    kvHeadsNotFit: (p: { flag: string; tp: number; at: string; kvHeads: number; model: string; source: string }) =>
+      `${p.flag} ${p.tp}（${p.at}）与 ${p.model} 的 ${p.kvHeads} 个 KV 头不相符（${p.source}）：KV 头既不能均分，也不能复制`,
+    headsFix: (p: { script: string; line: number; suggestion: string; fits: string }) => `${p.script} 第 ${p.line} 行：${p.suggestion}   # 可用的 TP 大小：${p.fits}`,
+    msModelSlim: (p: { model: string; description: string; quantization: string | null }) =>
+      `${p.model} 由 msModelSlim 量化（${p.description}），但${p.quantization !== null ? ` --quantization 为 ${p.quantization}` : '服务没有 --quantization ascend'}：量化权重无法加载`,
+    quantizationFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--quantization ascend`,
+    looksQuantized: (p: { model: string }) =>
+      `${p.model} 看起来是 W8A8/W4A8 量化模型，而服务没有 --quantization ascend：msModelSlim 的权重需要它（LLM-Compressor 的权重不需要）；本主机上没有权重，无法确定`,
+    looksQuantizedFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行：--quantization ascend   # 如果权重来自 msModelSlim（带有 quant_model_description.json）`,
+    torchairEager: (p: { at: string; source: string }) =>
+      `torchair_graph_config 已启用（${p.at}），同时使用了 --enforce-eager：vllm-ascend 拒绝启动（"Can't enable graph mode and eager mode at the same time"，${p.source}）`,
+    torchairEagerFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行："torchair_graph_config": {"enabled": false}   # 或去掉 --enforce-eager`,
+    torchairModelType: (p: { modelType: string }) => `model_type ${p.modelType}（权重的 config.json）`,
+    torchairModelName: (p: { model: string }) => `${p.model}（依据名称判断；本主机上没有权重，无法得知其 model_type）`,
+    torchairUnsupported: (p: { at: string; what: string; types: string; source: string }) =>
+      `torchair_graph_config 已对 ${p.what} 启用（${p.at}），而 TorchAir 图模式只支持 model_type ${p.types}（${p.source}）：vllm-ascend 启动时抛出 NotImplementedError`,
+    torchairUnsupportedFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行："torchair_graph_config": {"enabled": false}   # 默认图模式（ACLGraph）即可运行此模型`,
+    fp16Only: (p: { dtype: string | null }) =>
+      `310P 只支持 FP16，而${p.dtype !== null ? ` --dtype 为 ${p.dtype}` : '未设置 --dtype（bfloat16 模型会以 bfloat16 加载）'}`,
+    fp16Fix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--dtype float16`,
+    ssmFp16: (p: { dtype: string | null }) =>
+      `310P 上 Qwen3.5 的 Mamba SSM 缓存只支持 float16，而${p.dtype !== null ? ` --mamba-ssm-cache-dtype 为 ${p.dtype}` : '未设置 --mamba-ssm-cache-dtype'}`,
+    ssmFp16Fix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--mamba-ssm-cache-dtype float16`,
+    npugraph: (p: { given: boolean }) => `310P 不支持 enable_npugraph_ex，而${p.given ? ' --additional-config 没有把它设为 false' : '未给出 --additional-config'}`,
+    npugraphFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行：--additional-config '{"ascend_compilation_config": {"enable_npugraph_ex": false}}'`,
+    captureSizes310p: (p: { tp: number; count: number; sizes: string }) =>
+      `310P 上 TP ${p.tp} 时，硬件事件 ID 最多允许两个 cudagraph 捕获尺寸；--compilation-config 列出了 ${p.count} 个（${p.sizes}）`,
+    captureSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
+    missingValue: (p: { flag: string; at: string }) => `${p.flag}（${p.at}）没有值：vllm 拒绝启动`,
+    missingValueFix: (p: { script: string; line: number; flag: string }) => `${p.script} 第 ${p.line} 行：${p.flag} <值>`,
+    noModel: (p: { form: string; at: string }) => `${p.at} 的 ${p.form} 没有指定模型`,
+    noModelFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：vllm serve /path/to/weights ...`,
+    extraPositional: (p: { text: string; at: string }) => `"${p.text}"（${p.at}）是第二个位置参数：vllm 只接受模型这一个（某个参数丢了 "--"？）`,
+    extraPositionalFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：删除它，或补上它所属的参数`,
+    wholeNumberFix: (p: { script: string }) => `${p.script}：把规模写成整数`,
+    fromInvocation: (p: { values: string; invocation: string; count: number }) =>
+      `规模来自调用方：${p.values}；${p.invocation} 传入的${p.count === 1 ? '值' : ` ${p.count} 个值`}在运行时计算，此处不据此推导任何结论`,
+    fromTemplate: (p: { values: string; script: string; positional: boolean }) =>
+      `规模来自调用方：${p.values}；${p.script} 是一个模板，由${p.positional ? '脚本的参数填写（由启动器运行它，如 examples/external_online_dp/launch_online_dp.py 运行 run_dp_template.sh）' : '脚本本身没有设置的变量填写（由调用方 export）'}，此处不据此推导任何结论`,
+    fromCallerFix: (p: { script: string }) => `检查带参数运行 ${p.script} 的那个脚本（对写入实际值的副本运行 qprep check --launch）`,
+    givenTwice: (p: { flag: string; before: string; after: string; line: number }) =>
+      `--${p.flag} 出现两次且值不同（${p.before}，之后第 ${p.line} 行为 ${p.after}）：vllm 以最后一个为准`,
+    givenTwiceFix: (p: { script: string; flag: string }) => `${p.script}：只保留一个 --${p.flag}`,
+    prefixCaching: (p: { model: string }) => `${p.model}（混合 Mamba 结构模型）使用了 --enable-prefix-caching，但没有 --mamba-cache-mode align`,
+    prefixCachingFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行：--enable-prefix-caching --mamba-cache-mode align   # 或 --no-enable-prefix-caching`,
+    mtpSizes: (p: { tokens: number; step: number; odd: number[] }) =>
+      `使用 MTP（num_speculative_tokens ${p.tokens}）时捕获尺寸应为 ${p.step} 的倍数；${p.odd.join('、')} 不是`,
+    mtpSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
+    allRead: (p: { count: number; form: string; json: string | null }) => `已读取 ${p.form} 的 ${p.count} 个参数${p.json !== null ? `；${p.json} 是合法 JSON` : ''}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
+  },
 };
