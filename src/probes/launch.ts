@@ -13,7 +13,7 @@ import { resolveNodeAddress, type NodeAddress } from './node-address.js';
  *
  * Usage:
  *   const view = await launchView(ctx);
- *   if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: ... });
+ *   if (!view) return noLaunchScript(ctx);
  *   const port = integerFlag(view.serve.args, 'port');
  */
 
@@ -41,7 +41,7 @@ export interface LaunchView {
   arguments?: { used: LauncherInvocation; others: LauncherInvocation[] };
 }
 
-// in the run's language: ctx.text.probes.launch (these are the English, for the checks not converted yet)
+// the English of ctx.text.probes.launch; every check uses noLaunchScript(ctx), test/unit/checks/model.weights.test.ts these
 export const NO_LAUNCH_SCRIPT = en.probes.launch.noScript;
 export const LAUNCH_REMEDIATION = en.probes.launch.remediation;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import devices from '../../../checks/launch.devices.js';
 import env from '../../../checks/launch.env.js';
 import flags from '../../../checks/launch.flags.js';
+import network from '../../../checks/launch.network.js';
 import placeholders from '../../../checks/launch.placeholders.js';
 import ports from '../../../checks/launch.ports.js';
 import script from '../../../checks/launch.script.js';
@@ -96,5 +97,32 @@ describe('launch checks in Chinese (--lang zh)', () => {
     const none = await runOn(flags, a3Node(), {}, { launch: guideScript('proxy.sh'), lang: 'zh' });
     expect(none.outcome).toMatchObject({ status: 'skip', remediation: 'qprep check --launch /path/to/run.sh   # 在本节点启动 vllm serve 的 bash 脚本' });
     expect(none.outcome.message).toMatch(/没有启动 vLLM 服务/);
+  });
+  it("launch.network: the guide's placeholders in Chinese; the assignments to write, status, actual and evidence as in English", async () => {
+    const [zh, en] = await Promise.all([
+      runOn(network, a3Node(), {}, { launch: guideScript('run_p.sh'), lang: 'zh' }),
+      runOn(network, a3Node(), {}, { launch: guideScript('run_p.sh') }),
+    ]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.message).toBe('HCCL_IF_IP（run.sh:17，来自第 7 行的 local_ip） 为 "xxx"，不是 IP 地址（另有 1 项）');
+    expect(zh.outcome.remediation).toBe(['run.sh 第 7 行：local_ip="10.0.0.11"   # 本主机在 enp189s0f0 上的地址', 'run.sh 第 6 行：nic_name="enp189s0f0"   # 承载 10.0.0.11 的网卡'].join('\n'));
+    // the assignment before "#" is what the operator writes: the same in both languages
+    const assignments = (text: string) => text.split('\n').map((line) => /\b[A-Za-z_]\w*=".*?"/.exec(line)?.[0]);
+    expect(assignments(zh.outcome.remediation!)).toEqual(assignments(en.outcome.remediation!));
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+    expect(zh.outcome.expected).toBe(en.outcome.expected);
+    expect(zh.outcome.evidence).toEqual(en.outcome.evidence);
+  });
+
+  it('launch.network: a pass and an interface that does not carry HCCL_IF_IP, in Chinese', async () => {
+    const passed = await runOn(network, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(passed.outcome).toMatchObject({ status: 'pass', message: 'run.sh：HCCL_IF_IP 10.0.0.11 位于 enp189s0f0；HCCL_SOCKET_IFNAME enp189s0f0 处于 up 状态' });
+    const script = edited(filledIn('run_p.sh'), [['nic_name="enp189s0f0"', 'nic_name="eno1"']]);
+    const { outcome } = await runOn(network, a3Node(), {}, { launch: script, lang: 'zh' });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe('HCCL_SOCKET_IFNAME（run.sh:20，来自第 6 行的 nic_name） 指定的是 eno1，但 HCCL_IF_IP 10.0.0.11 位于 enp189s0f0：二者必须指向同一个网卡');
+    expect(outcome.remediation).toBe('run.sh 第 6 行：nic_name="enp189s0f0"   # 承载 10.0.0.11 的网卡');
+    const skipped = await runOn(network, a3Node(), {}, { lang: 'zh' });
+    expect(skipped.outcome).toMatchObject({ status: 'skip', message: '未给出启动脚本（--launch SCRIPT）' });
   });
 });

@@ -329,4 +329,75 @@ export const launch = {
     allRead: (p: { count: number; form: string; json: string | null }) => `${p.count} flags of ${p.form} read${p.json !== null ? `; ${p.json} valid JSON` : ''}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
+  'launch.network': {
+    title: "Launch script's addresses and interfaces belong to this host",
+    why:
+      'HCCL_IF_IP must be an address of this host and the *_SOCKET_IFNAME interface must be up and carry it, or HCCL ' +
+      'root-info, Gloo and the TP sockets bind elsewhere or nowhere ("Connection closed by peer", link-establish ' +
+      'timeouts after the weights are loaded). The master address (--data-parallel-address, node0_ip) must be an IP the ' +
+      'other nodes reach, and proxy variables left set send internal requests to the proxy.',
+    reads: ['the --launch script (never executed)', 'network interfaces', 'TCP connect to the master (with --data-parallel-rpc-port)'],
+    fix: "Set HCCL_IF_IP / local_ip to an address of this host, the interface variables to the interface that carries it, and the master address to node 0's local_ip; unset the proxy variables at the top of the script.",
+    noInterfaces: (p: { problem: string }) => `cannot list the network interfaces: ${p.problem}`,
+    noInterfacesFix: 'run qprep where it sees the host network (docker run --net=host), then re-run',
+    /** the assignment stays as written; the comment after # is for the reader */
+    fixExport: (p: { name: string; value: string; comment: string }) => `export ${p.name}="${p.value}"   # ${p.comment}`,
+    fixAt: (p: { script: string; line: number; name: string; value: string; comment: string }) => `${p.script} line ${p.line}: ${p.name}="${p.value}"   # ${p.comment}`,
+    computed: (p: { variable: string; dynamic: string }) => `${p.variable} is computed at run time (${p.dynamic})`,
+    writtenLiterally: 'written literally, so it can be checked',
+    thisHostAddress: '<this host address>',
+    hostAddressOn: (p: { nic: string | null }) => `this host's address${p.nic !== null ? ` on ${p.nic}` : ''}`,
+    empty: (p: { variable: string }) => `${p.variable} is empty`,
+    notIp: (p: { variable: string; value: string }) => `${p.variable} is "${p.value}", not an IP address`,
+    notLocal: (p: { variable: string; ip: string; local: string }) => `${p.variable} is ${p.ip}, which is not an address of this host (it has ${p.local})`,
+    noIpv4: 'no IPv4 address',
+    addressDown: (p: { variable: string; ip: string; nic: string }) => `${p.variable} ${p.ip} is on ${p.nic}, which is down`,
+    addressUpFix: (p: { nic: string }) => `sudo ip link set ${p.nic} up   # or use the address of an interface that is up`,
+    unreachableLocal: (p: { variable: string; ip: string; nodes: number }) =>
+      `${p.variable} is ${p.ip}, which other nodes cannot reach (data parallel spans ${p.nodes} nodes)`,
+    reachableAddress: 'an address the other nodes reach',
+    checkedAddress: (p: { name: string; ip: string; nic: string }) => `${p.name} ${p.ip} on ${p.nic}`,
+    interfaceOf: (p: { ip: string | null }) => (p.ip !== null ? `the interface carrying ${p.ip}` : "the interface of this node's address"),
+    checkedExcludes: (p: { name: string; excluded: string }) => `${p.name} excludes ${p.excluded}`,
+    noMatch: (p: { variable: string; value: string; interfaces: string }) =>
+      `${p.variable} is "${p.value}", and no interface of this host matches it (interfaces: ${p.interfaces})`,
+    manyMatch: (p: { variable: string; value: string; count: number; matched: string }) =>
+      `${p.variable} "${p.value}" matches ${p.count} interfaces (${p.matched}) and HCCL takes the first one`,
+    exactName: 'an exact name ("=" prefix) leaves HCCL no choice',
+    noSuchInterface: (p: { variable: string; name: string; interfaces: string }) => `${p.variable} names ${p.name}, which does not exist here (interfaces: ${p.interfaces})`,
+    interfaceDown: (p: { variable: string; name: string }) => `${p.variable} names ${p.name}, which is down`,
+    interfaceUpFix: (p: { name: string; suggestion: string }) => `sudo ip link set ${p.name} up   # or name an interface that is up (${p.suggestion})`,
+    otherInterface: (p: { variable: string; name: string; ip: string; actual: string | null }) =>
+      `${p.variable} names ${p.name}, but HCCL_IF_IP ${p.ip} is on ${p.actual ?? 'another interface'}: they must name one interface`,
+    checkedUp: (p: { name: string; nic: string }) => `${p.name} ${p.nic} up`,
+    addressFlag: (p: { at: string }) => `--data-parallel-address (${p.at})`,
+    addressFlagFix: (p: { script: string; line: number; value: string; comment: string }) => `${p.script} line ${p.line}: --data-parallel-address ${p.value}   # ${p.comment}`,
+    noAddressFlag: (p: { script: string; local: number; dp: number }) =>
+      `${p.script} serves ${p.local} of ${p.dp} data-parallel ranks (the rest on other nodes) without --data-parallel-address: vLLM then uses 127.0.0.1, which the other nodes cannot reach`,
+    noAddressFlagFix: (p: { script: string; line: number; address: string | null; starts: boolean }) =>
+      `${p.script} line ${p.line}: --data-parallel-address ${p.address ?? '<address of the node that starts rank 0>'}   # ${p.starts ? 'this node starts rank 0: its own address' : "node 0's local_ip"}, the same on every node of the instance`,
+    nodeZeroAddress: '<address of node 0>',
+    ownAddressNodeZero: 'this node is node 0 (start rank 0): its own address',
+    nodeZeroLocalIp: "node 0's local_ip",
+    masterNotLocal: (p: { master: string; value: string }) => `this node starts data-parallel rank 0 (the master) but ${p.master} ${p.value} is not one of its addresses`,
+    masterIsThis: 'the master is this node: its own address',
+    notMaster: (p: { master: string; value: string; start: number; headless: boolean }) =>
+      `${p.master} ${p.value} is this host, but this node is not the master (start rank ${p.start}${p.headless ? ', --headless' : ''})`,
+    accepts: (p: { address: string; port: number }) => `${p.address}:${p.port} accepts connections`,
+    notCaptured: (p: { address: string; port: number }) => `whether ${p.address}:${p.port} answers was not captured in the snapshot`,
+    refused: (p: { address: string; port: number }) => `${p.address} answers (port ${p.port} refused: nothing listens yet)`,
+    noAnswer: (p: { address: string; port: number; error: string | null }) => `${p.address}:${p.port} does not answer (${p.error ?? 'no answer'})`,
+    reachDetail: (p: { master: string; detail: string }) => `${p.master}: ${p.detail}`,
+    recordAgainFix: (p: { file: string }) => `record the snapshot with this script (qprep snapshot --launch ${p.file})`,
+    routeFix: (p: { address: string; port: number }) =>
+      `check the route and firewall from this node to ${p.address} (ping ${p.address}; nc -vz ${p.address} ${p.port}), or correct the address`,
+    checkedMaster: (p: { value: string; local: boolean }) => `master ${p.value}${p.local ? ' (this host)' : ''}`,
+    proxyAt: (p: { name: string; line: number | null }) => (p.line === null ? `${p.name} (inherited)` : `${p.name} (line ${p.line})`),
+    proxies: (p: { where: string }) => `proxy variables reach vllm: ${p.where}`,
+    proxiesFix: (p: { names: string; script: string }) => `unset ${p.names}   # at the top of ${p.script}, as the guides do`,
+    noneSet: (p: { script: string }) =>
+      `${p.script} sets no HCCL_IF_IP, socket interface or master address: HCCL and Gloo pick an interface themselves (fine on one node)`,
+    allGood: (p: { script: string; checked: string }) => `${p.script}: ${p.checked}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
 };
