@@ -2,7 +2,7 @@ import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
-import { at, describeCallerValues, describeInvocation, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { isSecretName, REDACTED } from '../src/util/redact.js';
@@ -43,7 +43,7 @@ function captureSizes(compilation: unknown): number[] | undefined {
   return Array.isArray(sizes) && sizes.every((n) => typeof n === 'number') ? (sizes as number[]) : undefined;
 }
 
-function checkJson(view: LaunchView, args: ServeArgs, problems: Problem[]): Map<string, unknown> {
+function checkJson(ctx: CheckContext, view: LaunchView, args: ServeArgs, problems: Problem[]): Map<string, unknown> {
   const values = new Map<string, unknown>();
   const names = new Set(args.flags.filter((f) => JSON_FLAGS.has(f.name) || /^\s*[{[]/.test(f.value?.text ?? '')).map((f) => f.name));
   for (const name of names) {
@@ -51,11 +51,11 @@ function checkJson(view: LaunchView, args: ServeArgs, problems: Problem[]): Map<
     if (parsed.state === 'ok') values.set(name, parsed.value);
     else if (parsed.state === 'invalid') {
       const unknown = parsed.flag.value !== null && !parsed.flag.value.known;
-      const { reason, flag } = parsed;
+      const { flag } = parsed;
       const where = { script: view.name, line: flag.line, flag: flag.written };
       problems.push({
         level: unknown ? 'warn' : 'fail',
-        text: (t) => t.reason({ reason }),
+        text: (t) => t.reason({ reason: flagReason(parsed, t === en.checks['launch.flags'] ? en.probes.launch : ctx.text.probes.launch) }),
         fix: (t) => (unknown ? t.jsonComputedFix(where) : t.jsonInvalidFix(where)),
       });
     }
@@ -380,7 +380,10 @@ export default defineCheck({
       problems.push({ level: 'fail', text: (tt) => tt.extraPositional({ text, at: at(view, line) }), fix: (tt) => tt.extraPositionalFix({ script: view.name, line }) });
     }
     const layout = parallelism(args);
-    for (const reason of layout.problems) problems.push({ level: 'fail', text: (tt) => tt.reason({ reason }), fix: (tt) => tt.wholeNumberFix({ script: view.name }) });
+    const launchText = (tt: Text) => (tt === english ? en.probes.launch : ctx.text.probes.launch);
+    for (const invalid of layout.invalid) {
+      problems.push({ level: 'fail', text: (tt) => tt.reason({ reason: flagReasonAt(invalid, launchText(tt)) }), fix: (tt) => tt.wholeNumberFix({ script: view.name }) });
+    }
     const template = layout.unknowns.filter((u) => u.positional);
     if (template.length > 0) {
       evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
@@ -397,7 +400,7 @@ export default defineCheck({
       });
     }
 
-    const json = checkJson(view, args, problems);
+    const json = checkJson(ctx, view, args, problems);
     // kv_connector_extra_config, ranks and concurrency are judged against sizes; an unknown size judges nothing
     if (layout.unknowns.length === 0) {
       checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);

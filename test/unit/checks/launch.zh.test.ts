@@ -125,4 +125,13 @@ describe('launch checks in Chinese (--lang zh)', () => {
     const skipped = await runOn(network, a3Node(), {}, { lang: 'zh' });
     expect(skipped.outcome).toMatchObject({ status: 'skip', message: '未给出启动脚本（--launch SCRIPT）' });
   });
+  it('launch.flags: JSON that does not parse, in Chinese; the parser\'s own words quoted, the python3 line unchanged', async () => {
+    const script = edited(filledIn('run_p.sh'), [['"enable_cpu_binding": true}', '"enable_cpu_binding": True}']]);
+    const [zh, en] = await Promise.all([runOn(flags, a3Node(), {}, { launch: script, lang: 'zh' }), runOn(flags, a3Node(), {}, { launch: script })]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.message).toMatch(/^--additional-config（第 53 行）不是合法的 JSON：“[^”]+”$/);
+    expect(zh.outcome.remediation).toBe("run.sh 第 53 行：--additional-config '{...}'   # 单引号中的合法 JSON；可用 python3 -m json.tool 检查");
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+    expect(en.outcome.actual).toMatch(/^--additional-config \(line 53\) is not valid JSON: /);
+  });
 });

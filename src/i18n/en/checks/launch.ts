@@ -1,3 +1,4 @@
+import type { FlagProblem } from '../../../parsers/vllm-args.js';
 import { plural } from '../../../util/text.js';
 
 /** Text of src/probes/launch.ts that every launch check quotes (catalogue: probes.launch). */
@@ -9,6 +10,25 @@ export const launchProbes = {
   variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
     `${p.name} (${p.at}${p.from !== null ? `, from ${p.from} at line ${p.fromLine}` : ''})`,
   inherited: (p: { name: string }) => `${p.name} (inherited from the environment)`,
+  /** why a server flag's value cannot be used (the parser's facts; its `reason` is this English) */
+  flagProblemAt: (p: { reason: string; line: number }) => `${p.reason} (line ${p.line})`,
+  flagProblem: (p: { flag: string; problem: FlagProblem }) => {
+    const problem = p.problem;
+    switch (problem.kind) {
+      case 'no-value':
+        return `${p.flag} has no value`;
+      case 'unknown':
+        return `${p.flag} is ${problem.text}, which only a run can tell`;
+      case 'not-whole':
+        return `${p.flag} is "${problem.text}", not a whole number`;
+      case 'below':
+        return `${p.flag} is ${problem.value}, below ${problem.min}`;
+      case 'run-time':
+        return `${p.flag} is built at run time (${problem.dynamic})`;
+      case 'not-json':
+        return `${p.flag} (line ${problem.line}) is not valid JSON: ${problem.detail}`;
+    }
+  },
 };
 
 /** The checks launch.*: the launch script. One entry per check id. */

@@ -1,4 +1,5 @@
 import type { launch as en, launchProbes as enProbes } from '../../en/checks/launch.js';
+import type { FlagProblem } from '../../../parsers/vllm-args.js';
 
 export const launchProbes: typeof enProbes = {
   noScript: '未给出启动脚本（--launch SCRIPT）',
@@ -6,6 +7,25 @@ export const launchProbes: typeof enProbes = {
   variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
     `${p.name}（${p.at}${p.from !== null ? `，来自第 ${p.fromLine} 行的 ${p.from}` : ''}）`,
   inherited: (p: { name: string }) => `${p.name}（继承自运行环境）`,
+  flagProblemAt: (p: { reason: string; line: number }) => `${p.reason}（第 ${p.line} 行）`,
+  flagProblem: (p: { flag: string; problem: FlagProblem }) => {
+    const problem = p.problem;
+    switch (problem.kind) {
+      case 'no-value':
+        return `${p.flag} 没有值`;
+      case 'unknown':
+        return `${p.flag} 为 ${problem.text}，只有运行时才能确定`;
+      case 'not-whole':
+        return `${p.flag} 为 "${problem.text}"，不是整数`;
+      case 'below':
+        return `${p.flag} 为 ${problem.value}，小于 ${problem.min}`;
+      case 'run-time':
+        return `${p.flag} 在运行时构造（${problem.dynamic}）`;
+      case 'not-json':
+        // the JSON parser's own words, quoted as it says them
+        return `${p.flag}（第 ${problem.line} 行）不是合法的 JSON：“${problem.detail}”`;
+    }
+  },
 };
 
 export const launch: typeof en = {
