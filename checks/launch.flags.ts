@@ -1,7 +1,8 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
-import { at, callerOf, describeCallerValues, describeInvocation, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, type LaunchView } from '../src/probes/launch.js';
+import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { isSecretName, REDACTED } from '../src/util/redact.js';
@@ -9,10 +10,13 @@ import { inspectModel, locateModel, type ModelFiles } from '../src/probes/model.
 import { modelHeadsOf } from '../src/data/model-heads.js';
 import { summarizeList } from '../src/util/text.js';
 
+type Text = Catalogue['checks']['launch.flags'];
+
 interface Problem {
   level: 'fail' | 'warn';
-  text: string;
-  fix: string;
+  /** the finding in a catalogue's language: the run's for the message, English for `actual` and the evidence */
+  text: (t: Text) => string;
+  fix: (t: Text) => string;
 }
 
 type Json = Record<string, unknown>;
@@ -39,7 +43,7 @@ function captureSizes(compilation: unknown): number[] | undefined {
   return Array.isArray(sizes) && sizes.every((n) => typeof n === 'number') ? (sizes as number[]) : undefined;
 }
 
-function checkJson(view: LaunchView, args: ServeArgs, problems: Problem[]): Map<string, unknown> {
+function checkJson(ctx: CheckContext, view: LaunchView, args: ServeArgs, problems: Problem[]): Map<string, unknown> {
   const values = new Map<string, unknown>();
   const names = new Set(args.flags.filter((f) => JSON_FLAGS.has(f.name) || /^\s*[{[]/.test(f.value?.text ?? '')).map((f) => f.name));
   for (const name of names) {
@@ -47,12 +51,12 @@ function checkJson(view: LaunchView, args: ServeArgs, problems: Problem[]): Map<
     if (parsed.state === 'ok') values.set(name, parsed.value);
     else if (parsed.state === 'invalid') {
       const unknown = parsed.flag.value !== null && !parsed.flag.value.known;
+      const { flag } = parsed;
+      const where = { script: view.name, line: flag.line, flag: flag.written };
       problems.push({
         level: unknown ? 'warn' : 'fail',
-        text: parsed.reason,
-        fix: unknown
-          ? `${view.name} line ${parsed.flag.line}: write ${parsed.flag.written} as literal JSON in single quotes`
-          : `${view.name} line ${parsed.flag.line}: ${parsed.flag.written} '{...}'   # valid JSON in single quotes; check it with: python3 -m json.tool`,
+        text: (t) => t.reason({ reason: flagReason(parsed, t === en.checks['launch.flags'] ? en.probes.launch : ctx.text.probes.launch) }),
+        fix: (t) => (unknown ? t.jsonComputedFix(where) : t.jsonInvalidFix(where)),
       });
     }
   }
@@ -64,10 +68,12 @@ function checkKvSizes(ctx: CheckContext, view: LaunchView, args: ServeArgs, kv: 
   const wanted = ctx.profile.deployment.role;
   const flag = lastFlag(args, 'kv-transfer-config');
   if (wanted !== 'any' && !flag) {
+    const kvRole = wanted === 'prefill' ? 'kv_producer' : 'kv_consumer';
+    const line = view.serve!.line;
     problems.push({
       level: 'fail',
-      text: `profile ${ctx.profile.name} is a ${wanted} node of a disaggregated deployment, but ${view.name} has no --kv-transfer-config: it starts a plain server`,
-      fix: `${view.name} line ${view.serve!.line}: --kv-transfer-config '{"kv_connector": "MooncakeLayerwiseConnector", "kv_role": "${wanted === 'prefill' ? 'kv_producer' : 'kv_consumer'}", ...}'   # as the guide's run_${wanted === 'prefill' ? 'p' : 'd0'}.sh; or use a profile without deployment.role`,
+      text: (t) => t.noKvConfig({ profile: ctx.profile.name, role: wanted, script: view.name }),
+      fix: (t) => t.noKvConfigFix({ script: view.name, line, kvRole, guideScript: `run_${wanted === 'prefill' ? 'p' : 'd0'}.sh` }),
     });
   }
   if (!isObject(kv)) return;
@@ -75,10 +81,11 @@ function checkKvSizes(ctx: CheckContext, view: LaunchView, args: ServeArgs, kv: 
   const actualRole = role === 'kv_producer' ? 'prefill' : role === 'kv_consumer' ? 'decode' : undefined;
   if (wanted !== 'any' && flag && actualRole !== wanted) {
     const line = jsonKeyLine(flag, ['kv_role']);
+    const kvRole = typeof role === 'string' ? role : null;
     problems.push({
       level: 'fail',
-      text: `profile ${ctx.profile.name} is a ${wanted} node, but ${at(view, line)} sets kv_role ${typeof role === 'string' ? role : 'to nothing'}: the ${wanted === 'prefill' ? 'decode' : 'prefill'} script, or the wrong profile?`,
-      fix: `run the ${wanted} script here (kv_role "${wanted === 'prefill' ? 'kv_producer' : 'kv_consumer'}"), or check this node with the profile of its role`,
+      text: (t) => t.wrongRole({ profile: ctx.profile.name, role: wanted, at: at(view, line), kvRole, other: wanted === 'prefill' ? 'decode' : 'prefill' }),
+      fix: (t) => t.wrongRoleFix({ role: wanted, kvRole: wanted === 'prefill' ? 'kv_producer' : 'kv_consumer' }),
     });
   }
   const extra = kv.kv_connector_extra_config;
@@ -97,8 +104,8 @@ function checkKvSizes(ctx: CheckContext, view: LaunchView, args: ServeArgs, kv: 
       const line = flag ? jsonKeyLine(flag, ['kv_connector_extra_config', side, key]) : view.serve!.line;
       problems.push({
         level: 'fail',
-        text: `--kv-transfer-config says ${side}.${key} ${String(declared)} but this ${side} instance runs ${flagName} ${actual} (${role}, ${at(view, line)})`,
-        fix: `${view.name} line ${line}: "${key}": ${actual}   # in the ${side} block, on every node of the deployment; or change ${flagName}`,
+        text: (t) => t.sizeMismatch({ side, key, declared: String(declared), flag: flagName, actual, kvRole: role, at: at(view, line) }),
+        fix: (t) => t.sizeMismatchFix({ script: view.name, line, key, actual, side, flag: flagName }),
       });
     }
   }
@@ -115,29 +122,32 @@ function checkRanks(view: LaunchView, args: ServeArgs, problems: Problem[]): voi
   const line = (name: string) => lastFlag(args, name)?.line ?? view.serve!.line;
   const { dp, dpLocal, startRank } = layout;
   if (dpLocal > dp) {
+    const localLine = line('data-parallel-size-local');
     problems.push({
       level: 'fail',
-      text: `--data-parallel-size-local ${dpLocal} (${at(view, line('data-parallel-size-local'))}) is more than --data-parallel-size ${dp}: a node cannot serve more ranks than the instance has`,
-      fix: `${view.name} line ${line('data-parallel-size-local')}: --data-parallel-size-local ${dp}   # or raise --data-parallel-size to the ranks of every node together`,
+      text: (t) => t.localAbove({ local: dpLocal, at: at(view, localLine), dp }),
+      fix: (t) => t.localAboveFix({ script: view.name, line: localLine, dp }),
     });
     return;
   }
   if (dpLocal === 0) return;
   if (startRank + dpLocal > dp) {
     const last = startRank + dpLocal - 1;
+    const startLine = line('data-parallel-start-rank');
     problems.push({
       level: 'fail',
-      text: `this node would serve ranks ${startRank}-${last}, past the last rank ${dp - 1} of --data-parallel-size ${dp} (--data-parallel-start-rank ${startRank} at ${at(view, line('data-parallel-start-rank'))})`,
-      fix: `${view.name} line ${line('data-parallel-start-rank')}: --data-parallel-start-rank ${Math.max(0, dp - dpLocal)}   # the ranks of the nodes before this one together; or raise --data-parallel-size`,
+      text: (t) => t.pastLast({ start: startRank, last, dp, at: at(view, startLine) }),
+      fix: (t) => t.pastLastFix({ script: view.name, line: startLine, start: Math.max(0, dp - dpLocal) }),
     });
     return;
   }
   if (startRank % dpLocal !== 0) {
     const below = startRank - (startRank % dpLocal);
+    const startLine = line('data-parallel-start-rank');
     problems.push({
       level: 'warn',
-      text: `--data-parallel-start-rank ${startRank} (${at(view, line('data-parallel-start-rank'))}) is not a multiple of --data-parallel-size-local ${dpLocal}: with ${dpLocal} ranks per node the nodes start at 0, ${dpLocal}, ${dpLocal * 2}, ...`,
-      fix: `${view.name} line ${line('data-parallel-start-rank')}: --data-parallel-start-rank ${below}   # or ${below + dpLocal}; the ranks of the nodes before this one together`,
+      text: (t) => t.startNotMultiple({ start: startRank, at: at(view, startLine), local: dpLocal }),
+      fix: (t) => t.startNotMultipleFix({ script: view.name, line: startLine, below, above: below + dpLocal }),
     });
   }
 }
@@ -152,19 +162,22 @@ function checkConcurrency(ctx: CheckContext, view: LaunchView, args: ServeArgs, 
   const needed = Math.ceil(expected / layout.dp);
   if (seqs.state === 'invalid') return;
   if (seqs.state === 'absent') {
+    const line = view.serve!.line;
     problems.push({
       level: 'warn',
-      text: `no --max-num-seqs in ${view.name}: vLLM picks its default, and profile ${ctx.profile.name} expects ${expected} requests at once (${layout.dp} DP ${layout.dp === 1 ? 'group' : 'groups'} need ${needed} each)`,
-      fix: `${view.name} line ${view.serve!.line}: --max-num-seqs ${needed}   # x --data-parallel-size ${layout.dp} >= ${expected}`,
+      text: (t) => t.noMaxSeqs({ script: view.name, profile: ctx.profile.name, expected, dp: layout.dp, needed }),
+      fix: (t) => t.noMaxSeqsFix({ script: view.name, line, needed, dp: layout.dp, expected }),
     });
     return;
   }
   const capacity = seqs.value * layout.dp;
   if (capacity < expected) {
+    const value = seqs.value;
+    const { line, written } = flag!;
     problems.push({
       level: 'warn',
-      text: `--max-num-seqs ${seqs.value} x --data-parallel-size ${layout.dp} = ${capacity} requests at once, below the ${expected} profile ${ctx.profile.name} expects: the rest wait in the queue, and TTFT counts the wait`,
-      fix: `${view.name} line ${flag!.line}: ${flag!.written} ${needed}   # x --data-parallel-size ${layout.dp} >= ${expected}; or lower deployment.expectedConcurrency`,
+      text: (t) => t.lowCapacity({ seqs: value, dp: layout.dp, capacity, expected, profile: ctx.profile.name }),
+      fix: (t) => t.lowCapacityFix({ script: view.name, line, flag: written, needed, dp: layout.dp, expected }),
     });
   }
 }
@@ -214,25 +227,20 @@ function checkHeads(view: LaunchView, args: ServeArgs, weights: ModelFiles | und
   const heads = fromConfig ?? row?.heads;
   if (heads === undefined) return;
   const kvHeads = fromConfig !== undefined ? (configNumber(weights!.config, 'num_key_value_heads') ?? heads) : row!.kvHeads;
-  const source = fromConfig !== undefined ? "the weights' config.json" : `${row!.id}'s config.json (qprep's table)`;
+  const tableId = row?.id ?? '';
+  const source = (t: Text) => (fromConfig !== undefined ? t.weightsConfig : t.tableConfig({ id: tableId }));
   const tp = layout.tp;
   const flag = lastFlag(args, 'tensor-parallel-size')!;
   const divisors = (n: number) => [...Array(n).keys()].map((i) => i + 1).filter((d) => n % d === 0 && (d >= kvHeads ? d % kvHeads === 0 : kvHeads % d === 0));
   const fits = divisors(heads);
   const below = fits.filter((d) => d < tp).pop();
-  const suggestion = below ? `${flag.written} ${below}` : `${flag.written} <a divisor of ${heads}>`;
+  const suggestion = (t: Text) => (below ? `${flag.written} ${below}` : t.divisorOf({ flag: flag.written, heads }));
+  const fix = (t: Text) => t.headsFix({ script: view.name, line: flag.line, suggestion: suggestion(t), fits: fits.join(', ') });
+  const where = at(view, flag.line);
   if (heads % tp !== 0) {
-    problems.push({
-      level: 'fail',
-      text: `${flag.written} ${tp} (${at(view, flag.line)}) does not divide the ${heads} attention heads of ${model} (${source}): vLLM refuses to start`,
-      fix: `${view.name} line ${flag.line}: ${suggestion}   # TP sizes that fit: ${fits.join(', ')}`,
-    });
+    problems.push({ level: 'fail', text: (t) => t.headsNotDivided({ flag: flag.written, tp, at: where, heads, model, source: source(t) }), fix });
   } else if (tp >= kvHeads ? tp % kvHeads !== 0 : kvHeads % tp !== 0) {
-    problems.push({
-      level: 'fail',
-      text: `${flag.written} ${tp} (${at(view, flag.line)}) does not fit the ${kvHeads} KV heads of ${model} (${source}): the KV heads are neither split evenly nor replicated`,
-      fix: `${view.name} line ${flag.line}: ${suggestion}   # TP sizes that fit: ${fits.join(', ')}`,
-    });
+    problems.push({ level: 'fail', text: (t) => t.kvHeadsNotFit({ flag: flag.written, tp, at: where, kvHeads, model, source: source(t) }), fix });
   }
 }
 
@@ -250,16 +258,18 @@ function checkQuantization(view: LaunchView, args: ServeArgs, weights: ModelFile
   const described = weights?.quantDescriptions ?? [];
   const line = quantization?.line ?? view.serve!.line;
   if (described.length > 0) {
+    const given = quantization?.value ? quantization.value.text : null;
+    const description = described[0]!;
     problems.push({
       level: 'fail',
-      text: `${model} is quantized by msModelSlim (${described[0]}) but ${quantization?.value ? `--quantization is ${quantization.value.text}` : 'the server has no --quantization ascend'}: the quantized weights do not load`,
-      fix: `${view.name} line ${line}: --quantization ascend`,
+      text: (t) => t.msModelSlim({ model, description, quantization: given }),
+      fix: (t) => t.quantizationFix({ script: view.name, line }),
     });
   } else if (!weights && /(^|[-_./])w(8a8|4a8)/i.test(model.replace(/^.*\//, '')) && !quantization) {
     problems.push({
       level: 'warn',
-      text: `${model} looks W8A8/W4A8-quantized and the server has no --quantization ascend: msModelSlim weights need it (LLM-Compressor weights do not); the weights are not on this host to tell`,
-      fix: `${view.name} line ${line}: --quantization ascend   # if the weights come from msModelSlim (they carry quant_model_description.json)`,
+      text: (t) => t.looksQuantized({ model }),
+      fix: (t) => t.looksQuantizedFix({ script: view.name, line }),
     });
   }
 }
@@ -283,8 +293,8 @@ function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unkn
   if (booleanFlag(args, 'enforce-eager') === true) {
     problems.push({
       level: 'fail',
-      text: `torchair_graph_config is enabled (${at(view, line)}) together with --enforce-eager: vllm-ascend refuses to start ("Can't enable graph mode and eager mode at the same time", ${TORCHAIR_SOURCE.replace(', TORCHAIR_MODEL_LIST', '')})`,
-      fix: `${view.name} line ${line}: "torchair_graph_config": {"enabled": false}   # or remove --enforce-eager`,
+      text: (t) => t.torchairEager({ at: at(view, line), source: TORCHAIR_SOURCE.replace(', TORCHAIR_MODEL_LIST', '') }),
+      fix: (t) => t.torchairEagerFix({ script: view.name, line }),
     });
   }
   const configType = weights?.config && typeof weights.config.model_type === 'string' ? weights.config.model_type : undefined;
@@ -293,11 +303,11 @@ function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unkn
   const guessed = configType === undefined && model !== undefined ? model.replace(/^.*\//, '').toLowerCase().replace(/-/g, '_') : undefined;
   const type = configType?.toLowerCase() ?? guessed;
   if (type === undefined || TORCHAIR_MODEL_TYPES.some((supported) => type.includes(supported))) return;
-  const what = configType !== undefined ? `model_type ${configType} (the weights' config.json)` : `${model} (by its name; the weights are not on this host to tell its model_type)`;
+  const what = (t: Text) => (configType !== undefined ? t.torchairModelType({ modelType: configType }) : t.torchairModelName({ model: model ?? '' }));
   problems.push({
     level: configType !== undefined ? 'fail' : 'warn',
-    text: `torchair_graph_config is enabled (${at(view, line)}) for ${what}, and TorchAir graph mode supports only the model types ${TORCHAIR_MODEL_TYPES.join(', ')} (${TORCHAIR_SOURCE}): vllm-ascend raises NotImplementedError at start`,
-    fix: `${view.name} line ${line}: "torchair_graph_config": {"enabled": false}   # the default graph mode (ACLGraph) serves this model`,
+    text: (t) => t.torchairUnsupported({ at: at(view, line), what: what(t), types: TORCHAIR_MODEL_TYPES.join(', '), source: TORCHAIR_SOURCE }),
+    fix: (t) => t.torchairUnsupportedFix({ script: view.name, line }),
   });
 }
 
@@ -309,8 +319,8 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
     problems.push({
       // the 310P guide: "--dtype float16 must be set on Atlas 300I DUO and Atlas 200I Pro"
       level: 'fail',
-      text: `310P supports only FP16, and ${dtype?.value ? `--dtype is ${dtype.value.text}` : '--dtype is not set (bfloat16 models load as bfloat16)'}`,
-      fix: `${view.name} line ${dtype?.line ?? line}: --dtype float16`,
+      text: (t) => t.fp16Only({ dtype: dtype?.value ? dtype.value.text : null }),
+      fix: (t) => t.fp16Fix({ script: view.name, line: dtype?.line ?? line }),
     });
   }
   const model = args.model?.text;
@@ -318,8 +328,8 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
   if (isQwen35(model) && (!ssm?.value || ssm.value.text !== 'float16')) {
     problems.push({
       level: 'warn',
-      text: `310P supports only a float16 Mamba SSM cache for Qwen3.5, and ${ssm?.value ? `--mamba-ssm-cache-dtype is ${ssm.value.text}` : '--mamba-ssm-cache-dtype is not set'}`,
-      fix: `${view.name} line ${ssm?.line ?? line}: --mamba-ssm-cache-dtype float16`,
+      text: (t) => t.ssmFp16({ dtype: ssm?.value ? ssm.value.text : null }),
+      fix: (t) => t.ssmFp16Fix({ script: view.name, line: ssm?.line ?? line }),
     });
   }
   const additional = json.get('additional-config');
@@ -329,8 +339,8 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
     const flag = lastFlag(args, 'additional-config');
     problems.push({
       level: 'warn',
-      text: `310P does not support enable_npugraph_ex, and --additional-config ${flag ? 'does not set it to false' : 'is not given'}`,
-      fix: `${view.name} line ${flag?.line ?? line}: --additional-config '{"ascend_compilation_config": {"enable_npugraph_ex": false}}'`,
+      text: (t) => t.npugraph({ given: Boolean(flag) }),
+      fix: (t) => t.npugraphFix({ script: view.name, line: flag?.line ?? line }),
     });
   }
   const sizes = captureSizes(json.get('compilation-config'));
@@ -338,68 +348,59 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
   if (sizes && layout.tp > 1 && sizes.length > 2) {
     problems.push({
       level: 'warn',
-      text: `with TP ${layout.tp} on 310P the hardware event ids allow at most two cudagraph capture sizes; --compilation-config lists ${sizes.length} (${sizes.join(', ')})`,
-      fix: `${view.name} line ${lastFlag(args, 'compilation-config')?.line ?? line}: "cudagraph_capture_sizes": [${sizes.slice(0, 2).join(', ')}]`,
+      text: (t) => t.captureSizes310p({ tp: layout.tp, count: sizes.length, sizes: sizes.join(', ') }),
+      fix: (t) => t.captureSizesFix({ script: view.name, line: lastFlag(args, 'compilation-config')?.line ?? line, sizes: sizes.slice(0, 2).join(', ') }),
     });
   }
 }
 
+// title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.flags',
-  title: "vllm serve flags consistent",
   category: 'launch',
   level: 'required',
-  why:
-    'vLLM refuses a JSON flag that does not parse; a Mooncake kv_connector_extra_config whose prefill/decode sizes ' +
-    'disagree with the instance breaks the KV transfer; a node serves ranks --data-parallel-start-rank .. + ' +
-    '--data-parallel-size-local - 1 of --data-parallel-size, so those must fit (qprep aggregate checks the nodes ' +
-    'together); on Atlas 300I Duo / 200I Pro the guide requires --dtype float16, a float16 Mamba SSM cache, ' +
-    'enable_npugraph_ex false and at most two capture sizes with TP > 1; prefix caching on the hybrid Qwen3.5 models ' +
-    'needs --mamba-cache-mode align; with MTP the capture sizes should be multiples of num_speculative_tokens + 1; ' +
-    '--max-num-seqs x --data-parallel-size below the expected concurrency (profile deployment.expectedConcurrency) ' +
-    'queues requests; a script whose kv_role is not the role the profile gives this node is the wrong script. ' +
-    'Sizes that come from the caller ($1..$7 of a template such as examples/external_online_dp/run_dp_template.sh) are ' +
-    'named once and nothing is derived from them. --dtype float16 is required on 310P ("must be set on Atlas 300I DUO ' +
-    'and Atlas 200I Pro", tutorials/models/Qwen3.5-Dense.md); enable_npugraph_ex matters only in FULL graph modes ' +
-    '(user_guide/feature_guide/graph_mode.md: PIECEWISE disables it, --enforce-eager captures nothing). ' +
-    '--tensor-parallel-size must divide the attention heads and fit the KV heads (vLLM ModelConfig.' +
-    'verify_with_parallel_config), read from the weights\' config.json or, without them, from a table of the ' +
-    'tutorials\' models (src/data/model-heads.ts, from each model\'s config.json on Hugging Face). msModelSlim ' +
-    'weights (quant_model_description.json) need --quantization ascend (user_guide/feature_guide/quantization.md). ' +
-    'torchair_graph_config enabled for a model_type outside deepseek, pangu, kimi_k2, qwen, or with --enforce-eager, ' +
-    'stops vllm-ascend at start (vllm-ascend v0.11.0 vllm_ascend/ascend_config.py: TORCHAIR_MODEL_LIST and ' +
-    'check_ascend_config); from the weights\' config.json a fail, from the model\'s name only a warning.',
-  reads: ['the --launch script (never executed)', 'npu-smi info (the NPU family)'],
-  fix: 'Change the flag on the line the check names, as it prints it.',
   async run(ctx) {
+    const t = ctx.text.checks['launch.flags'];
+    const english = en.checks['launch.flags'];
     const view = await launchView(ctx);
-    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
+    if (!view) return noLaunchScript(ctx);
     const serve = view.serve;
-    if (!serve) return skip(`${view.name} starts no vLLM server: no flag to check (launch.script says why)`, { remediation: LAUNCH_REMEDIATION });
+    if (!serve) return skip(t.noServer({ script: view.name }), { remediation: ctx.text.probes.launch.remediation });
     const args = serve.parsed;
     const problems: Problem[] = [];
     const evidence: Record<string, unknown> = { script: view.input.file, line: serve.line };
 
-    for (const flag of args.missingValues) problems.push({ level: 'fail', text: `${flag.written} (${at(view, flag.line)}) has no value: vllm refuses to start`, fix: `${view.name} line ${flag.line}: ${flag.written} <value>` });
-    if (!args.model) problems.push({ level: 'fail', text: `${serve.form} at ${at(view, serve.line)} names no model`, fix: `${view.name} line ${serve.line}: vllm serve /path/to/weights ...` });
+    for (const flag of args.missingValues) {
+      const { written, line } = flag;
+      problems.push({ level: 'fail', text: (tt) => tt.missingValue({ flag: written, at: at(view, line) }), fix: (tt) => tt.missingValueFix({ script: view.name, line, flag: written }) });
+    }
+    if (!args.model) problems.push({ level: 'fail', text: (tt) => tt.noModel({ form: serve.form, at: at(view, serve.line) }), fix: (tt) => tt.noModelFix({ script: view.name, line: serve.line }) });
     for (const extra of args.extraPositionals) {
-      problems.push({ level: 'fail', text: `"${extra.text}" (${at(view, extra.line)}) is a second positional argument: vllm takes only the model (a flag lost its "--"?)`, fix: `${view.name} line ${extra.line}: remove it or add the flag it belongs to` });
+      const { text, line } = extra;
+      problems.push({ level: 'fail', text: (tt) => tt.extraPositional({ text, at: at(view, line) }), fix: (tt) => tt.extraPositionalFix({ script: view.name, line }) });
     }
     const layout = parallelism(args);
-    for (const problem of layout.problems) problems.push({ level: 'fail', text: problem, fix: `${view.name}: write the size as a whole number` });
+    const launchText = (tt: Text) => (tt === english ? en.probes.launch : ctx.text.probes.launch);
+    for (const invalid of layout.invalid) {
+      problems.push({ level: 'fail', text: (tt) => tt.reason({ reason: flagReasonAt(invalid, launchText(tt)) }), fix: (tt) => tt.wholeNumberFix({ script: view.name }) });
+    }
     const template = layout.unknowns.filter((u) => u.positional);
     if (template.length > 0) {
       evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
+      const values = describeCallerValues(template);
+      const used = view.arguments?.used;
+      const positional = template.some((u) => u.positional);
       problems.push({
         level: 'warn',
-        text: view.arguments
-          ? `sizes come from the caller: ${describeCallerValues(template)}; ${describeInvocation(view.arguments.used)} passes ${template.length === 1 ? 'it' : 'them'} computed at run time, and nothing is derived from ${template.length === 1 ? 'it' : 'them'} here`
-          : `sizes come from the caller: ${describeCallerValues(template)}; ${view.name} is a template filled in by ${callerOf(template)}, and nothing is derived from them here`,
-        fix: `check the script that runs ${view.name} with its arguments (qprep check --launch on a copy with the values written in)`,
+        text: (tt) =>
+          used
+            ? tt.fromInvocation({ values, invocation: describeInvocation(used), count: template.length })
+            : tt.fromTemplate({ values, script: view.name, positional }),
+        fix: (tt) => tt.fromCallerFix({ script: view.name }),
       });
     }
 
-    const json = checkJson(view, args, problems);
+    const json = checkJson(ctx, view, args, problems);
     // kv_connector_extra_config, ranks and concurrency are judged against sizes; an unknown size judges nothing
     if (layout.unknowns.length === 0) {
       checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);
@@ -415,7 +416,9 @@ export default defineCheck({
       if (before !== undefined && before !== value) {
         // a secret's value is never quoted, not even its first characters
         const shown = (text: string) => (isSecretName(flag.name) ? REDACTED : text.slice(0, 30));
-        problems.push({ level: 'warn', text: `--${flag.name} is given twice with different values (${shown(before)}, then ${shown(value)} at line ${flag.line}): vllm keeps the last`, fix: `${view.name}: keep one --${flag.name}` });
+        const { name, line } = flag;
+        const twice = { flag: name, before: shown(before), after: shown(value), line };
+        problems.push({ level: 'warn', text: (tt) => tt.givenTwice(twice), fix: (tt) => tt.givenTwiceFix({ script: view.name, flag: name }) });
       }
       seen.set(flag.name, value);
     }
@@ -424,10 +427,12 @@ export default defineCheck({
     if (isQwen35(model) && booleanFlag(args, 'enable-prefix-caching') === true) {
       const mode = lastFlag(args, 'mamba-cache-mode');
       if (mode?.value?.text !== 'align') {
+        const line = lastFlag(args, 'enable-prefix-caching')!.line;
+        const hybrid = model!;
         problems.push({
           level: 'warn',
-          text: `--enable-prefix-caching on ${model} (a hybrid Mamba-style model) without --mamba-cache-mode align`,
-          fix: `${view.name} line ${lastFlag(args, 'enable-prefix-caching')!.line}: --enable-prefix-caching --mamba-cache-mode align   # or --no-enable-prefix-caching`,
+          text: (tt) => tt.prefixCaching({ model: hybrid }),
+          fix: (tt) => tt.prefixCachingFix({ script: view.name, line }),
         });
       }
     }
@@ -438,10 +443,13 @@ export default defineCheck({
       const step = speculative.num_speculative_tokens + 1;
       const odd = sizes.filter((n) => n % step !== 0);
       if (odd.length > 0) {
+        const tokens = speculative.num_speculative_tokens;
+        const line = lastFlag(args, 'compilation-config')!.line;
+        const rounded = [...new Set(sizes.map((n) => Math.max(step, Math.round(n / step) * step)))].join(', ');
         problems.push({
           level: 'warn',
-          text: `with MTP (num_speculative_tokens ${speculative.num_speculative_tokens}) capture sizes should be multiples of ${step}; ${odd.join(', ')} ${odd.length === 1 ? 'is' : 'are'} not`,
-          fix: `${view.name} line ${lastFlag(args, 'compilation-config')!.line}: "cudagraph_capture_sizes": [${[...new Set(sizes.map((n) => Math.max(step, Math.round(n / step) * step)))].join(', ')}]`,
+          text: (tt) => tt.mtpSizes({ tokens, step, odd }),
+          fix: (tt) => tt.mtpSizesFix({ script: view.name, line, sizes: rounded }),
         });
       }
     }
@@ -454,18 +462,21 @@ export default defineCheck({
     checkQuantization(view, args, weights, problems);
     checkTorchair(view, args, json, weights, problems);
 
-    evidence.problems = problems.map((p) => `${p.level}: ${p.text}`);
+    // for programs: English whatever the run's language
+    evidence.problems = problems.map((p) => `${p.level}: ${p.text(english)}`);
     if (problems.length === 0) {
       const jsonNames = [...json.keys()];
-      return pass(`${args.flags.length} flags of ${serve.form} read${jsonNames.length > 0 ? `; ${summarizeList(jsonNames.map((n) => `--${n}`), 4)} valid JSON` : ''}`, { evidence });
+      const valid = jsonNames.length > 0 ? summarizeList(jsonNames.map((n) => `--${n}`), 4, ctx.text.report.list) : null;
+      return pass(t.allRead({ count: args.flags.length, form: serve.form, json: valid }), { evidence });
     }
     const failing = problems.filter((p) => p.level === 'fail');
     const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
-    const message = `${ordered[0]!.text}${ordered.length > 1 ? ` (and ${ordered.length - 1} more)` : ''}`;
+    const message = t.andMore({ first: ordered[0]!.text(t), more: ordered.length - 1 });
     const details = {
       expected: 'flags vllm accepts, consistent with each other and this NPU',
-      actual: summarizeList(ordered.map((p) => p.text), 2),
-      remediation: [...new Set(ordered.map((p) => p.fix))].join('\n'),
+      // for programs: English whatever the run's language
+      actual: summarizeList(ordered.map((p) => p.text(english)), 2),
+      remediation: [...new Set(ordered.map((p) => p.fix(t)))].join('\n'),
       evidence,
     };
     const outcome: Outcome = failing.length > 0 ? fail(message, details) : warn(message, details);

@@ -1,12 +1,13 @@
-import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
+import { error, fail, pass, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import { en, type Catalogue } from '../src/i18n/en/index.js';
 import type { NetInterface } from '../src/host/types.js';
 import type { ShellVariable } from '../src/parsers/launch-script.js';
 import { integerFlag, lastFlag } from '../src/parsers/vllm-args.js';
-import { at, describeVariable, LAUNCH_REMEDIATION, launchView, NO_LAUNCH_SCRIPT, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
+import { at, describeVariable, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
 import { isIP, isLoopbackOrLinkLocal } from '../src/util/ip.js';
 import { redactEnvValue } from '../src/util/redact.js';
-import { summarizeList } from '../src/util/text.js';
+import { summarizeList, type ListWords } from '../src/util/text.js';
 
 /** This node's address, as the guides' scripts name it. */
 const LOCAL_ADDRESS_VARIABLES = ['HCCL_IF_IP', 'IP_ADDRESS', 'local_ip'];
@@ -19,11 +20,22 @@ const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'ftp_proxy', 'all_proxy', 
 const REACHABLE_ERRORS = new Set(['ECONNREFUSED']);
 
 type Level = 'fail' | 'warn';
+
+/** The words of one language: the run's for what a person reads, English for `actual` and the evidence. */
+interface Words {
+  t: Catalogue['checks']['launch.network'];
+  launch: Catalogue['probes']['launch'];
+  list: ListWords;
+}
+type Say = (w: Words) => string;
+
 interface Problem {
   level: Level;
-  text: string;
-  fix: string;
+  text: Say;
+  fix: Say;
 }
+
+const ENGLISH: Words = { t: en.checks['launch.network'], launch: en.probes.launch, list: en.report.list };
 
 function ipv4Of(iface: NetInterface): string | undefined {
   return iface.addresses.find((a) => a.family === 'IPv4')?.address;
@@ -48,10 +60,10 @@ function variablesNamed(view: LaunchView, names: readonly string[]): ShellVariab
 }
 
 /** "the line where it is written": the deepest origin, where the literal is. */
-function fixLine(view: LaunchView, variable: ShellVariable, value: string, comment: string): string {
+function fixLine(w: Words, view: LaunchView, variable: ShellVariable, value: string, comment: string): string {
   const root = rootOf(variable);
-  if (root.line === null) return `export ${variable.name}="${value}"   # ${comment}`;
-  return `${view.name} line ${root.line}: ${root.name}="${value}"   # ${comment}`;
+  if (root.line === null) return w.t.fixExport({ name: variable.name, value, comment });
+  return w.t.fixAt({ script: view.name, line: root.line, name: root.name, value, comment });
 }
 
 /**
@@ -74,35 +86,32 @@ function hcclInterfaceSpec(value: string): { exact: string[]; prefixes: string[]
   return { exact, prefixes, excludes };
 }
 
-async function masterReachable(ctx: CheckContext, address: string, port: number): Promise<{ ok: boolean; unknown?: boolean; detail: string }> {
+async function masterReachable(ctx: CheckContext, address: string, port: number): Promise<{ ok: boolean; unknown?: boolean; detail: Say }> {
   const result = await ctx.host.tcpConnect(address, port, Math.min(ctx.timeoutMs, 5000));
-  if (result.ok) return { ok: true, detail: `${address}:${port} accepts connections` };
+  if (result.ok) return { ok: true, detail: (w) => w.t.accepts({ address, port }) };
   // a replay of a snapshot that never tried this address cannot tell
-  if (result.error && /not captured/.test(result.error)) return { ok: false, unknown: true, detail: `whether ${address}:${port} answers was not captured in the snapshot` };
-  if (result.error && REACHABLE_ERRORS.has(result.error)) return { ok: true, detail: `${address} answers (port ${port} refused: nothing listens yet)` };
-  return { ok: false, detail: `${address}:${port} does not answer (${result.error ?? 'no answer'})` };
+  if (result.error && /not captured/.test(result.error)) return { ok: false, unknown: true, detail: (w) => w.t.notCaptured({ address, port }) };
+  if (result.error && REACHABLE_ERRORS.has(result.error)) return { ok: true, detail: (w) => w.t.refused({ address, port }) };
+  const problem = result.error ?? null;
+  return { ok: false, detail: (w) => w.t.noAnswer({ address, port, error: problem }) };
 }
 
+// title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.network',
-  title: "Launch script's addresses and interfaces belong to this host",
   category: 'launch',
   level: 'required',
-  why:
-    'HCCL_IF_IP must be an address of this host and the *_SOCKET_IFNAME interface must be up and carry it, or HCCL ' +
-    'root-info, Gloo and the TP sockets bind elsewhere or nowhere ("Connection closed by peer", link-establish ' +
-    'timeouts after the weights are loaded). The master address (--data-parallel-address, node0_ip) must be an IP the ' +
-    'other nodes reach, and proxy variables left set send internal requests to the proxy.',
-  reads: ['the --launch script (never executed)', 'network interfaces', 'TCP connect to the master (with --data-parallel-rpc-port)'],
-  fix: 'Set HCCL_IF_IP / local_ip to an address of this host, the interface variables to the interface that carries it, and the master address to node 0\'s local_ip; unset the proxy variables at the top of the script.',
   async run(ctx) {
+    const words: Words = { t: ctx.text.checks['launch.network'], launch: ctx.text.probes.launch, list: ctx.text.report.list };
+    const t = words.t;
     const view = await launchView(ctx);
-    if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: LAUNCH_REMEDIATION });
+    if (!view) return noLaunchScript(ctx);
     const listed = await ctx.host.interfaces();
-    if (!listed.ok) return error(`cannot list the network interfaces: ${listed.message}`, { remediation: 'run qprep where it sees the host network (docker run --net=host), then re-run' });
+    if (!listed.ok) return error(t.noInterfaces({ problem: listed.message }), { remediation: t.noInterfacesFix });
     const interfaces = listed.value;
     const problems: Problem[] = [];
-    const checked: string[] = [];
+    const checked: Say[] = [];
+    const named = (variable: ShellVariable): Say => (w) => describeVariable(view, variable, w.launch);
     const evidence: Record<string, unknown> = { script: view.input.file };
     const defaultNic = interfaces.find((i) => !i.loopback && isUp(i) && ipv4Of(i));
 
@@ -117,18 +126,22 @@ export default defineCheck({
       seenRoots.add(rootKey);
       const value = variable.value;
       addressEvidence.push({ name: variable.name, line: variable.line, value: value.text, known: value.known });
+      const label = named(variable);
+      const defaultIp = defaultNic ? ipv4Of(defaultNic)! : undefined;
+      const suggestion = (w: Words) => defaultIp ?? w.t.thisHostAddress;
+      const hostAddress: Say = (w) => fixLine(w, view, variable, suggestion(w), w.t.hostAddressOn({ nic: defaultNic ? defaultNic.name : null }));
       if (!value.known) {
-        problems.push({ level: 'warn', text: `${describeVariable(view, variable)} is computed at run time (${value.dynamic[0]})`, fix: fixLine(view, variable, defaultNic ? ipv4Of(defaultNic)! : '<this host address>', 'written literally, so it can be checked') });
+        const dynamic = value.dynamic[0] ?? '';
+        problems.push({ level: 'warn', text: (w) => w.t.computed({ variable: label(w), dynamic }), fix: (w) => fixLine(w, view, variable, suggestion(w), w.t.writtenLiterally) });
         continue;
       }
       const ip = value.text.trim();
-      const suggestion = defaultNic ? ipv4Of(defaultNic)! : '<this host address>';
       if (ip === '') {
-        problems.push({ level: 'fail', text: `${describeVariable(view, variable)} is empty`, fix: fixLine(view, variable, suggestion, `this host's address${defaultNic ? ` on ${defaultNic.name}` : ''}`) });
+        problems.push({ level: 'fail', text: (w) => w.t.empty({ variable: label(w) }), fix: hostAddress });
         continue;
       }
       if (!isIP(ip)) {
-        problems.push({ level: 'fail', text: `${describeVariable(view, variable)} is "${ip}", not an IP address`, fix: fixLine(view, variable, suggestion, `this host's address${defaultNic ? ` on ${defaultNic.name}` : ''}`) });
+        problems.push({ level: 'fail', text: (w) => w.t.notIp({ variable: label(w), value: ip }), fix: hostAddress });
         continue;
       }
       const holder = owner(interfaces, ip);
@@ -136,22 +149,24 @@ export default defineCheck({
         const local = interfaces.filter((i) => !i.loopback).flatMap((i) => i.addresses.filter((a) => a.family === 'IPv4').map((a) => `${a.address} (${i.name})`));
         problems.push({
           level: 'fail',
-          text: `${describeVariable(view, variable)} is ${ip}, which is not an address of this host (it has ${summarizeList(local, 3) || 'no IPv4 address'})`,
-          fix: fixLine(view, variable, suggestion, `this host's address${defaultNic ? ` on ${defaultNic.name}` : ''}`),
+          text: (w) => w.t.notLocal({ variable: label(w), ip, local: summarizeList(local, 3, w.list) || w.t.noIpv4 }),
+          fix: hostAddress,
         });
         continue;
       }
       if (!isUp(holder)) {
-        problems.push({ level: 'fail', text: `${describeVariable(view, variable)} ${ip} is on ${holder.name}, which is down`, fix: `sudo ip link set ${holder.name} up   # or use the address of an interface that is up` });
+        problems.push({ level: 'fail', text: (w) => w.t.addressDown({ variable: label(w), ip, nic: holder.name }), fix: (w) => w.t.addressUpFix({ nic: holder.name }) });
         continue;
       }
       const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
       if (isLoopbackOrLinkLocal(ip) && layout && layout.dp > layout.dpLocal) {
-        problems.push({ level: 'fail', text: `${describeVariable(view, variable)} is ${ip}, which other nodes cannot reach (data parallel spans ${layout.dp / Math.max(1, layout.dpLocal)} nodes)`, fix: fixLine(view, variable, suggestion, 'an address the other nodes reach') });
+        const nodes = layout.dp / Math.max(1, layout.dpLocal);
+        problems.push({ level: 'fail', text: (w) => w.t.unreachableLocal({ variable: label(w), ip, nodes }), fix: (w) => fixLine(w, view, variable, suggestion(w), w.t.reachableAddress) });
         continue;
       }
       nodeIp ??= ip;
-      checked.push(`${variable.name} ${ip} on ${holder.name}`);
+      const name = variable.name;
+      checked.push((w) => w.t.checkedAddress({ name, ip, nic: holder.name }));
     }
     evidence.addresses = addressEvidence;
 
@@ -169,28 +184,32 @@ export default defineCheck({
       const carrying = nodeIp ? owner(interfaces, nodeIp) : defaultNic;
       const suggestion = carrying?.name ?? '<interface>';
       const carriedIp = nodeIp ?? (carrying ? ipv4Of(carrying) : undefined);
-      const comment = carriedIp ? `the interface carrying ${carriedIp}` : "the interface of this node's address";
+      const label = named(variable);
+      const comment = (w: Words) => w.t.interfaceOf({ ip: carriedIp ?? null });
+      const suggested: Say = (w) => fixLine(w, view, variable, suggestion, comment(w));
       if (!value.known) {
-        problems.push({ level: 'warn', text: `${describeVariable(view, variable)} is computed at run time (${value.dynamic[0]})`, fix: fixLine(view, variable, suggestion, 'written literally, so it can be checked') });
+        const dynamic = value.dynamic[0] ?? '';
+        problems.push({ level: 'warn', text: (w) => w.t.computed({ variable: label(w), dynamic }), fix: (w) => fixLine(w, view, variable, suggestion, w.t.writtenLiterally) });
         continue;
       }
       if (value.text.trim() === '') {
-        problems.push({ level: 'fail', text: `${describeVariable(view, variable)} is empty`, fix: fixLine(view, variable, suggestion, comment) });
+        problems.push({ level: 'fail', text: (w) => w.t.empty({ variable: label(w) }), fix: suggested });
         continue;
       }
       let names: string[];
       if (variable.name === 'HCCL_SOCKET_IFNAME') {
         const spec = hcclInterfaceSpec(value.text);
         if (spec.excludes) {
-          checked.push(`${variable.name} excludes ${value.text.replace(/^\^=?/, '')}`);
+          const excluded = value.text.replace(/^\^=?/, '');
+          checked.push((w) => w.t.checkedExcludes({ name: variable.name, excluded }));
           continue;
         }
         const matched = interfaces.filter((i) => spec.exact.includes(i.name) || spec.prefixes.some((p) => i.name.startsWith(p))).map((i) => i.name);
         if (matched.length === 0) {
           problems.push({
             level: 'fail',
-            text: `${describeVariable(view, variable)} is "${value.text}", and no interface of this host matches it (interfaces: ${summarizeList(interfaces.map((i) => i.name), 6)})`,
-            fix: fixLine(view, variable, suggestion, comment),
+            text: (w) => w.t.noMatch({ variable: label(w), value: value.text, interfaces: summarizeList(interfaces.map((i) => i.name), 6, w.list) }),
+            fix: suggested,
           });
           continue;
         }
@@ -198,29 +217,36 @@ export default defineCheck({
         names = matched.length === 1 || !nodeIp ? matched.slice(0, 1) : matched.filter((n) => owner(interfaces, nodeIp!)?.name === n).slice(0, 1);
         if (names.length === 0) names = matched.slice(0, 1);
         if (matched.length > 1) {
-          problems.push({ level: 'warn', text: `${describeVariable(view, variable)} "${value.text}" matches ${matched.length} interfaces (${summarizeList(matched, 4)}) and HCCL takes the first one`, fix: fixLine(view, variable, `=${names[0]}`, 'an exact name ("=" prefix) leaves HCCL no choice') });
+          const first = names[0];
+          problems.push({
+            level: 'warn',
+            text: (w) => w.t.manyMatch({ variable: label(w), value: value.text, count: matched.length, matched: summarizeList(matched, 4, w.list) }),
+            fix: (w) => fixLine(w, view, variable, `=${first}`, w.t.exactName),
+          });
         }
       } else names = value.text.split(',').map((s) => s.trim()).filter(Boolean);
       for (const name of names) {
         const iface = interfaces.find((i) => i.name === name);
         if (!iface) {
-          problems.push({ level: 'fail', text: `${describeVariable(view, variable)} names ${name}, which does not exist here (interfaces: ${summarizeList(interfaces.map((i) => i.name), 6)})`, fix: fixLine(view, variable, suggestion, comment) });
+          problems.push({ level: 'fail', text: (w) => w.t.noSuchInterface({ variable: label(w), name, interfaces: summarizeList(interfaces.map((i) => i.name), 6, w.list) }), fix: suggested });
           continue;
         }
         if (!isUp(iface)) {
-          problems.push({ level: 'fail', text: `${describeVariable(view, variable)} names ${name}, which is down`, fix: `sudo ip link set ${name} up   # or name an interface that is up (${suggestion})` });
+          problems.push({ level: 'fail', text: (w) => w.t.interfaceDown({ variable: label(w), name }), fix: (w) => w.t.interfaceUpFix({ name, suggestion }) });
           continue;
         }
         if (nodeIp && !iface.addresses.some((a) => a.address === nodeIp)) {
           const actual = owner(interfaces, nodeIp);
+          const ip = nodeIp;
           problems.push({
             level: 'fail',
-            text: `${describeVariable(view, variable)} names ${name}, but HCCL_IF_IP ${nodeIp} is on ${actual?.name ?? 'another interface'}: they must name one interface`,
-            fix: fixLine(view, variable, actual?.name ?? suggestion, `the interface carrying ${nodeIp}`),
+            text: (w) => w.t.otherInterface({ variable: label(w), name, ip, actual: actual?.name ?? null }),
+            fix: (w) => fixLine(w, view, variable, actual?.name ?? suggestion, w.t.interfaceOf({ ip })),
           });
           continue;
         }
-        checked.push(`${variable.name} ${name} up`);
+        const variableName = variable.name;
+        checked.push((w) => w.t.checkedUp({ name: variableName, nic: name }));
       }
     }
     evidence.interfaces = interfaceEvidence;
@@ -230,91 +256,99 @@ export default defineCheck({
     const layout = serve ? parallelism(serve.parsed) : undefined;
     const rpcPort = serve ? integerFlag(serve.parsed, 'data-parallel-rpc-port', 1) : undefined;
     const masterEvidence: Array<Record<string, unknown>> = [];
-    const masters: Array<{ label: string; value: string; known: boolean; dynamic?: string; root: string; fix: (v: string, c: string) => string }> = [];
+    const masters: Array<{ label: Say; value: string; known: boolean; dynamic?: string; root: string; fix: (w: Words, v: string, c: string) => string }> = [];
     const addressFlag = serve ? lastFlag(serve.parsed, 'data-parallel-address') : undefined;
     if (addressFlag?.value) {
       const v = addressFlag.value;
       const source = v.origins.length > 0 ? v.origins[v.origins.length - 1]! : undefined;
       const variable = source ? view.script.variables.get(source.name) : undefined;
       masters.push({
-        label: `--data-parallel-address (${at(view, addressFlag.line)})`,
+        label: (w) => w.t.addressFlag({ at: at(view, addressFlag.line) }),
         root: source ? `${source.name}@${source.line}` : `--data-parallel-address@${addressFlag.line}`,
         value: v.text.trim(),
         known: v.known,
         ...(v.dynamic[0] ? { dynamic: v.dynamic[0] } : {}),
-        fix: (value, comment) => (variable ? fixLine(view, variable, value, comment) : `${view.name} line ${addressFlag.line}: --data-parallel-address ${value}   # ${comment}`),
+        fix: (w, value, comment) => (variable ? fixLine(w, view, variable, value, comment) : w.t.addressFlagFix({ script: view.name, line: addressFlag.line, value, comment })),
       });
     }
     for (const variable of variablesNamed(view, MASTER_VARIABLES)) {
       if (masters.some((m) => m.value === variable.value.text.trim())) continue;
       const root = rootOf(variable);
       masters.push({
-        label: describeVariable(view, variable),
+        label: named(variable),
         root: `${root.name}@${root.line}`,
         value: variable.value.text.trim(),
         known: variable.value.known,
         ...(variable.value.dynamic[0] ? { dynamic: variable.value.dynamic[0] } : {}),
-        fix: (value, comment) => fixLine(view, variable, value, comment),
+        fix: (w, value, comment) => fixLine(w, view, variable, value, comment),
       });
     }
     if (serve && layout && layout.dp > layout.dpLocal && layout.backend !== 'ray' && !addressFlag?.value) {
       // vLLM's default master address is 127.0.0.1: the other nodes of the instance cannot reach it
       const own = nodeIp ?? (defaultNic ? ipv4Of(defaultNic) : undefined);
       const starts = layout.startRank === 0;
+      const { dpLocal, dp } = layout;
       problems.push({
         level: 'fail',
-        text: `${view.name} serves ${layout.dpLocal} of ${layout.dp} data-parallel ranks (the rest on other nodes) without --data-parallel-address: vLLM then uses 127.0.0.1, which the other nodes cannot reach`,
-        fix: `${view.name} line ${serve.line}: --data-parallel-address ${starts && own ? own : '<address of the node that starts rank 0>'}   # ${starts ? 'this node starts rank 0: its own address' : "node 0's local_ip"}, the same on every node of the instance`,
+        text: (w) => w.t.noAddressFlag({ script: view.name, local: dpLocal, dp }),
+        fix: (w) => w.t.noAddressFlagFix({ script: view.name, line: serve.line, address: starts && own ? own : null, starts }),
       });
     }
     const isMaster = layout !== undefined && layout.startRank === 0 && !layout.headless;
     const defaultIp = defaultNic ? ipv4Of(defaultNic) : undefined;
     for (const master of masters) {
-      masterEvidence.push({ name: master.label, value: master.value, known: master.known });
+      masterEvidence.push({ name: master.label(ENGLISH), value: master.value, known: master.known });
       // --data-parallel-address ${IP_ADDRESS} on the master: the value judged above as this node's address
       if (seenRoots.has(master.root) && isMaster) continue;
       if (!master.known) {
         // $5 of a template, or a variable set nowhere: the caller's value, named by launch.flags / launch.placeholders
         if (/^\$(?:\d|\{\d+\})$|set nowhere/.test(master.dynamic ?? '')) continue;
-        problems.push({ level: 'warn', text: `${master.label} is computed at run time (${master.dynamic ?? ''})`, fix: master.fix('<address of node 0>', 'written literally, so it can be checked') });
+        problems.push({ level: 'warn', text: (w) => w.t.computed({ variable: master.label(w), dynamic: master.dynamic ?? '' }), fix: (w) => master.fix(w, w.t.nodeZeroAddress, w.t.writtenLiterally) });
         continue;
       }
       if (!isIP(master.value)) {
         const own = nodeIp ?? defaultIp;
-        problems.push({ level: 'fail', text: `${master.label} is "${master.value}", not an IP address`, fix: master.fix(isMaster && own ? own : '<address of node 0>', isMaster ? 'this node is node 0 (start rank 0): its own address' : "node 0's local_ip") });
+        problems.push({
+          level: 'fail',
+          text: (w) => w.t.notIp({ variable: master.label(w), value: master.value }),
+          fix: (w) => master.fix(w, isMaster && own ? own : w.t.nodeZeroAddress, isMaster ? w.t.ownAddressNodeZero : w.t.nodeZeroLocalIp),
+        });
         continue;
       }
       const local = owner(interfaces, master.value) !== undefined;
       if (isMaster && layout!.dp > 1 && !local) {
         problems.push({
           level: 'fail',
-          text: `this node starts data-parallel rank 0 (the master) but ${master.label} ${master.value} is not one of its addresses`,
-          fix: master.fix(nodeIp ?? defaultIp ?? '<this host address>', 'the master is this node: its own address'),
+          text: (w) => w.t.masterNotLocal({ master: master.label(w), value: master.value }),
+          fix: (w) => master.fix(w, nodeIp ?? defaultIp ?? w.t.thisHostAddress, w.t.masterIsThis),
         });
         continue;
       }
       if (!isMaster && local && layout && layout.dp > layout.dpLocal) {
+        const { startRank, headless } = layout;
         problems.push({
           level: 'warn',
-          text: `${master.label} ${master.value} is this host, but this node is not the master (start rank ${layout.startRank}${layout.headless ? ', --headless' : ''})`,
-          fix: master.fix('<address of node 0>', "node 0's local_ip"),
+          text: (w) => w.t.notMaster({ master: master.label(w), value: master.value, start: startRank, headless }),
+          fix: (w) => master.fix(w, w.t.nodeZeroAddress, w.t.nodeZeroLocalIp),
         });
         continue;
       }
       if (!local && rpcPort?.state === 'ok') {
         const reach = await masterReachable(ctx, master.value, rpcPort.value);
+        const said: Say = (w) => w.t.reachDetail({ master: master.label(w), detail: reach.detail(w) });
         if (reach.unknown) {
-          problems.push({ level: 'warn', text: `${master.label}: ${reach.detail}`, fix: `record the snapshot with this script (qprep snapshot --launch ${view.input.file})` });
+          problems.push({ level: 'warn', text: said, fix: (w) => w.t.recordAgainFix({ file: view.input.file }) });
           continue;
         }
+        const port = rpcPort.value;
         if (!reach.ok) {
-          problems.push({ level: 'fail', text: `${master.label}: ${reach.detail}`, fix: `check the route and firewall from this node to ${master.value} (ping ${master.value}; nc -vz ${master.value} ${rpcPort.value}), or correct the address` });
+          problems.push({ level: 'fail', text: said, fix: (w) => w.t.routeFix({ address: master.value, port }) });
           continue;
         }
         checked.push(reach.detail);
         continue;
       }
-      checked.push(`master ${master.value}${local ? ' (this host)' : ''}`);
+      checked.push((w) => w.t.checkedMaster({ value: master.value, local }));
     }
     evidence.masters = masterEvidence;
 
@@ -322,26 +356,25 @@ export default defineCheck({
     const proxies = PROXY_VARIABLES.filter((name) => (view.env.get(name)?.value.text ?? '') !== '');
     evidence.proxies = Object.fromEntries(proxies.map((name) => [name, redactEnvValue(name, view.env.get(name)!.value.text)]));
     if (proxies.length > 0) {
-      const where = proxies.map((name) => {
-        const variable = view.env.get(name)!;
-        return variable.line === null ? `${name} (inherited)` : `${name} (line ${variable.line})`;
-      });
-      problems.push({ level: 'warn', text: `proxy variables reach vllm: ${summarizeList(where, 4)}`, fix: `unset ${proxies.join(' ')}   # at the top of ${view.name}, as the guides do` });
+      const where = (w: Words) => proxies.map((name) => w.t.proxyAt({ name, line: view.env.get(name)!.line }));
+      problems.push({ level: 'warn', text: (w) => w.t.proxies({ where: summarizeList(where(w), 4, w.list) }), fix: (w) => w.t.proxiesFix({ names: proxies.join(' '), script: view.name }) });
     }
 
-    evidence.problems = problems.map((p) => `${p.level}: ${p.text}`);
+    // for programs: English whatever the run's language
+    evidence.problems = problems.map((p) => `${p.level}: ${p.text(ENGLISH)}`);
     if (problems.length === 0) {
-      if (checked.length === 0) return pass(`${view.name} sets no HCCL_IF_IP, socket interface or master address: HCCL and Gloo pick an interface themselves (fine on one node)`, { evidence });
-      return pass(`${view.name}: ${summarizeList(checked, 4)}`, { evidence });
+      if (checked.length === 0) return pass(t.noneSet({ script: view.name }), { evidence });
+      return pass(t.allGood({ script: view.name, checked: summarizeList(checked.map((c) => c(words)), 4, words.list) }), { evidence });
     }
     const worst: Level = problems.some((p) => p.level === 'fail') ? 'fail' : 'warn';
     const ordered = [...problems.filter((p) => p.level === 'fail'), ...problems.filter((p) => p.level === 'warn')];
     const outcome: Outcome = (worst === 'fail' ? fail : warn)(
-      `${ordered[0]!.text}${ordered.length > 1 ? ` (and ${ordered.length - 1} more)` : ''}`,
+      t.andMore({ first: ordered[0]!.text(words), more: ordered.length - 1 }),
       {
         expected: 'a local address on an up interface, reachable master, no proxy',
-        actual: summarizeList(ordered.map((p) => p.text), 2),
-        remediation: [...new Set(ordered.map((p) => p.fix))].join('\n'),
+        // for programs: English whatever the run's language
+        actual: summarizeList(ordered.map((p) => p.text(ENGLISH)), 2),
+        remediation: [...new Set(ordered.map((p) => p.fix(words)))].join('\n'),
         evidence,
       },
     );

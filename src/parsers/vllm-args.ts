@@ -229,35 +229,51 @@ export function booleanFlag(args: ServeArgs, name: string): boolean | undefined 
   return true;
 }
 
+/**
+ * Why a flag's value cannot be used, as facts: a message in any language is built from them
+ * (src/probes/launch.ts, flagReason); `reason` beside it is the English, for evidence.
+ */
+export type FlagProblem =
+  | { kind: 'no-value' }
+  | { kind: 'unknown'; text: string }
+  | { kind: 'not-whole'; text: string }
+  | { kind: 'below'; value: number; min: number }
+  | { kind: 'run-time'; dynamic: string }
+  | { kind: 'not-json'; line: number; detail: string };
+
 export type IntegerFlag =
   | { state: 'absent' }
   | { state: 'ok'; value: number; flag: ServeFlag }
-  | { state: 'invalid'; flag: ServeFlag; reason: string };
+  | { state: 'invalid'; flag: ServeFlag; reason: string; problem: FlagProblem };
 
 /** A flag that must be a whole number (sizes, ranks, ports). */
 export function integerFlag(args: ServeArgs, name: string, min = 0): IntegerFlag {
   const flag = lastFlag(args, name);
   if (!flag) return { state: 'absent' };
   const value = flag.value;
-  if (!value) return { state: 'invalid', flag, reason: `${flag.written} has no value` };
-  if (!value.known) return { state: 'invalid', flag, reason: `${flag.written} is ${value.text}, which only a run can tell` };
-  if (!/^\d{1,9}$/.test(value.text.trim())) return { state: 'invalid', flag, reason: `${flag.written} is "${value.text}", not a whole number` };
+  if (!value) return { state: 'invalid', flag, reason: `${flag.written} has no value`, problem: { kind: 'no-value' } };
+  if (!value.known) return { state: 'invalid', flag, reason: `${flag.written} is ${value.text}, which only a run can tell`, problem: { kind: 'unknown', text: value.text } };
+  if (!/^\d{1,9}$/.test(value.text.trim())) return { state: 'invalid', flag, reason: `${flag.written} is "${value.text}", not a whole number`, problem: { kind: 'not-whole', text: value.text } };
   const number = Number(value.text.trim());
-  if (number < min) return { state: 'invalid', flag, reason: `${flag.written} is ${number}, below ${min}` };
+  if (number < min) return { state: 'invalid', flag, reason: `${flag.written} is ${number}, below ${min}`, problem: { kind: 'below', value: number, min } };
   return { state: 'ok', value: number, flag };
 }
 
-export type JsonFlag = { state: 'absent' } | { state: 'ok'; value: unknown; flag: ServeFlag } | { state: 'invalid'; flag: ServeFlag; reason: string };
+export type JsonFlag = { state: 'absent' } | { state: 'ok'; value: unknown; flag: ServeFlag } | { state: 'invalid'; flag: ServeFlag; reason: string; problem: FlagProblem };
 
 /** A JSON-valued flag, parsed. */
 export function jsonFlag(args: ServeArgs, name: string): JsonFlag {
   const flag = lastFlag(args, name);
   if (!flag) return { state: 'absent' };
-  if (!flag.value) return { state: 'invalid', flag, reason: `${flag.written} has no value` };
-  if (!flag.value.known) return { state: 'invalid', flag, reason: `${flag.written} is built at run time (${flag.value.dynamic[0] ?? ''})` };
+  if (!flag.value) return { state: 'invalid', flag, reason: `${flag.written} has no value`, problem: { kind: 'no-value' } };
+  if (!flag.value.known) {
+    const dynamic = flag.value.dynamic[0] ?? '';
+    return { state: 'invalid', flag, reason: `${flag.written} is built at run time (${dynamic})`, problem: { kind: 'run-time', dynamic } };
+  }
   try {
     return { state: 'ok', value: JSON.parse(flag.value.text) as unknown, flag };
   } catch (error) {
-    return { state: 'invalid', flag, reason: `${flag.written} (line ${flag.line}) is not valid JSON: ${(error as Error).message}` };
+    const detail = (error as Error).message;
+    return { state: 'invalid', flag, reason: `${flag.written} (line ${flag.line}) is not valid JSON: ${detail}`, problem: { kind: 'not-json', line: flag.line, detail } };
   }
 }

@@ -3,7 +3,7 @@ import type { CheckContext, Outcome } from '../core/types.js';
 import { skip } from '../core/outcome.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { evaluateLaunchScript, invocationsOf, readLaunchScript, type Field, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
-import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
+import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type FlagProblem, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
 import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
 import { resolveNodeAddress, type NodeAddress } from './node-address.js';
 
@@ -13,7 +13,7 @@ import { resolveNodeAddress, type NodeAddress } from './node-address.js';
  *
  * Usage:
  *   const view = await launchView(ctx);
- *   if (!view) return skip(NO_LAUNCH_SCRIPT, { remediation: ... });
+ *   if (!view) return noLaunchScript(ctx);
  *   const port = integerFlag(view.serve.args, 'port');
  */
 
@@ -41,7 +41,7 @@ export interface LaunchView {
   arguments?: { used: LauncherInvocation; others: LauncherInvocation[] };
 }
 
-// in the run's language: ctx.text.probes.launch (these are the English, for the checks not converted yet)
+// the English of ctx.text.probes.launch, for tests that compare with it (the checks use noLaunchScript(ctx))
 export const NO_LAUNCH_SCRIPT = en.probes.launch.noScript;
 export const LAUNCH_REMEDIATION = en.probes.launch.remediation;
 
@@ -178,8 +178,10 @@ export interface Parallelism {
   perNode: number;
   /** "TP 2 x DP-local 8" for messages */
   text: string;
-  /** flags that could not be read as numbers */
+  /** flags that could not be read as numbers (English: "--tensor-parallel-size is "x", not a whole number (line 9)") */
   problems: string[];
+  /** the same flags as facts, for a message in the run's language (flagReasonAt) */
+  invalid: Array<{ flag: ServeFlag; problem: FlagProblem }>;
   /**
    * sizes the script leaves to whoever starts it: a positional parameter (`--tensor-parallel-size $7`)
    * or a variable set nowhere in the script. Nothing is derived from them: the layout above uses
@@ -225,24 +227,20 @@ export function describeCallerValues(values: readonly CallerValue[]): string {
   return values.map((v) => `${v.source} = ${v.flag}`).join(', ');
 }
 
-/** Who fills the values in, for messages. */
-export function callerOf(values: readonly CallerValue[]): string {
-  if (values.some((v) => v.positional)) {
-    return "the script's arguments (a launcher runs it, as examples/external_online_dp/launch_online_dp.py runs run_dp_template.sh)";
-  }
-  return 'variables the script does not set (the caller exports them)';
-}
-
 /** The parallel layout of the server, with vLLM's defaults for what is not given. */
 export function parallelism(args: ServeArgs): Parallelism {
   const problems: string[] = [];
+  const invalid: Parallelism['invalid'] = [];
   const unknowns: CallerValue[] = [];
   const read = (name: string, fallback: number, min = 1): { value: number; given: boolean } => {
     const flag = integerFlag(args, name, min);
     if (flag.state === 'ok') return { value: flag.value, given: true };
     const fromCaller = flag.state === 'invalid' ? unfilledValue(flag.flag) : undefined;
     if (fromCaller) unknowns.push(fromCaller);
-    else if (flag.state === 'invalid') problems.push(`${flag.reason} (line ${flag.flag.line})`);
+    else if (flag.state === 'invalid') {
+      problems.push(`${flag.reason} (line ${flag.flag.line})`);
+      invalid.push({ flag: flag.flag, problem: flag.problem });
+    }
     return { value: fallback, given: false };
   };
   const tp = read('tensor-parallel-size', 1);
@@ -279,6 +277,7 @@ export function parallelism(args: ServeArgs): Parallelism {
     perNode,
     text: parts.join(' x ').replace(' x /', ' /'),
     problems,
+    invalid,
     unknowns,
   };
 }
@@ -300,6 +299,16 @@ export function describeVariable(view: LaunchView, variable: ShellVariable, text
 }
 
 type LaunchText = Catalogue['probes']['launch'];
+
+/** Why a server flag's value cannot be used, in a catalogue's language (English when left out: evidence). */
+export function flagReason(invalid: { flag: ServeFlag; problem: FlagProblem }, text: LaunchText = en.probes.launch): string {
+  return text.flagProblem({ flag: invalid.flag.written, problem: invalid.problem });
+}
+
+/** flagReason with the flag's line: one of Parallelism.problems, in a catalogue's language. */
+export function flagReasonAt(invalid: { flag: ServeFlag; problem: FlagProblem }, text: LaunchText = en.probes.launch): string {
+  return text.flagProblemAt({ reason: flagReason(invalid, text), line: invalid.flag.line });
+}
 
 /** The skip of a launch check run without --launch, in the run's language. */
 export function noLaunchScript(ctx: CheckContext): Outcome {

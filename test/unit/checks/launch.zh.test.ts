@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import devices from '../../../checks/launch.devices.js';
 import env from '../../../checks/launch.env.js';
+import flags from '../../../checks/launch.flags.js';
+import network from '../../../checks/launch.network.js';
 import placeholders from '../../../checks/launch.placeholders.js';
 import ports from '../../../checks/launch.ports.js';
 import script from '../../../checks/launch.script.js';
-import { a3Node, filledIn, guideScript } from '../../helpers/launch.js';
+import { a3Node, edited, filledIn, guideScript } from '../../helpers/launch.js';
 import { runOn } from '../../helpers/run-check.js';
 
 /** The converted launch checks in Chinese: the same facts, commands and flags as written. */
@@ -69,5 +71,67 @@ describe('launch checks in Chinese (--lang zh)', () => {
     // the sed lines are commands: the same in both languages
     expect(zhLines.filter((l) => l.startsWith('sed '))).toEqual(en.outcome.remediation!.split('\n').filter((l) => l.startsWith('sed ')));
     expect(zh.outcome.actual).toBe(en.outcome.actual);
+  });
+  it("launch.flags: the prefill sizes that disagree, in Chinese; the JSON key line unchanged, status, actual and evidence as in English", async () => {
+    const script = edited(filledIn('run_p.sh'), [['--data-parallel-size 8 \\\n--data-parallel-size-local 8', '--data-parallel-size 4 \\\n--data-parallel-size-local 4']]);
+    const [zh, en] = await Promise.all([runOn(flags, a3Node(), {}, { launch: script, lang: 'zh' }), runOn(flags, a3Node(), {}, { launch: script })]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.status).toBe(en.outcome.status);
+    expect(zh.outcome.message).toBe('--kv-transfer-config 中 prefill.dp_size 为 8，但这个 prefill 实例运行的是 --data-parallel-size 4（kv_producer，run.sh:63）');
+    expect(en.outcome.remediation).toBe('run.sh line 63: "dp_size": 4   # in the prefill block, on every node of the deployment; or change --data-parallel-size');
+    expect(zh.outcome.remediation).toBe('run.sh 第 63 行："dp_size": 4   # 写在 prefill 块中，部署的每个节点都要改；或修改 --data-parallel-size');
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+    expect(zh.outcome.expected).toBe(en.outcome.expected);
+    expect(zh.outcome.evidence).toEqual(en.outcome.evidence);
+  });
+
+  it('launch.flags: the concurrency warning and the pass in Chinese, the flag as the script writes it', async () => {
+    const script = filledIn('run_d0.sh', '10.0.0.12', '10.0.0.12');
+    const short = await runOn(flags, a3Node(), { name: 'pd-lab', deployment: { expectedConcurrency: 600 } }, { launch: script, lang: 'zh' });
+    expect(short.outcome.status).toBe('warn');
+    expect(short.outcome.message).toBe('--max-num-seqs 32 x --data-parallel-size 16 = 同时 512 个请求，低于 profile pd-lab 预期的 600 个：其余请求在队列中等待，TTFT 包含等待时间');
+    expect(short.outcome.remediation).toBe('run.sh 第 45 行：--max-num_seqs 38   # 乘以 --data-parallel-size 16 不小于 600；或降低 deployment.expectedConcurrency');
+    const passed = await runOn(flags, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(passed.outcome.status).toBe('pass');
+    expect(passed.outcome.message).toMatch(/^已读取 vllm serve 的 \d+ 个参数；--\S+/);
+    const none = await runOn(flags, a3Node(), {}, { launch: guideScript('proxy.sh'), lang: 'zh' });
+    expect(none.outcome).toMatchObject({ status: 'skip', remediation: 'qprep check --launch /path/to/run.sh   # 在本节点启动 vllm serve 的 bash 脚本' });
+    expect(none.outcome.message).toMatch(/没有启动 vLLM 服务/);
+  });
+  it("launch.network: the guide's placeholders in Chinese; the assignments to write, status, actual and evidence as in English", async () => {
+    const [zh, en] = await Promise.all([
+      runOn(network, a3Node(), {}, { launch: guideScript('run_p.sh'), lang: 'zh' }),
+      runOn(network, a3Node(), {}, { launch: guideScript('run_p.sh') }),
+    ]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.message).toBe('HCCL_IF_IP（run.sh:17，来自第 7 行的 local_ip） 为 "xxx"，不是 IP 地址（另有 1 项）');
+    expect(zh.outcome.remediation).toBe(['run.sh 第 7 行：local_ip="10.0.0.11"   # 本主机在 enp189s0f0 上的地址', 'run.sh 第 6 行：nic_name="enp189s0f0"   # 承载 10.0.0.11 的网卡'].join('\n'));
+    // the assignment before "#" is what the operator writes: the same in both languages
+    const assignments = (text: string) => text.split('\n').map((line) => /\b[A-Za-z_]\w*=".*?"/.exec(line)?.[0]);
+    expect(assignments(zh.outcome.remediation!)).toEqual(assignments(en.outcome.remediation!));
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+    expect(zh.outcome.expected).toBe(en.outcome.expected);
+    expect(zh.outcome.evidence).toEqual(en.outcome.evidence);
+  });
+
+  it('launch.network: a pass and an interface that does not carry HCCL_IF_IP, in Chinese', async () => {
+    const passed = await runOn(network, a3Node(), {}, { launch: filledIn('run_p.sh'), lang: 'zh' });
+    expect(passed.outcome).toMatchObject({ status: 'pass', message: 'run.sh：HCCL_IF_IP 10.0.0.11 位于 enp189s0f0；HCCL_SOCKET_IFNAME enp189s0f0 处于 up 状态' });
+    const script = edited(filledIn('run_p.sh'), [['nic_name="enp189s0f0"', 'nic_name="eno1"']]);
+    const { outcome } = await runOn(network, a3Node(), {}, { launch: script, lang: 'zh' });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toBe('HCCL_SOCKET_IFNAME（run.sh:20，来自第 6 行的 nic_name） 指定的是 eno1，但 HCCL_IF_IP 10.0.0.11 位于 enp189s0f0：二者必须指向同一个网卡');
+    expect(outcome.remediation).toBe('run.sh 第 6 行：nic_name="enp189s0f0"   # 承载 10.0.0.11 的网卡');
+    const skipped = await runOn(network, a3Node(), {}, { lang: 'zh' });
+    expect(skipped.outcome).toMatchObject({ status: 'skip', message: '未给出启动脚本（--launch SCRIPT）' });
+  });
+  it('launch.flags: JSON that does not parse, in Chinese; the parser\'s own words quoted, the python3 line unchanged', async () => {
+    const script = edited(filledIn('run_p.sh'), [['"enable_cpu_binding": true}', '"enable_cpu_binding": True}']]);
+    const [zh, en] = await Promise.all([runOn(flags, a3Node(), {}, { launch: script, lang: 'zh' }), runOn(flags, a3Node(), {}, { launch: script })]);
+    expect(zh.outcome.status).toBe('fail');
+    expect(zh.outcome.message).toMatch(/^--additional-config（第 53 行）不是合法的 JSON：“[^”]+”$/);
+    expect(zh.outcome.remediation).toBe("run.sh 第 53 行：--additional-config '{...}'   # 单引号中的合法 JSON；可用 python3 -m json.tool 检查");
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+    expect(en.outcome.actual).toMatch(/^--additional-config \(line 53\) is not valid JSON: /);
   });
 });

@@ -1,3 +1,4 @@
+import type { FlagProblem } from '../../../parsers/vllm-args.js';
 import { plural } from '../../../util/text.js';
 
 /** Text of src/probes/launch.ts that every launch check quotes (catalogue: probes.launch). */
@@ -9,6 +10,25 @@ export const launchProbes = {
   variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
     `${p.name} (${p.at}${p.from !== null ? `, from ${p.from} at line ${p.fromLine}` : ''})`,
   inherited: (p: { name: string }) => `${p.name} (inherited from the environment)`,
+  /** why a server flag's value cannot be used (the parser's facts; its `reason` is this English) */
+  flagProblemAt: (p: { reason: string; line: number }) => `${p.reason} (line ${p.line})`,
+  flagProblem: (p: { flag: string; problem: FlagProblem }) => {
+    const problem = p.problem;
+    switch (problem.kind) {
+      case 'no-value':
+        return `${p.flag} has no value`;
+      case 'unknown':
+        return `${p.flag} is ${problem.text}, which only a run can tell`;
+      case 'not-whole':
+        return `${p.flag} is "${problem.text}", not a whole number`;
+      case 'below':
+        return `${p.flag} is ${problem.value}, below ${problem.min}`;
+      case 'run-time':
+        return `${p.flag} is built at run time (${problem.dynamic})`;
+      case 'not-json':
+        return `${p.flag} (line ${problem.line}) is not valid JSON: ${problem.detail}`;
+    }
+  },
 };
 
 /** The checks launch.*: the launch script. One entry per check id. */
@@ -207,5 +227,197 @@ export const launch = {
     model: (p: { value: string }) => `vllm serve <the weights directory or hub id>   # instead of ${p.value}`,
     replaceIn: (p: { placeholder: string; name: string; variable: boolean }) =>
       `replace ${p.placeholder} in ${p.variable ? p.name : `the value of ${p.name}`} with the real value`,
+  },
+  'launch.flags': {
+    title: 'vllm serve flags consistent',
+    why:
+      'vLLM refuses a JSON flag that does not parse; a Mooncake kv_connector_extra_config whose prefill/decode sizes ' +
+      'disagree with the instance breaks the KV transfer; a node serves ranks --data-parallel-start-rank .. + ' +
+      '--data-parallel-size-local - 1 of --data-parallel-size, so those must fit (qprep aggregate checks the nodes ' +
+      'together); on Atlas 300I Duo / 200I Pro the guide requires --dtype float16, a float16 Mamba SSM cache, ' +
+      'enable_npugraph_ex false and at most two capture sizes with TP > 1; prefix caching on the hybrid Qwen3.5 models ' +
+      'needs --mamba-cache-mode align; with MTP the capture sizes should be multiples of num_speculative_tokens + 1; ' +
+      '--max-num-seqs x --data-parallel-size below the expected concurrency (profile deployment.expectedConcurrency) ' +
+      'queues requests; a script whose kv_role is not the role the profile gives this node is the wrong script. ' +
+      'Sizes that come from the caller ($1..$7 of a template such as examples/external_online_dp/run_dp_template.sh) are ' +
+      'named once and nothing is derived from them. --dtype float16 is required on 310P ("must be set on Atlas 300I DUO ' +
+      'and Atlas 200I Pro", tutorials/models/Qwen3.5-Dense.md); enable_npugraph_ex matters only in FULL graph modes ' +
+      '(user_guide/feature_guide/graph_mode.md: PIECEWISE disables it, --enforce-eager captures nothing). ' +
+      '--tensor-parallel-size must divide the attention heads and fit the KV heads (vLLM ModelConfig.' +
+      'verify_with_parallel_config), read from the weights\' config.json or, without them, from a table of the ' +
+      'tutorials\' models (src/data/model-heads.ts, from each model\'s config.json on Hugging Face). msModelSlim ' +
+      'weights (quant_model_description.json) need --quantization ascend (user_guide/feature_guide/quantization.md). ' +
+      'torchair_graph_config enabled for a model_type outside deepseek, pangu, kimi_k2, qwen, or with --enforce-eager, ' +
+      'stops vllm-ascend at start (vllm-ascend v0.11.0 vllm_ascend/ascend_config.py: TORCHAIR_MODEL_LIST and ' +
+      'check_ascend_config); from the weights\' config.json a fail, from the model\'s name only a warning.',
+    reads: ['the --launch script (never executed)', 'npu-smi info (the NPU family)'],
+    fix: 'Change the flag on the line the check names, as it prints it.',
+    noServer: (p: { script: string }) => `${p.script} starts no vLLM server: no flag to check (launch.script says why)`,
+    /** a parser's reason, quoted as it is */
+    reason: (p: { reason: string }) => p.reason,
+    jsonComputedFix: (p: { script: string; line: number; flag: string }) => `${p.script} line ${p.line}: write ${p.flag} as literal JSON in single quotes`,
+    jsonInvalidFix: (p: { script: string; line: number; flag: string }) =>
+      `${p.script} line ${p.line}: ${p.flag} '{...}'   # valid JSON in single quotes; check it with: python3 -m json.tool`,
+    noKvConfig: (p: { profile: string; role: string; script: string }) =>
+      `profile ${p.profile} is a ${p.role} node of a disaggregated deployment, but ${p.script} has no --kv-transfer-config: it starts a plain server`,
+    noKvConfigFix: (p: { script: string; line: number; kvRole: string; guideScript: string }) =>
+      `${p.script} line ${p.line}: --kv-transfer-config '{"kv_connector": "MooncakeLayerwiseConnector", "kv_role": "${p.kvRole}", ...}'   # as the guide's ${p.guideScript}; or use a profile without deployment.role`,
+    wrongRole: (p: { profile: string; role: string; at: string; kvRole: string | null; other: string }) =>
+      `profile ${p.profile} is a ${p.role} node, but ${p.at} sets kv_role ${p.kvRole ?? 'to nothing'}: the ${p.other} script, or the wrong profile?`,
+    wrongRoleFix: (p: { role: string; kvRole: string }) => `run the ${p.role} script here (kv_role "${p.kvRole}"), or check this node with the profile of its role`,
+    sizeMismatch: (p: { side: string; key: string; declared: string; flag: string; actual: number; kvRole: string; at: string }) =>
+      `--kv-transfer-config says ${p.side}.${p.key} ${p.declared} but this ${p.side} instance runs ${p.flag} ${p.actual} (${p.kvRole}, ${p.at})`,
+    sizeMismatchFix: (p: { script: string; line: number; key: string; actual: number; side: string; flag: string }) =>
+      `${p.script} line ${p.line}: "${p.key}": ${p.actual}   # in the ${p.side} block, on every node of the deployment; or change ${p.flag}`,
+    localAbove: (p: { local: number; at: string; dp: number }) =>
+      `--data-parallel-size-local ${p.local} (${p.at}) is more than --data-parallel-size ${p.dp}: a node cannot serve more ranks than the instance has`,
+    localAboveFix: (p: { script: string; line: number; dp: number }) =>
+      `${p.script} line ${p.line}: --data-parallel-size-local ${p.dp}   # or raise --data-parallel-size to the ranks of every node together`,
+    pastLast: (p: { start: number; last: number; dp: number; at: string }) =>
+      `this node would serve ranks ${p.start}-${p.last}, past the last rank ${p.dp - 1} of --data-parallel-size ${p.dp} (--data-parallel-start-rank ${p.start} at ${p.at})`,
+    pastLastFix: (p: { script: string; line: number; start: number }) =>
+      `${p.script} line ${p.line}: --data-parallel-start-rank ${p.start}   # the ranks of the nodes before this one together; or raise --data-parallel-size`,
+    startNotMultiple: (p: { start: number; at: string; local: number }) =>
+      `--data-parallel-start-rank ${p.start} (${p.at}) is not a multiple of --data-parallel-size-local ${p.local}: with ${p.local} ranks per node the nodes start at 0, ${p.local}, ${p.local * 2}, ...`,
+    startNotMultipleFix: (p: { script: string; line: number; below: number; above: number }) =>
+      `${p.script} line ${p.line}: --data-parallel-start-rank ${p.below}   # or ${p.above}; the ranks of the nodes before this one together`,
+    noMaxSeqs: (p: { script: string; profile: string; expected: number; dp: number; needed: number }) =>
+      `no --max-num-seqs in ${p.script}: vLLM picks its default, and profile ${p.profile} expects ${p.expected} requests at once (${p.dp} DP ${p.dp === 1 ? 'group' : 'groups'} need ${p.needed} each)`,
+    noMaxSeqsFix: (p: { script: string; line: number; needed: number; dp: number; expected: number }) =>
+      `${p.script} line ${p.line}: --max-num-seqs ${p.needed}   # x --data-parallel-size ${p.dp} >= ${p.expected}`,
+    lowCapacity: (p: { seqs: number; dp: number; capacity: number; expected: number; profile: string }) =>
+      `--max-num-seqs ${p.seqs} x --data-parallel-size ${p.dp} = ${p.capacity} requests at once, below the ${p.expected} profile ${p.profile} expects: the rest wait in the queue, and TTFT counts the wait`,
+    lowCapacityFix: (p: { script: string; line: number; flag: string; needed: number; dp: number; expected: number }) =>
+      `${p.script} line ${p.line}: ${p.flag} ${p.needed}   # x --data-parallel-size ${p.dp} >= ${p.expected}; or lower deployment.expectedConcurrency`,
+    weightsConfig: "the weights' config.json",
+    tableConfig: (p: { id: string }) => `${p.id}'s config.json (qprep's table)`,
+    divisorOf: (p: { flag: string; heads: number }) => `${p.flag} <a divisor of ${p.heads}>`,
+    headsNotDivided: (p: { flag: string; tp: number; at: string; heads: number; model: string; source: string }) =>
+      `${p.flag} ${p.tp} (${p.at}) does not divide the ${p.heads} attention heads of ${p.model} (${p.source}): vLLM refuses to start`,
+    kvHeadsNotFit: (p: { flag: string; tp: number; at: string; kvHeads: number; model: string; source: string }) =>
+      `${p.flag} ${p.tp} (${p.at}) does not fit the ${p.kvHeads} KV heads of ${p.model} (${p.source}): the KV heads are neither split evenly nor replicated`,
+    headsFix: (p: { script: string; line: number; suggestion: string; fits: string }) => `${p.script} line ${p.line}: ${p.suggestion}   # TP sizes that fit: ${p.fits}`,
+    msModelSlim: (p: { model: string; description: string; quantization: string | null }) =>
+      `${p.model} is quantized by msModelSlim (${p.description}) but ${p.quantization !== null ? `--quantization is ${p.quantization}` : 'the server has no --quantization ascend'}: the quantized weights do not load`,
+    quantizationFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: --quantization ascend`,
+    looksQuantized: (p: { model: string }) =>
+      `${p.model} looks W8A8/W4A8-quantized and the server has no --quantization ascend: msModelSlim weights need it (LLM-Compressor weights do not); the weights are not on this host to tell`,
+    looksQuantizedFix: (p: { script: string; line: number }) =>
+      `${p.script} line ${p.line}: --quantization ascend   # if the weights come from msModelSlim (they carry quant_model_description.json)`,
+    torchairEager: (p: { at: string; source: string }) =>
+      `torchair_graph_config is enabled (${p.at}) together with --enforce-eager: vllm-ascend refuses to start ("Can't enable graph mode and eager mode at the same time", ${p.source})`,
+    torchairEagerFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: "torchair_graph_config": {"enabled": false}   # or remove --enforce-eager`,
+    torchairModelType: (p: { modelType: string }) => `model_type ${p.modelType} (the weights' config.json)`,
+    torchairModelName: (p: { model: string }) => `${p.model} (by its name; the weights are not on this host to tell its model_type)`,
+    torchairUnsupported: (p: { at: string; what: string; types: string; source: string }) =>
+      `torchair_graph_config is enabled (${p.at}) for ${p.what}, and TorchAir graph mode supports only the model types ${p.types} (${p.source}): vllm-ascend raises NotImplementedError at start`,
+    torchairUnsupportedFix: (p: { script: string; line: number }) =>
+      `${p.script} line ${p.line}: "torchair_graph_config": {"enabled": false}   # the default graph mode (ACLGraph) serves this model`,
+    fp16Only: (p: { dtype: string | null }) =>
+      `310P supports only FP16, and ${p.dtype !== null ? `--dtype is ${p.dtype}` : '--dtype is not set (bfloat16 models load as bfloat16)'}`,
+    fp16Fix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: --dtype float16`,
+    ssmFp16: (p: { dtype: string | null }) =>
+      `310P supports only a float16 Mamba SSM cache for Qwen3.5, and ${p.dtype !== null ? `--mamba-ssm-cache-dtype is ${p.dtype}` : '--mamba-ssm-cache-dtype is not set'}`,
+    ssmFp16Fix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: --mamba-ssm-cache-dtype float16`,
+    npugraph: (p: { given: boolean }) => `310P does not support enable_npugraph_ex, and --additional-config ${p.given ? 'does not set it to false' : 'is not given'}`,
+    npugraphFix: (p: { script: string; line: number }) =>
+      `${p.script} line ${p.line}: --additional-config '{"ascend_compilation_config": {"enable_npugraph_ex": false}}'`,
+    captureSizes310p: (p: { tp: number; count: number; sizes: string }) =>
+      `with TP ${p.tp} on 310P the hardware event ids allow at most two cudagraph capture sizes; --compilation-config lists ${p.count} (${p.sizes})`,
+    captureSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} line ${p.line}: "cudagraph_capture_sizes": [${p.sizes}]`,
+    missingValue: (p: { flag: string; at: string }) => `${p.flag} (${p.at}) has no value: vllm refuses to start`,
+    missingValueFix: (p: { script: string; line: number; flag: string }) => `${p.script} line ${p.line}: ${p.flag} <value>`,
+    noModel: (p: { form: string; at: string }) => `${p.form} at ${p.at} names no model`,
+    noModelFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: vllm serve /path/to/weights ...`,
+    extraPositional: (p: { text: string; at: string }) => `"${p.text}" (${p.at}) is a second positional argument: vllm takes only the model (a flag lost its "--"?)`,
+    extraPositionalFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: remove it or add the flag it belongs to`,
+    wholeNumberFix: (p: { script: string }) => `${p.script}: write the size as a whole number`,
+    fromInvocation: (p: { values: string; invocation: string; count: number }) =>
+      `sizes come from the caller: ${p.values}; ${p.invocation} passes ${p.count === 1 ? 'it' : 'them'} computed at run time, and nothing is derived from ${p.count === 1 ? 'it' : 'them'} here`,
+    fromTemplate: (p: { values: string; script: string; positional: boolean }) =>
+      `sizes come from the caller: ${p.values}; ${p.script} is a template filled in by ${p.positional ? "the script's arguments (a launcher runs it, as examples/external_online_dp/launch_online_dp.py runs run_dp_template.sh)" : 'variables the script does not set (the caller exports them)'}, and nothing is derived from them here`,
+    fromCallerFix: (p: { script: string }) => `check the script that runs ${p.script} with its arguments (qprep check --launch on a copy with the values written in)`,
+    givenTwice: (p: { flag: string; before: string; after: string; line: number }) =>
+      `--${p.flag} is given twice with different values (${p.before}, then ${p.after} at line ${p.line}): vllm keeps the last`,
+    givenTwiceFix: (p: { script: string; flag: string }) => `${p.script}: keep one --${p.flag}`,
+    prefixCaching: (p: { model: string }) => `--enable-prefix-caching on ${p.model} (a hybrid Mamba-style model) without --mamba-cache-mode align`,
+    prefixCachingFix: (p: { script: string; line: number }) =>
+      `${p.script} line ${p.line}: --enable-prefix-caching --mamba-cache-mode align   # or --no-enable-prefix-caching`,
+    mtpSizes: (p: { tokens: number; step: number; odd: number[] }) =>
+      `with MTP (num_speculative_tokens ${p.tokens}) capture sizes should be multiples of ${p.step}; ${p.odd.join(', ')} ${p.odd.length === 1 ? 'is' : 'are'} not`,
+    mtpSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} line ${p.line}: "cudagraph_capture_sizes": [${p.sizes}]`,
+    allRead: (p: { count: number; form: string; json: string | null }) => `${p.count} flags of ${p.form} read${p.json !== null ? `; ${p.json} valid JSON` : ''}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
+  'launch.network': {
+    title: "Launch script's addresses and interfaces belong to this host",
+    why:
+      'HCCL_IF_IP must be an address of this host and the *_SOCKET_IFNAME interface must be up and carry it, or HCCL ' +
+      'root-info, Gloo and the TP sockets bind elsewhere or nowhere ("Connection closed by peer", link-establish ' +
+      'timeouts after the weights are loaded). The master address (--data-parallel-address, node0_ip) must be an IP the ' +
+      'other nodes reach, and proxy variables left set send internal requests to the proxy.',
+    reads: ['the --launch script (never executed)', 'network interfaces', 'TCP connect to the master (with --data-parallel-rpc-port)'],
+    fix: "Set HCCL_IF_IP / local_ip to an address of this host, the interface variables to the interface that carries it, and the master address to node 0's local_ip; unset the proxy variables at the top of the script.",
+    noInterfaces: (p: { problem: string }) => `cannot list the network interfaces: ${p.problem}`,
+    noInterfacesFix: 'run qprep where it sees the host network (docker run --net=host), then re-run',
+    /** the assignment stays as written; the comment after # is for the reader */
+    fixExport: (p: { name: string; value: string; comment: string }) => `export ${p.name}="${p.value}"   # ${p.comment}`,
+    fixAt: (p: { script: string; line: number; name: string; value: string; comment: string }) => `${p.script} line ${p.line}: ${p.name}="${p.value}"   # ${p.comment}`,
+    computed: (p: { variable: string; dynamic: string }) => `${p.variable} is computed at run time (${p.dynamic})`,
+    writtenLiterally: 'written literally, so it can be checked',
+    thisHostAddress: '<this host address>',
+    hostAddressOn: (p: { nic: string | null }) => `this host's address${p.nic !== null ? ` on ${p.nic}` : ''}`,
+    empty: (p: { variable: string }) => `${p.variable} is empty`,
+    notIp: (p: { variable: string; value: string }) => `${p.variable} is "${p.value}", not an IP address`,
+    notLocal: (p: { variable: string; ip: string; local: string }) => `${p.variable} is ${p.ip}, which is not an address of this host (it has ${p.local})`,
+    noIpv4: 'no IPv4 address',
+    addressDown: (p: { variable: string; ip: string; nic: string }) => `${p.variable} ${p.ip} is on ${p.nic}, which is down`,
+    addressUpFix: (p: { nic: string }) => `sudo ip link set ${p.nic} up   # or use the address of an interface that is up`,
+    unreachableLocal: (p: { variable: string; ip: string; nodes: number }) =>
+      `${p.variable} is ${p.ip}, which other nodes cannot reach (data parallel spans ${p.nodes} nodes)`,
+    reachableAddress: 'an address the other nodes reach',
+    checkedAddress: (p: { name: string; ip: string; nic: string }) => `${p.name} ${p.ip} on ${p.nic}`,
+    interfaceOf: (p: { ip: string | null }) => (p.ip !== null ? `the interface carrying ${p.ip}` : "the interface of this node's address"),
+    checkedExcludes: (p: { name: string; excluded: string }) => `${p.name} excludes ${p.excluded}`,
+    noMatch: (p: { variable: string; value: string; interfaces: string }) =>
+      `${p.variable} is "${p.value}", and no interface of this host matches it (interfaces: ${p.interfaces})`,
+    manyMatch: (p: { variable: string; value: string; count: number; matched: string }) =>
+      `${p.variable} "${p.value}" matches ${p.count} interfaces (${p.matched}) and HCCL takes the first one`,
+    exactName: 'an exact name ("=" prefix) leaves HCCL no choice',
+    noSuchInterface: (p: { variable: string; name: string; interfaces: string }) => `${p.variable} names ${p.name}, which does not exist here (interfaces: ${p.interfaces})`,
+    interfaceDown: (p: { variable: string; name: string }) => `${p.variable} names ${p.name}, which is down`,
+    interfaceUpFix: (p: { name: string; suggestion: string }) => `sudo ip link set ${p.name} up   # or name an interface that is up (${p.suggestion})`,
+    otherInterface: (p: { variable: string; name: string; ip: string; actual: string | null }) =>
+      `${p.variable} names ${p.name}, but HCCL_IF_IP ${p.ip} is on ${p.actual ?? 'another interface'}: they must name one interface`,
+    checkedUp: (p: { name: string; nic: string }) => `${p.name} ${p.nic} up`,
+    addressFlag: (p: { at: string }) => `--data-parallel-address (${p.at})`,
+    addressFlagFix: (p: { script: string; line: number; value: string; comment: string }) => `${p.script} line ${p.line}: --data-parallel-address ${p.value}   # ${p.comment}`,
+    noAddressFlag: (p: { script: string; local: number; dp: number }) =>
+      `${p.script} serves ${p.local} of ${p.dp} data-parallel ranks (the rest on other nodes) without --data-parallel-address: vLLM then uses 127.0.0.1, which the other nodes cannot reach`,
+    noAddressFlagFix: (p: { script: string; line: number; address: string | null; starts: boolean }) =>
+      `${p.script} line ${p.line}: --data-parallel-address ${p.address ?? '<address of the node that starts rank 0>'}   # ${p.starts ? 'this node starts rank 0: its own address' : "node 0's local_ip"}, the same on every node of the instance`,
+    nodeZeroAddress: '<address of node 0>',
+    ownAddressNodeZero: 'this node is node 0 (start rank 0): its own address',
+    nodeZeroLocalIp: "node 0's local_ip",
+    masterNotLocal: (p: { master: string; value: string }) => `this node starts data-parallel rank 0 (the master) but ${p.master} ${p.value} is not one of its addresses`,
+    masterIsThis: 'the master is this node: its own address',
+    notMaster: (p: { master: string; value: string; start: number; headless: boolean }) =>
+      `${p.master} ${p.value} is this host, but this node is not the master (start rank ${p.start}${p.headless ? ', --headless' : ''})`,
+    accepts: (p: { address: string; port: number }) => `${p.address}:${p.port} accepts connections`,
+    notCaptured: (p: { address: string; port: number }) => `whether ${p.address}:${p.port} answers was not captured in the snapshot`,
+    refused: (p: { address: string; port: number }) => `${p.address} answers (port ${p.port} refused: nothing listens yet)`,
+    noAnswer: (p: { address: string; port: number; error: string | null }) => `${p.address}:${p.port} does not answer (${p.error ?? 'no answer'})`,
+    reachDetail: (p: { master: string; detail: string }) => `${p.master}: ${p.detail}`,
+    recordAgainFix: (p: { file: string }) => `record the snapshot with this script (qprep snapshot --launch ${p.file})`,
+    routeFix: (p: { address: string; port: number }) =>
+      `check the route and firewall from this node to ${p.address} (ping ${p.address}; nc -vz ${p.address} ${p.port}), or correct the address`,
+    checkedMaster: (p: { value: string; local: boolean }) => `master ${p.value}${p.local ? ' (this host)' : ''}`,
+    proxyAt: (p: { name: string; line: number | null }) => (p.line === null ? `${p.name} (inherited)` : `${p.name} (line ${p.line})`),
+    proxies: (p: { where: string }) => `proxy variables reach vllm: ${p.where}`,
+    proxiesFix: (p: { names: string; script: string }) => `unset ${p.names}   # at the top of ${p.script}, as the guides do`,
+    noneSet: (p: { script: string }) =>
+      `${p.script} sets no HCCL_IF_IP, socket interface or master address: HCCL and Gloo pick an interface themselves (fine on one node)`,
+    allGood: (p: { script: string; checked: string }) => `${p.script}: ${p.checked}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
 };

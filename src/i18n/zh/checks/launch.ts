@@ -1,4 +1,5 @@
 import type { launch as en, launchProbes as enProbes } from '../../en/checks/launch.js';
+import type { FlagProblem } from '../../../parsers/vllm-args.js';
 
 export const launchProbes: typeof enProbes = {
   noScript: '未给出启动脚本（--launch SCRIPT）',
@@ -6,6 +7,25 @@ export const launchProbes: typeof enProbes = {
   variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
     `${p.name}（${p.at}${p.from !== null ? `，来自第 ${p.fromLine} 行的 ${p.from}` : ''}）`,
   inherited: (p: { name: string }) => `${p.name}（继承自运行环境）`,
+  flagProblemAt: (p: { reason: string; line: number }) => `${p.reason}（第 ${p.line} 行）`,
+  flagProblem: (p: { flag: string; problem: FlagProblem }) => {
+    const problem = p.problem;
+    switch (problem.kind) {
+      case 'no-value':
+        return `${p.flag} 没有值`;
+      case 'unknown':
+        return `${p.flag} 为 ${problem.text}，只有运行时才能确定`;
+      case 'not-whole':
+        return `${p.flag} 为 "${problem.text}"，不是整数`;
+      case 'below':
+        return `${p.flag} 为 ${problem.value}，小于 ${problem.min}`;
+      case 'run-time':
+        return `${p.flag} 在运行时构造（${problem.dynamic}）`;
+      case 'not-json':
+        // the JSON parser's own words, quoted as it says them
+        return `${p.flag}（第 ${problem.line} 行）不是合法的 JSON：“${problem.detail}”`;
+    }
+  },
 };
 
 export const launch: typeof en = {
@@ -193,5 +213,186 @@ export const launch: typeof en = {
     model: (p: { value: string }) => `vllm serve <权重目录或模型 ID>   # 替换 ${p.value}`,
     replaceIn: (p: { placeholder: string; name: string; variable: boolean }) =>
       `把${p.variable ? ` ${p.name} ` : ` ${p.name} 的值`}中的 ${p.placeholder} 替换为实际值`,
+  },
+  'launch.flags': {
+    title: 'vllm serve 参数一致',
+    why:
+      'vLLM 拒绝无法解析的 JSON 参数；Mooncake 的 kv_connector_extra_config 中 prefill/decode 的规模与实例不符时，KV 传输会中断；' +
+      '一个节点服务 --data-parallel-size 中的第 --data-parallel-start-rank 到 --data-parallel-start-rank + --data-parallel-size-local - 1 个 rank，' +
+      '这些值必须相符（qprep aggregate 对所有节点一并检查）；在 Atlas 300I Duo / 200I Pro 上，指南要求 --dtype float16、float16 的 Mamba SSM 缓存、' +
+      'enable_npugraph_ex 为 false，且 TP > 1 时最多两个捕获尺寸；混合结构的 Qwen3.5 模型开启前缀缓存需要 --mamba-cache-mode align；' +
+      '使用 MTP 时捕获尺寸应为 num_speculative_tokens + 1 的倍数；--max-num-seqs x --data-parallel-size 低于预期并发' +
+      '（profile 的 deployment.expectedConcurrency）时请求会排队；kv_role 与 profile 为本节点指定的角色不符的脚本是错误的脚本。' +
+      '来自调用方的规模（例如 examples/external_online_dp/run_dp_template.sh 这类模板的 $1..$7）只列出一次，不据此推导任何结论。' +
+      '310P 上必须设置 --dtype float16（"must be set on Atlas 300I DUO and Atlas 200I Pro"，tutorials/models/Qwen3.5-Dense.md）；' +
+      'enable_npugraph_ex 只在 FULL 图模式下起作用（user_guide/feature_guide/graph_mode.md：PIECEWISE 会禁用它，--enforce-eager 不捕获任何图）。' +
+      '--tensor-parallel-size 必须整除注意力头数并与 KV 头数相符（vLLM ModelConfig.verify_with_parallel_config），头数读自权重的 config.json，' +
+      '没有权重时读自教程模型的表格（src/data/model-heads.ts，取自各模型在 Hugging Face 上的 config.json）。msModelSlim 量化的权重' +
+      '（带 quant_model_description.json）需要 --quantization ascend（user_guide/feature_guide/quantization.md）。' +
+      '对 deepseek、pangu、kimi_k2、qwen 以外的 model_type 启用 torchair_graph_config，或与 --enforce-eager 同时使用，vllm-ascend 会在启动时停止' +
+      '（vllm-ascend v0.11.0 vllm_ascend/ascend_config.py：TORCHAIR_MODEL_LIST 和 check_ascend_config）；依据权重的 config.json 判为失败，仅依据模型名称判为警告。',
+    reads: ['--launch 脚本（不执行）', 'npu-smi info（NPU 型号系列）'],
+    fix: '按检查给出的写法，修改它指出的那一行上的参数。',
+    noServer: (p: { script: string }) => `${p.script} 没有启动 vLLM 服务：没有可检查的参数（原因见 launch.script）`,
+    reason: (p: { reason: string }) => p.reason,
+    jsonComputedFix: (p: { script: string; line: number; flag: string }) => `${p.script} 第 ${p.line} 行：把 ${p.flag} 写成单引号中的字面 JSON`,
+    jsonInvalidFix: (p: { script: string; line: number; flag: string }) =>
+      `${p.script} 第 ${p.line} 行：${p.flag} '{...}'   # 单引号中的合法 JSON；可用 python3 -m json.tool 检查`,
+    noKvConfig: (p: { profile: string; role: string; script: string }) =>
+      `profile ${p.profile} 是分离部署中的 ${p.role} 节点，但 ${p.script} 没有 --kv-transfer-config：它启动的是普通服务`,
+    noKvConfigFix: (p: { script: string; line: number; kvRole: string; guideScript: string }) =>
+      `${p.script} 第 ${p.line} 行：--kv-transfer-config '{"kv_connector": "MooncakeLayerwiseConnector", "kv_role": "${p.kvRole}", ...}'   # 同指南的 ${p.guideScript}；或使用不含 deployment.role 的 profile`,
+    wrongRole: (p: { profile: string; role: string; at: string; kvRole: string | null; other: string }) =>
+      `profile ${p.profile} 是 ${p.role} 节点，但 ${p.at} ${p.kvRole !== null ? `把 kv_role 设为 ${p.kvRole}` : '没有设置 kv_role'}：这是 ${p.other} 的脚本，还是 profile 用错了？`,
+    wrongRoleFix: (p: { role: string; kvRole: string }) => `在这里运行 ${p.role} 的脚本（kv_role "${p.kvRole}"），或用本节点角色对应的 profile 检查它`,
+    sizeMismatch: (p: { side: string; key: string; declared: string; flag: string; actual: number; kvRole: string; at: string }) =>
+      `--kv-transfer-config 中 ${p.side}.${p.key} 为 ${p.declared}，但这个 ${p.side} 实例运行的是 ${p.flag} ${p.actual}（${p.kvRole}，${p.at}）`,
+    sizeMismatchFix: (p: { script: string; line: number; key: string; actual: number; side: string; flag: string }) =>
+      `${p.script} 第 ${p.line} 行："${p.key}": ${p.actual}   # 写在 ${p.side} 块中，部署的每个节点都要改；或修改 ${p.flag}`,
+    localAbove: (p: { local: number; at: string; dp: number }) =>
+      `--data-parallel-size-local ${p.local}（${p.at}）大于 --data-parallel-size ${p.dp}：一个节点服务的 rank 不能多于实例的 rank 总数`,
+    localAboveFix: (p: { script: string; line: number; dp: number }) =>
+      `${p.script} 第 ${p.line} 行：--data-parallel-size-local ${p.dp}   # 或把 --data-parallel-size 提高到所有节点 rank 数之和`,
+    pastLast: (p: { start: number; last: number; dp: number; at: string }) =>
+      `本节点将服务 rank ${p.start}-${p.last}，超出 --data-parallel-size ${p.dp} 的最后一个 rank ${p.dp - 1}（--data-parallel-start-rank ${p.start}，${p.at}）`,
+    pastLastFix: (p: { script: string; line: number; start: number }) =>
+      `${p.script} 第 ${p.line} 行：--data-parallel-start-rank ${p.start}   # 本节点之前所有节点的 rank 数之和；或提高 --data-parallel-size`,
+    startNotMultiple: (p: { start: number; at: string; local: number }) =>
+      `--data-parallel-start-rank ${p.start}（${p.at}）不是 --data-parallel-size-local ${p.local} 的倍数：每节点 ${p.local} 个 rank 时，各节点从 0、${p.local}、${p.local * 2}……开始`,
+    startNotMultipleFix: (p: { script: string; line: number; below: number; above: number }) =>
+      `${p.script} 第 ${p.line} 行：--data-parallel-start-rank ${p.below}   # 或 ${p.above}；即本节点之前所有节点的 rank 数之和`,
+    noMaxSeqs: (p: { script: string; profile: string; expected: number; dp: number; needed: number }) =>
+      `${p.script} 中没有 --max-num-seqs：vLLM 使用其默认值，而 profile ${p.profile} 预期同时有 ${p.expected} 个请求（${p.dp} 个 DP 组，每组需要 ${p.needed} 个）`,
+    noMaxSeqsFix: (p: { script: string; line: number; needed: number; dp: number; expected: number }) =>
+      `${p.script} 第 ${p.line} 行：--max-num-seqs ${p.needed}   # 乘以 --data-parallel-size ${p.dp} 不小于 ${p.expected}`,
+    lowCapacity: (p: { seqs: number; dp: number; capacity: number; expected: number; profile: string }) =>
+      `--max-num-seqs ${p.seqs} x --data-parallel-size ${p.dp} = 同时 ${p.capacity} 个请求，低于 profile ${p.profile} 预期的 ${p.expected} 个：其余请求在队列中等待，TTFT 包含等待时间`,
+    lowCapacityFix: (p: { script: string; line: number; flag: string; needed: number; dp: number; expected: number }) =>
+      `${p.script} 第 ${p.line} 行：${p.flag} ${p.needed}   # 乘以 --data-parallel-size ${p.dp} 不小于 ${p.expected}；或降低 deployment.expectedConcurrency`,
+    weightsConfig: '权重的 config.json',
+    tableConfig: (p: { id: string }) => `${p.id} 的 config.json（qprep 的表格）`,
+    divisorOf: (p: { flag: string; heads: number }) => `${p.flag} <${p.heads} 的约数>`,
+    headsNotDivided: (p: { flag: string; tp: number; at: string; heads: number; model: string; source: string }) =>
+      `${p.flag} ${p.tp}（${p.at}）不能整除 ${p.model} 的 ${p.heads} 个注意力头（${p.source}）：vLLM 拒绝启动`,
+    kvHeadsNotFit: (p: { flag: string; tp: number; at: string; kvHeads: number; model: string; source: string }) =>
+      `${p.flag} ${p.tp}（${p.at}）与 ${p.model} 的 ${p.kvHeads} 个 KV 头不相符（${p.source}）：KV 头既不能均分，也不能复制`,
+    headsFix: (p: { script: string; line: number; suggestion: string; fits: string }) => `${p.script} 第 ${p.line} 行：${p.suggestion}   # 可用的 TP 大小：${p.fits}`,
+    msModelSlim: (p: { model: string; description: string; quantization: string | null }) =>
+      `${p.model} 由 msModelSlim 量化（${p.description}），但${p.quantization !== null ? ` --quantization 为 ${p.quantization}` : '服务没有 --quantization ascend'}：量化权重无法加载`,
+    quantizationFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--quantization ascend`,
+    looksQuantized: (p: { model: string }) =>
+      `${p.model} 看起来是 W8A8/W4A8 量化模型，而服务没有 --quantization ascend：msModelSlim 的权重需要它（LLM-Compressor 的权重不需要）；本主机上没有权重，无法确定`,
+    looksQuantizedFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行：--quantization ascend   # 如果权重来自 msModelSlim（带有 quant_model_description.json）`,
+    torchairEager: (p: { at: string; source: string }) =>
+      `torchair_graph_config 已启用（${p.at}），同时使用了 --enforce-eager：vllm-ascend 拒绝启动（"Can't enable graph mode and eager mode at the same time"，${p.source}）`,
+    torchairEagerFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行："torchair_graph_config": {"enabled": false}   # 或去掉 --enforce-eager`,
+    torchairModelType: (p: { modelType: string }) => `model_type ${p.modelType}（权重的 config.json）`,
+    torchairModelName: (p: { model: string }) => `${p.model}（依据名称判断；本主机上没有权重，无法得知其 model_type）`,
+    torchairUnsupported: (p: { at: string; what: string; types: string; source: string }) =>
+      `torchair_graph_config 已对 ${p.what} 启用（${p.at}），而 TorchAir 图模式只支持 model_type ${p.types}（${p.source}）：vllm-ascend 启动时抛出 NotImplementedError`,
+    torchairUnsupportedFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行："torchair_graph_config": {"enabled": false}   # 默认图模式（ACLGraph）即可运行此模型`,
+    fp16Only: (p: { dtype: string | null }) =>
+      `310P 只支持 FP16，而${p.dtype !== null ? ` --dtype 为 ${p.dtype}` : '未设置 --dtype（bfloat16 模型会以 bfloat16 加载）'}`,
+    fp16Fix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--dtype float16`,
+    ssmFp16: (p: { dtype: string | null }) =>
+      `310P 上 Qwen3.5 的 Mamba SSM 缓存只支持 float16，而${p.dtype !== null ? ` --mamba-ssm-cache-dtype 为 ${p.dtype}` : '未设置 --mamba-ssm-cache-dtype'}`,
+    ssmFp16Fix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--mamba-ssm-cache-dtype float16`,
+    npugraph: (p: { given: boolean }) => `310P 不支持 enable_npugraph_ex，而${p.given ? ' --additional-config 没有把它设为 false' : '未给出 --additional-config'}`,
+    npugraphFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行：--additional-config '{"ascend_compilation_config": {"enable_npugraph_ex": false}}'`,
+    captureSizes310p: (p: { tp: number; count: number; sizes: string }) =>
+      `310P 上 TP ${p.tp} 时，硬件事件 ID 最多允许两个 cudagraph 捕获尺寸；--compilation-config 列出了 ${p.count} 个（${p.sizes}）`,
+    captureSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
+    missingValue: (p: { flag: string; at: string }) => `${p.flag}（${p.at}）没有值：vllm 拒绝启动`,
+    missingValueFix: (p: { script: string; line: number; flag: string }) => `${p.script} 第 ${p.line} 行：${p.flag} <值>`,
+    noModel: (p: { form: string; at: string }) => `${p.at} 的 ${p.form} 没有指定模型`,
+    noModelFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：vllm serve /path/to/weights ...`,
+    extraPositional: (p: { text: string; at: string }) => `"${p.text}"（${p.at}）是第二个位置参数：vllm 只接受模型这一个（某个参数丢了 "--"？）`,
+    extraPositionalFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：删除它，或补上它所属的参数`,
+    wholeNumberFix: (p: { script: string }) => `${p.script}：把规模写成整数`,
+    fromInvocation: (p: { values: string; invocation: string; count: number }) =>
+      `规模来自调用方：${p.values}；${p.invocation} 传入的${p.count === 1 ? '值' : ` ${p.count} 个值`}在运行时计算，此处不据此推导任何结论`,
+    fromTemplate: (p: { values: string; script: string; positional: boolean }) =>
+      `规模来自调用方：${p.values}；${p.script} 是一个模板，由${p.positional ? '脚本的参数填写（由启动器运行它，如 examples/external_online_dp/launch_online_dp.py 运行 run_dp_template.sh）' : '脚本本身没有设置的变量填写（由调用方 export）'}，此处不据此推导任何结论`,
+    fromCallerFix: (p: { script: string }) => `检查带参数运行 ${p.script} 的那个脚本（对写入实际值的副本运行 qprep check --launch）`,
+    givenTwice: (p: { flag: string; before: string; after: string; line: number }) =>
+      `--${p.flag} 出现两次且值不同（${p.before}，之后第 ${p.line} 行为 ${p.after}）：vllm 以最后一个为准`,
+    givenTwiceFix: (p: { script: string; flag: string }) => `${p.script}：只保留一个 --${p.flag}`,
+    prefixCaching: (p: { model: string }) => `${p.model}（混合 Mamba 结构模型）使用了 --enable-prefix-caching，但没有 --mamba-cache-mode align`,
+    prefixCachingFix: (p: { script: string; line: number }) =>
+      `${p.script} 第 ${p.line} 行：--enable-prefix-caching --mamba-cache-mode align   # 或 --no-enable-prefix-caching`,
+    mtpSizes: (p: { tokens: number; step: number; odd: number[] }) =>
+      `使用 MTP（num_speculative_tokens ${p.tokens}）时捕获尺寸应为 ${p.step} 的倍数；${p.odd.join('、')} 不是`,
+    mtpSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
+    allRead: (p: { count: number; form: string; json: string | null }) => `已读取 ${p.form} 的 ${p.count} 个参数${p.json !== null ? `；${p.json} 是合法 JSON` : ''}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
+  },
+  'launch.network': {
+    title: '启动脚本中的地址和网卡属于本主机',
+    why:
+      'HCCL_IF_IP 必须是本主机的地址，*_SOCKET_IFNAME 指定的网卡必须处于 up 状态并承载该地址，否则 HCCL root-info、Gloo 和 TP 套接字' +
+      '会绑定到别处或无法绑定（加载权重后出现 "Connection closed by peer" 或建链超时）。主节点地址（--data-parallel-address、node0_ip）' +
+      '必须是其他节点可达的 IP；遗留的代理变量会把内部请求发往代理。',
+    reads: ['--launch 脚本（不执行）', '网络接口', '到主节点的 TCP 连接（需要 --data-parallel-rpc-port）'],
+    fix: '把 HCCL_IF_IP / local_ip 设为本主机的地址，把网卡变量设为承载该地址的网卡，把主节点地址设为 node 0 的 local_ip；在脚本开头 unset 代理变量。',
+    noInterfaces: (p: { problem: string }) => `无法列出网络接口：${p.problem}`,
+    noInterfacesFix: '在能看到宿主机网络的环境中运行 qprep（docker run --net=host），然后重新运行',
+    fixExport: (p: { name: string; value: string; comment: string }) => `export ${p.name}="${p.value}"   # ${p.comment}`,
+    fixAt: (p: { script: string; line: number; name: string; value: string; comment: string }) => `${p.script} 第 ${p.line} 行：${p.name}="${p.value}"   # ${p.comment}`,
+    computed: (p: { variable: string; dynamic: string }) => `${p.variable} 在运行时计算（${p.dynamic}）`,
+    writtenLiterally: '直接写出，以便检查',
+    thisHostAddress: '<本主机地址>',
+    hostAddressOn: (p: { nic: string | null }) => `本主机${p.nic !== null ? `在 ${p.nic} 上` : ''}的地址`,
+    empty: (p: { variable: string }) => `${p.variable} 为空`,
+    notIp: (p: { variable: string; value: string }) => `${p.variable} 为 "${p.value}"，不是 IP 地址`,
+    notLocal: (p: { variable: string; ip: string; local: string }) => `${p.variable} 为 ${p.ip}，不是本主机的地址（本主机有 ${p.local}）`,
+    noIpv4: '无 IPv4 地址',
+    addressDown: (p: { variable: string; ip: string; nic: string }) => `${p.variable} ${p.ip} 位于 ${p.nic}，该网卡处于 down 状态`,
+    addressUpFix: (p: { nic: string }) => `sudo ip link set ${p.nic} up   # 或使用处于 up 状态的网卡的地址`,
+    unreachableLocal: (p: { variable: string; ip: string; nodes: number }) => `${p.variable} 为 ${p.ip}，其他节点无法访问（数据并行跨 ${p.nodes} 个节点）`,
+    reachableAddress: '其他节点可达的地址',
+    checkedAddress: (p: { name: string; ip: string; nic: string }) => `${p.name} ${p.ip} 位于 ${p.nic}`,
+    interfaceOf: (p: { ip: string | null }) => (p.ip !== null ? `承载 ${p.ip} 的网卡` : '承载本节点地址的网卡'),
+    checkedExcludes: (p: { name: string; excluded: string }) => `${p.name} 排除 ${p.excluded}`,
+    noMatch: (p: { variable: string; value: string; interfaces: string }) => `${p.variable} 为 "${p.value}"，本主机没有与之匹配的网卡（网卡：${p.interfaces}）`,
+    manyMatch: (p: { variable: string; value: string; count: number; matched: string }) =>
+      `${p.variable} "${p.value}" 匹配 ${p.count} 个网卡（${p.matched}），HCCL 使用第一个`,
+    exactName: '使用精确名称（"=" 前缀），HCCL 就没有选择余地',
+    noSuchInterface: (p: { variable: string; name: string; interfaces: string }) => `${p.variable} 指定的 ${p.name} 在本主机上不存在（网卡：${p.interfaces}）`,
+    interfaceDown: (p: { variable: string; name: string }) => `${p.variable} 指定的 ${p.name} 处于 down 状态`,
+    interfaceUpFix: (p: { name: string; suggestion: string }) => `sudo ip link set ${p.name} up   # 或指定处于 up 状态的网卡（${p.suggestion}）`,
+    otherInterface: (p: { variable: string; name: string; ip: string; actual: string | null }) =>
+      `${p.variable} 指定的是 ${p.name}，但 HCCL_IF_IP ${p.ip} 位于${p.actual !== null ? ` ${p.actual}` : '另一个网卡'}：二者必须指向同一个网卡`,
+    checkedUp: (p: { name: string; nic: string }) => `${p.name} ${p.nic} 处于 up 状态`,
+    addressFlag: (p: { at: string }) => `--data-parallel-address（${p.at}）`,
+    addressFlagFix: (p: { script: string; line: number; value: string; comment: string }) => `${p.script} 第 ${p.line} 行：--data-parallel-address ${p.value}   # ${p.comment}`,
+    noAddressFlag: (p: { script: string; local: number; dp: number }) =>
+      `${p.script} 服务 ${p.dp} 个数据并行 rank 中的 ${p.local} 个（其余在其他节点上），但没有 --data-parallel-address：vLLM 会使用 127.0.0.1，其他节点无法访问`,
+    noAddressFlagFix: (p: { script: string; line: number; address: string | null; starts: boolean }) =>
+      `${p.script} 第 ${p.line} 行：--data-parallel-address ${p.address ?? '<启动 rank 0 的节点的地址>'}   # ${p.starts ? '本节点启动 rank 0：填它自己的地址' : 'node 0 的 local_ip'}，实例的每个节点都相同`,
+    nodeZeroAddress: '<node 0 的地址>',
+    ownAddressNodeZero: '本节点是 node 0（起始 rank 为 0）：填它自己的地址',
+    nodeZeroLocalIp: 'node 0 的 local_ip',
+    masterNotLocal: (p: { master: string; value: string }) => `本节点启动数据并行 rank 0（主节点），但 ${p.master} ${p.value} 不是它的地址`,
+    masterIsThis: '主节点就是本节点：填它自己的地址',
+    notMaster: (p: { master: string; value: string; start: number; headless: boolean }) =>
+      `${p.master} ${p.value} 是本主机，但本节点不是主节点（起始 rank ${p.start}${p.headless ? '，--headless' : ''}）`,
+    accepts: (p: { address: string; port: number }) => `${p.address}:${p.port} 接受连接`,
+    notCaptured: (p: { address: string; port: number }) => `快照中没有记录 ${p.address}:${p.port} 是否应答`,
+    refused: (p: { address: string; port: number }) => `${p.address} 有应答（端口 ${p.port} 拒绝连接：尚无进程监听）`,
+    noAnswer: (p: { address: string; port: number; error: string | null }) => `${p.address}:${p.port} 没有应答（${p.error ?? '无应答'}）`,
+    reachDetail: (p: { master: string; detail: string }) => `${p.master}：${p.detail}`,
+    recordAgainFix: (p: { file: string }) => `用此脚本重新录制快照（qprep snapshot --launch ${p.file}）`,
+    routeFix: (p: { address: string; port: number }) =>
+      `检查本节点到 ${p.address} 的路由和防火墙（ping ${p.address}；nc -vz ${p.address} ${p.port}），或更正地址`,
+    checkedMaster: (p: { value: string; local: boolean }) => `主节点 ${p.value}${p.local ? '（本主机）' : ''}`,
+    proxyAt: (p: { name: string; line: number | null }) => (p.line === null ? `${p.name}（继承自环境）` : `${p.name}（第 ${p.line} 行）`),
+    proxies: (p: { where: string }) => `代理变量会传给 vllm：${p.where}`,
+    proxiesFix: (p: { names: string; script: string }) => `unset ${p.names}   # 写在 ${p.script} 开头，与指南一致`,
+    noneSet: (p: { script: string }) => `${p.script} 没有设置 HCCL_IF_IP、套接字网卡或主节点地址：HCCL 和 Gloo 自行选择网卡（单节点时没有问题）`,
+    allGood: (p: { script: string; checked: string }) => `${p.script}：${p.checked}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
   },
 };
