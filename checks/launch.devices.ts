@@ -1,6 +1,6 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
-import { at, describeCallerValues, describeVariable, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
+import { at, flagReasonAt, describeCallerValues, describeVariable, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
 import { npuInventory, npuProblemText, parseDeviceList } from '../src/probes/npu.js';
 import { formatRanges } from '../src/util/text.js';
 
@@ -68,7 +68,10 @@ async function judge(ctx: CheckContext, view: LaunchView, inventory: Inventory):
     });
   }
   if (layout.problems.length > 0) {
-    return skip(t.badSize({ script: view.name, problem: layout.problems[0] ?? '' }), {
+    // an invalid size flag is worded in the run's language; the other problems are the parser's English
+    const first = layout.invalid[0];
+    const problem = first && flagReasonAt(first) === layout.problems[0] ? flagReasonAt(first, ctx.text.probes.launch) : (layout.problems[0] ?? '');
+    return skip(t.badSize({ script: view.name, problem }), {
       remediation: t.correctFlag({ at: at(view, serve.line) }),
       evidence,
     });

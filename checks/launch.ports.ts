@@ -2,7 +2,7 @@ import { error, fail, pass, warn } from '../src/core/outcome.js';
 import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
-import { at, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
+import { at, flagReason, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
 import { npuInventory } from '../src/probes/npu.js';
@@ -44,7 +44,7 @@ export function reservedKvPorts(npusPerNode: number): { first: number; last: num
   return { first: 20000, last: 20000 + npusPerNode * 1000 - 1 };
 }
 
-function gather(view: LaunchView, devices: number, npusPerNode: number): Gathered {
+function gather(view: LaunchView, devices: number, npusPerNode: number, words: Catalogue['probes']['launch']): Gathered {
   const uses: PortUse[] = [];
   const problems: Gathered['problems'] = [];
   const serve = view.serve;
@@ -56,8 +56,10 @@ function gather(view: LaunchView, devices: number, npusPerNode: number): Gathere
     if (flag.state === 'invalid' && unfilledValue(flag.flag)) return;
     if (flag.state === 'invalid') {
       const level = flag.flag.value && !flag.flag.value.known ? 'warn' : 'fail';
-      const { reason, line, written } = { reason: flag.reason, line: flag.flag.line, written: flag.flag.written };
-      problems.push({ level, text: (t) => t.badFlag({ reason, at: at(view, line) }), fix: (t) => t.badFlagFix({ script: view.name, line, flag: written }) });
+      // the parser gives the facts; `actual` words them in English, the message in the run's language
+      const { invalid, line, written } = { invalid: { flag: flag.flag, problem: flag.problem }, line: flag.flag.line, written: flag.flag.written };
+      const reason = (t: Text) => flagReason(invalid, t === en.checks['launch.ports'] ? en.probes.launch : words);
+      problems.push({ level, text: (t) => t.badFlag({ reason: reason(t), at: at(view, line) }), fix: (t) => t.badFlagFix({ script: view.name, line, flag: written }) });
       return;
     }
     if (flag.state === 'ok') {
@@ -151,7 +153,7 @@ async function judge(ctx: CheckContext, view: LaunchView): Promise<Outcome> {
   const inventory = await npuInventory(ctx);
   // the guide's table goes by NPUs per node: 8 on an A2 server, 16 dies on an A3
   const npusPerNode = inventory.ok && inventory.devices.length > 0 ? inventory.devices.length : ctx.profile.npu.family === 'a3' ? 16 : 8;
-  const { uses, problems } = gather(view, devices, npusPerNode);
+  const { uses, problems } = gather(view, devices, npusPerNode, ctx.text.probes.launch);
   const evidence: Record<string, unknown> = {
     script: view.input.file,
     ports: uses.map((u) => ({ ports: range(u), what: u.what(english), line: u.line })),

@@ -41,10 +41,6 @@ export interface LaunchView {
   arguments?: { used: LauncherInvocation; others: LauncherInvocation[] };
 }
 
-// the English of ctx.text.probes.launch, for tests that compare with it (the checks use noLaunchScript(ctx))
-export const NO_LAUNCH_SCRIPT = en.probes.launch.noScript;
-export const LAUNCH_REMEDIATION = en.probes.launch.remediation;
-
 export function launchView(ctx: CheckContext): Promise<LaunchView | undefined> {
   return ctx.shared('launch-script', async () => (ctx.launch ? viewOf(ctx.launch, ctx.host.env()) : undefined));
 }

@@ -134,4 +134,21 @@ describe('launch checks in Chinese (--lang zh)', () => {
     expect(zh.outcome.actual).toBe(en.outcome.actual);
     expect(en.outcome.actual).toMatch(/^--additional-config \(line 53\) is not valid JSON: /);
   });
+  it('launch.ports and launch.devices: a flag that is not a number is worded in Chinese; actual stays English', async () => {
+    const bad = 'vllm serve /m --port 80x0 -tp two\n';
+    const [zh, en] = await Promise.all([runOn(ports, a3Node(), {}, { launch: bad, lang: 'zh' }), runOn(ports, a3Node(), {}, { launch: bad })]);
+    expect(zh.outcome.status).toBe(en.outcome.status);
+    expect(zh.outcome.actual).toBe(en.outcome.actual);
+    expect(en.outcome.message).toContain('--port');
+    expect(zh.outcome.message).toContain('--port');
+    expect(zh.outcome.message).toMatch(/[\u4e00-\u9fff]/);
+    expect(en.outcome.actual).toContain('not a whole number');
+    expect(zh.outcome.message).toContain('不是整数');
+    expect(zh.outcome.message).not.toContain('whole number');
+    const [zhSize, enSize] = await Promise.all([runOn(devices, a3Node(), {}, { launch: bad, lang: 'zh' }), runOn(devices, a3Node(), {}, { launch: bad })]);
+    expect(zhSize.outcome.status).toBe(enSize.outcome.status);
+    expect(zhSize.outcome.message).toContain('-tp');
+    expect(zhSize.outcome.message).toContain('不是整数');
+    expect(zhSize.outcome.message).not.toContain('whole number');
+  });
 });
