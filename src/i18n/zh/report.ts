@@ -45,7 +45,8 @@ export const report: typeof en = {
     snapshot: (p) => `快照 ${p.file}（录制于 ${p.createdAt}）`,
     liveHost: '本机实测',
     liveHostUnder: (p) => `本机实测，文件位于 ${p.root} 下`,
-    profile: (p) => `profile ${p.name}（${p.source}）· ${p.where}`,
+    // source is a file path, or one of the words of a report's profile.source
+    profile: (p) => `profile ${p.name}（${p.source === 'builtin' ? '内置' : p.source === 'recorded' ? '快照中录制' : p.source}）· ${p.where}`,
     cluster: (p) => `集群 ${p.file}：${p.self}，共 ${p.nodes} 个节点之一（依据 ${p.evidence}）· 计划 ${p.plan}`,
     note: '注意：',
     serve: (p) => `${p.form}${p.model ? ` ${p.model}` : ''}，第 ${p.line} 行`,
