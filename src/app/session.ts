@@ -246,9 +246,10 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const only = options.only ?? [];
   const skip = [...(options.skip ?? []), ...loaded.profile.skip];
   const ignoreTokens = options.ignore ?? [];
-  const checks = selectChecks(catalogue, { only, skip });
+  const words = textFor(options.lang ?? 'en').errors;
+  const checks = selectChecks(catalogue, { only, skip }, words);
   if (checks.length === 0) throw noCheckSelected(only, options.skip ?? [], loaded.profile.skip);
-  const ignore = resolveIgnore(catalogue, ignoreTokens);
+  const ignore = resolveIgnore(catalogue, ignoreTokens, words);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.node !== undefined && options.cluster === undefined && !handle.cluster) throw new QprepError('usage', '--node needs --cluster FILE');
   // a replay is the node of the cluster it was recorded in, unless --cluster names another

@@ -1,4 +1,5 @@
-import { didYouMean } from '../util/suggest.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
+import { closest } from '../util/suggest.js';
 import { usageError } from './errors.js';
 import type { Check } from './types.js';
 
@@ -20,14 +21,15 @@ function groupSelectors(catalogue: readonly Check[]): string[] {
 }
 
 /** Checks a token list against the catalogue; an unknown token is a usage error that lists the valid ones. */
-export function assertKnownTokens(flag: string, tokens: readonly string[], catalogue: readonly Check[], allowAll = false): void {
+export function assertKnownTokens(flag: string, tokens: readonly string[], catalogue: readonly Check[], allowAll = false, words: Catalogue['errors'] = en.errors): void {
   for (const token of tokens) {
     if (allowAll && token === 'all') continue;
     if (!catalogue.some((check) => matches(check, token))) {
       const names = [...catalogue.map((c) => c.id), ...groupSelectors(catalogue)];
       // a short list (the checks tune can change) is shown whole; the catalogue is in qprep list
-      const all = catalogue.length <= 8 ? `the choices here: ${names.join(', ')}` : `qprep list shows every check id and category (${groupSelectors(catalogue).join(', ')})`;
-      throw usageError(`${flag}: unknown check or category "${token}"\n${didYouMean(token, names, all)}`);
+      const all = catalogue.length <= 8 ? words.selectorChoices({ names: names.join(', ') }) : words.listShowsSelectors({ categories: groupSelectors(catalogue).join(', ') });
+      const match = closest(token, names);
+      throw usageError(`${words.unknownSelector({ flag, token })}\n${match !== undefined ? words.didYouMean({ name: match }) : all}`);
     }
   }
 }
@@ -38,9 +40,9 @@ export interface Selection {
 }
 
 /** The checks to run, in catalogue order. */
-export function selectChecks(catalogue: readonly Check[], selection: Selection): Check[] {
-  assertKnownTokens('--only', selection.only, catalogue);
-  assertKnownTokens('--skip', selection.skip, catalogue);
+export function selectChecks(catalogue: readonly Check[], selection: Selection, words: Catalogue['errors'] = en.errors): Check[] {
+  assertKnownTokens('--only', selection.only, catalogue, false, words);
+  assertKnownTokens('--skip', selection.skip, catalogue, false, words);
   return catalogue.filter(
     (check) =>
       (selection.only.length === 0 || selection.only.some((t) => matches(check, t))) &&
@@ -49,8 +51,8 @@ export function selectChecks(catalogue: readonly Check[], selection: Selection):
 }
 
 /** The ids an --ignore list designates; "all" stands for every check. */
-export function resolveIgnore(catalogue: readonly Check[], tokens: readonly string[]): ReadonlySet<string> | 'all' {
-  assertKnownTokens('--ignore', tokens, catalogue, true);
+export function resolveIgnore(catalogue: readonly Check[], tokens: readonly string[], words: Catalogue['errors'] = en.errors): ReadonlySet<string> | 'all' {
+  assertKnownTokens('--ignore', tokens, catalogue, true, words);
   if (tokens.includes('all')) return 'all';
   return new Set(catalogue.filter((check) => tokens.some((t) => matches(check, t))).map((c) => c.id));
 }

@@ -73,6 +73,17 @@ describe('--lang and the language of the environment', () => {
     expect(JSON.parse(typo.stdout).error).toMatchObject({ code: 'usage', message: '未知的检查 "npu.idel"', hint: '您是否要输入 "npu.idle"？' });
   });
 
+  it('an unknown --only/--skip/--ignore token: the usage error and its hint in the language, the code and the flag as in English', async () => {
+    const zh = await qprep(['check', '--only', 'npu.smii', '--lang', 'zh', '--format', 'json']);
+    expect(zh.exitCode).toBe(2);
+    expect(JSON.parse(zh.stdout).error).toMatchObject({ code: 'usage', message: '--only：未知的检查或类别 "npu.smii"', hint: '您是否要输入 "npu.smi"？' });
+    const en = await qprep(['check', '--skip', 'npu.smii', '--format', 'json', '--lang', 'en']);
+    expect(JSON.parse(en.stdout).error).toMatchObject({ code: 'usage', message: '--skip: unknown check or category "npu.smii"', hint: 'did you mean "npu.smi"?' });
+    const far = await qprep(['check', '--ignore', 'zzzqq', '--lang', 'zh']);
+    expect(far.exitCode).toBe(2);
+    expect(far.stderr).toContain('qprep list 列出所有检查 id 和类别（');
+  });
+
   it('the human report in Chinese keeps every fix command byte for byte', async () => {
     const [en, zh] = await Promise.all([qprep(['check', ...BROKEN]), qprep(['check', ...BROKEN, '--lang', 'zh'])]);
     const commands = (text: string, label: RegExp) =>

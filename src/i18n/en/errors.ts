@@ -24,4 +24,8 @@ export const errors = {
   seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
   unknownCheck: (p: { id: string }) => `unknown check "${p.id}"`,
   listShowsIds: 'qprep list shows every check id',
+  /** --only, --skip, --ignore: a token that names no check and no category */
+  unknownSelector: (p: { flag: string; token: string }) => `${p.flag}: unknown check or category "${p.token}"`,
+  selectorChoices: (p: { names: string }) => `the choices here: ${p.names}`,
+  listShowsSelectors: (p: { categories: string }) => `qprep list shows every check id and category (${p.categories})`,
 };

@@ -17,4 +17,7 @@ export const errors: typeof en = {
   seeHelp: '运行 "qprep --help"（或 "qprep COMMAND --help"）查看用法',
   unknownCheck: (p) => `未知的检查 "${p.id}"`,
   listShowsIds: 'qprep list 列出所有检查 id',
+  unknownSelector: (p) => `${p.flag}：未知的检查或类别 "${p.token}"`,
+  selectorChoices: (p) => `此处可选：${p.names}`,
+  listShowsSelectors: (p) => `qprep list 列出所有检查 id 和类别（${p.categories}）`,
 };
