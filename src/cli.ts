@@ -401,9 +401,11 @@ export async function main(argv: readonly string[]): Promise<never> {
   const program = buildProgram(exit, text.cli);
   program.hook('preAction', (_program, actionCommand) => {
     const options = actionCommand.opts();
-    for (const [key, value] of Object.entries(validatePathOptions(options))) actionCommand.setOptionValue(key, value);
-    actionCommand.setOptionValue('lang', resolveLang({ flag: options.lang as string | undefined, env: process.env }));
-    if (actionCommand.name() === 'aggregate') validateReportOperands(actionCommand.args);
+    const lang = resolveLang({ flag: options.lang as string | undefined, env: process.env });
+    const words = (lang === 'zh' ? zh : en).errors;
+    for (const [key, value] of Object.entries(validatePathOptions(options, words))) actionCommand.setOptionValue(key, value);
+    actionCommand.setOptionValue('lang', lang);
+    if (actionCommand.name() === 'aggregate') validateReportOperands(actionCommand.args, words);
     const output = DOCUMENT_OUTPUTS.has(actionCommand.name()) ? (actionCommand.opts().output as string | undefined) : undefined;
     describeRun({ command: actionCommand.name(), format: (options.format as string | undefined) ?? 'human', ...(output ? { output } : { output: undefined }) });
     actionStarted = true;

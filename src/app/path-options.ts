@@ -1,6 +1,8 @@
 import { dirname, resolve } from 'node:path';
+import type { Stats } from 'node:fs';
 import { usageError } from '../core/errors.js';
 import { kindOfStat, statInputPath } from '../host/inputs.js';
+import { en, type Catalogue } from '../i18n/en/index.js';
 
 /**
  * Every path-valued option is judged here, once, before a command reads a profile, opens a host
@@ -39,35 +41,42 @@ export function looksLikeProfileFile(spec: string): boolean {
   return /[/\\]/.test(spec) || /\.(ya?ml|json)$/i.test(spec);
 }
 
-function checkInputFile(flag: string, value: string): void {
-  const stat = statInputPath(value);
-  if (stat && !stat.isFile()) throw usageError(`${flag} ${value}: it is a ${kindOfStat(stat)}, not a regular file`);
+type Words = Catalogue['errors'];
+
+function kindIn(words: Words, stat: Stats): string {
+  const kind = kindOfStat(stat);
+  return words.pathKinds[kind] ?? kind;
 }
 
-function checkOption(flag: string, kind: PathKind, value: string): void {
-  if (value.trim() === '') throw usageError(`${flag} expects a path, got an empty value`);
+function checkInputFile(flag: string, value: string, words: Words): void {
+  const stat = statInputPath(value);
+  if (stat && !stat.isFile()) throw usageError(words.pathNotFile({ flag, value, kind: kindIn(words, stat) }));
+}
+
+function checkOption(flag: string, kind: PathKind, value: string, words: Words): void {
+  if (value.trim() === '') throw usageError(words.pathEmpty({ flag }));
   switch (kind) {
     case 'input':
-      return checkInputFile(flag, value);
+      return checkInputFile(flag, value, words);
     case 'input-or-stdin':
-      return value === '-' ? undefined : checkInputFile(flag, value);
+      return value === '-' ? undefined : checkInputFile(flag, value, words);
     case 'profile':
-      return looksLikeProfileFile(value) ? checkInputFile(flag, value) : undefined;
+      return looksLikeProfileFile(value) ? checkInputFile(flag, value, words) : undefined;
     case 'directory': {
       const stat = statInputPath(value);
-      if (!stat) throw usageError(`${flag} ${value}: no such directory`);
-      if (!stat.isDirectory()) throw usageError(`${flag} ${value}: it is a ${kindOfStat(stat)}, not a directory`);
+      if (!stat) throw usageError(words.pathNoDirectory({ flag, value }));
+      if (!stat.isDirectory()) throw usageError(words.pathNotDirectory({ flag, value, kind: kindIn(words, stat) }));
       return;
     }
     case 'output': {
       if (value === '-') return;
       const stat = statInputPath(value);
       // a device or a FIFO would be replaced by the atomic rename, not written to
-      if (stat && !stat.isFile()) throw usageError(`${flag} ${value}: it is a ${kindOfStat(stat)}, not a regular file (use - for standard output)`);
+      if (stat && !stat.isFile()) throw usageError(words.outputNotFile({ flag, value, kind: kindIn(words, stat) }));
       const dir = dirname(resolve(value));
       const parent = statInputPath(dir);
-      if (!parent) throw usageError(`${flag} ${value}: directory ${dir} does not exist`);
-      if (!parent.isDirectory()) throw usageError(`${flag} ${value}: ${dir} is not a directory`);
+      if (!parent) throw usageError(words.outputNoParent({ flag, value, dir }));
+      if (!parent.isDirectory()) throw usageError(words.outputParentNotDirectory({ flag, value, dir }));
       return;
     }
   }
@@ -77,29 +86,29 @@ function checkOption(flag: string, kind: PathKind, value: string): void {
  * Validates the path options of a parsed command and normalizes them: `-o -` becomes standard
  * output (no output file). Returns the options to set on the command.
  */
-export function validatePathOptions(options: Record<string, unknown>): Record<string, unknown> {
+export function validatePathOptions(options: Record<string, unknown>, words: Words = en.errors): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   for (const [key, kind] of Object.entries(PATH_OPTIONS)) {
     const value = options[key];
     // a repeatable option (--launch) holds every value given: each is judged
     if (Array.isArray(value)) {
-      for (const item of value) if (typeof item === 'string') checkOption(flagOf(key), kind, item);
-      if (kind === 'input-or-stdin' && value.filter((item) => item === '-').length > 1) throw usageError(`${flagOf(key)} - is given twice: standard input can be read once`);
+      for (const item of value) if (typeof item === 'string') checkOption(flagOf(key), kind, item, words);
+      if (kind === 'input-or-stdin' && value.filter((item) => item === '-').length > 1) throw usageError(words.stdinTwice({ flag: flagOf(key) }));
       continue;
     }
     if (typeof value !== 'string') continue;
-    checkOption(flagOf(key), kind, value);
+    checkOption(flagOf(key), kind, value, words);
     if (kind === 'output' && value === '-') changes[key] = undefined;
   }
   return changes;
 }
 
 /** The operands of `qprep aggregate`: files, directories, or "-" for standard input. */
-export function validateReportOperands(operands: readonly string[]): void {
+export function validateReportOperands(operands: readonly string[], words: Words = en.errors): void {
   for (const operand of operands) {
-    if (operand.trim() === '') throw usageError('aggregate: a report operand is an empty path');
+    if (operand.trim() === '') throw usageError(words.operandEmpty);
     if (operand === '-') continue;
     const stat = statInputPath(operand);
-    if (stat && !stat.isFile() && !stat.isDirectory()) throw usageError(`aggregate: ${operand}: it is a ${kindOfStat(stat)}, not a report file or a directory`);
+    if (stat && !stat.isFile() && !stat.isDirectory()) throw usageError(words.operandKind({ operand, kind: kindIn(words, stat) }));
   }
 }

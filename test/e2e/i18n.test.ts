@@ -84,6 +84,20 @@ describe('--lang and the language of the environment', () => {
     expect(far.stderr).toContain('qprep list 列出所有检查 id 和类别（');
   });
 
+  it('a bad path option is a usage error in the language, judged before anything runs; the code as in English', async () => {
+    const zh = await qprep(['check', '--root', '/nonexistent-qprep-root', '--lang', 'zh', '--format', 'json']);
+    expect(zh.exitCode).toBe(2);
+    expect(JSON.parse(zh.stdout).error).toMatchObject({ code: 'usage', message: '--root /nonexistent-qprep-root：目录不存在' });
+    const en = await qprep(['check', '--root', '/nonexistent-qprep-root', '--format', 'json', '--lang', 'en']);
+    expect(JSON.parse(en.stdout).error).toMatchObject({ code: 'usage', message: '--root /nonexistent-qprep-root: no such directory' });
+    const directory = await qprep(['check', '--snapshot', '/tmp', '--lang', 'zh']);
+    expect(directory.exitCode).toBe(2);
+    expect(directory.stderr).toContain('--snapshot /tmp：它是目录，不是普通文件');
+    const device = await qprep(['aggregate', '/dev/null', '--lang', 'zh']);
+    expect(device.exitCode).toBe(2);
+    expect(device.stderr).toContain('aggregate：/dev/null：它是字符设备，不是报告文件或目录');
+  });
+
   it('the human report in Chinese keeps every fix command byte for byte', async () => {
     const [en, zh] = await Promise.all([qprep(['check', ...BROKEN]), qprep(['check', ...BROKEN, '--lang', 'zh'])]);
     const commands = (text: string, label: RegExp) =>

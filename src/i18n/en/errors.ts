@@ -24,6 +24,18 @@ export const errors = {
   seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
   unknownCheck: (p: { id: string }) => `unknown check "${p.id}"`,
   listShowsIds: 'qprep list shows every check id',
+  /** the path options, judged before anything runs; `kind` is one of pathKinds */
+  pathKinds: { 'regular file': 'regular file', directory: 'directory', FIFO: 'FIFO', 'character device': 'character device', 'block device': 'block device', socket: 'socket', 'special file': 'special file' } as Record<string, string>,
+  pathEmpty: (p: { flag: string }) => `${p.flag} expects a path, got an empty value`,
+  pathNotFile: (p: { flag: string; value: string; kind: string }) => `${p.flag} ${p.value}: it is a ${p.kind}, not a regular file`,
+  pathNoDirectory: (p: { flag: string; value: string }) => `${p.flag} ${p.value}: no such directory`,
+  pathNotDirectory: (p: { flag: string; value: string; kind: string }) => `${p.flag} ${p.value}: it is a ${p.kind}, not a directory`,
+  outputNotFile: (p: { flag: string; value: string; kind: string }) => `${p.flag} ${p.value}: it is a ${p.kind}, not a regular file (use - for standard output)`,
+  outputNoParent: (p: { flag: string; value: string; dir: string }) => `${p.flag} ${p.value}: directory ${p.dir} does not exist`,
+  outputParentNotDirectory: (p: { flag: string; value: string; dir: string }) => `${p.flag} ${p.value}: ${p.dir} is not a directory`,
+  stdinTwice: (p: { flag: string }) => `${p.flag} - is given twice: standard input can be read once`,
+  operandEmpty: 'aggregate: a report operand is an empty path',
+  operandKind: (p: { operand: string; kind: string }) => `aggregate: ${p.operand}: it is a ${p.kind}, not a report file or a directory`,
   /** --only, --skip, --ignore: a token that names no check and no category */
   unknownSelector: (p: { flag: string; token: string }) => `${p.flag}: unknown check or category "${p.token}"`,
   selectorChoices: (p: { names: string }) => `the choices here: ${p.names}`,
