@@ -76,7 +76,7 @@ export async function aggregateOperands(operands: readonly string[], options: Ag
   if (cluster && options.cluster) aggregateOptions.cluster = { file: options.cluster, cluster };
   if (options.profile !== undefined) {
     const { loadProfile } = await import('./session.js');
-    const loaded = await loadProfile(options.profile);
+    const loaded = await loadProfile(options.profile, options.lang);
     aggregateOptions.profile = { name: loaded.profile.name, nodes: loaded.profile.deployment.nodes };
   }
   const document = aggregate(documents, aggregateOptions);

@@ -106,7 +106,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
   if (options.verbose && options.quiet) throw usageError('--verbose and --quiet contradict each other: give one');
   const checkOptions = toCheckOptions(options);
   const handle = await openHost(checkOptions);
-  const loaded = await profileFor(checkOptions.profile, handle);
+  const loaded = await profileFor(checkOptions.profile, handle, checkOptions.lang);
   const progress = createProgress(process.stderr);
   const run = await performCheck(handle, loaded, checkOptions, {
     onStart: (total) => progress.start(total),
@@ -138,7 +138,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   const interruption = watchInterruption();
   const checkOptions = toCheckOptions(options);
   const handle = await openHost(checkOptions);
-  const loaded = await profileFor(checkOptions.profile, handle);
+  const loaded = await profileFor(checkOptions.profile, handle, checkOptions.lang);
   const recorder = new RecordingHost(handle.host);
   const progress = createProgress(process.stderr);
   const run = await performCheck({ host: recorder, source: handle.source }, loaded, checkOptions, {
@@ -180,7 +180,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
 
 export async function runListCommand(options: CommonCliOptions & { profiles?: boolean; profile?: string }): Promise<number> {
   if (options.profiles) return listProfiles(options);
-  const loaded = await loadProfile(options.profile);
+  const loaded = await loadProfile(options.profile, options.lang);
   const text = textFor(options.lang ?? 'en');
   const rows = catalogue.map((check) => ({
     id: check.id,
@@ -213,7 +213,7 @@ async function listProfiles(options: CommonCliOptions & { profile?: string }): P
   const names = options.profile !== undefined ? [options.profile] : builtinProfileNames();
   const summaries = [];
   for (const name of names) {
-    const loaded = await loadProfile(name);
+    const loaded = await loadProfile(name, options.lang);
     summaries.push(profileSummary(loaded, parentOf(loaded)));
   }
   const text = options.format === 'json' ? `${JSON.stringify(summaries, null, 2)}\n` : formatProfilesHuman(summaries);

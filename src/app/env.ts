@@ -79,7 +79,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     if (options.root !== undefined) hostOptions.root = options.root;
     if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
     const handle = await openHost(hostOptions);
-    const loaded = await profileFor(options.profile, handle);
+    const loaded = await profileFor(options.profile, handle, options.lang);
     const text = textFor(options.lang ?? 'en');
     // the notes are said in the run's language; the lines to source never change
     const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');

@@ -7,7 +7,7 @@ import type { Lang } from '../i18n/lang.js';
 /** `qprep facts`: the facts document of the host (or snapshot) the options name. */
 export async function gatherFacts(options: HostOptions & InventoryDisclosure & { lang?: Lang }): Promise<Facts> {
   const handle = await openHost(options);
-  const loaded = await profileFor(options.profile, handle);
+  const loaded = await profileFor(options.profile, handle, options.lang);
   const host = new LimitedHost(handle.host, 8, DEFAULT_TOOL_LIMITS);
   // the problems are said in the run's language; every other field is the same in all of them
   const ctx = createContext(host, loaded.profile, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');

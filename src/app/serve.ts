@@ -96,7 +96,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
   const checkOptions = toCheckOptions(options);
   const logger: Logger = streamLogger(process.stderr);
-  let profile = await loadProfile(checkOptions.profile);
+  let profile = await loadProfile(checkOptions.profile, checkOptions.lang);
   // opened once before listening, so that a missing or invalid snapshot stops serve at once
   const handle = await openHost(checkOptions);
 
@@ -127,7 +127,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
 
   const reload = async () => {
     try {
-      profile = await loadProfile(checkOptions.profile);
+      profile = await loadProfile(checkOptions.profile, checkOptions.lang);
       agent.reloadError = undefined;
       logger.log('info', 'reload', { profile: profile.profile.name, profileSource: profile.source });
     } catch (error) {

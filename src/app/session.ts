@@ -1,5 +1,5 @@
 import { jsonErrorReason } from '../util/position.js';
-import { didYouMean } from '../util/suggest.js';
+import { closest } from '../util/suggest.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
@@ -63,12 +63,14 @@ export interface CheckOptions extends HostOptions {
   lang?: Lang;
 }
 
-export async function loadProfile(spec: string | undefined): Promise<LoadedProfile> {
+export async function loadProfile(spec: string | undefined, lang: Lang = 'en'): Promise<LoadedProfile> {
   const name = spec ?? 'default';
   const looksLikeFile = looksLikeProfileFile(name);
   if (!looksLikeFile && builtinProfileNames().includes(name)) return loadBuiltinProfile(name);
   if (!looksLikeFile) {
-    throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)')}`);
+    const words = textFor(lang).errors;
+    const match = closest(name, builtinProfileNames());
+    throw new QprepError('invalid-profile', `${words.unknownProfile({ name })}\n${match !== undefined ? words.didYouMean({ name: match }) : words.listShowsProfiles}`);
   }
   const text = await readInputFile(name, 'profile', 'invalid-profile', MAX_SETTINGS_BYTES);
   const loaded = parseProfileText(text, name);
@@ -127,9 +129,9 @@ function recordedProfile(snapshot: Snapshot, file: string): LoadedProfile | unde
 }
 
 /** --profile when given; else the one the snapshot recorded; else default. */
-export async function profileFor(spec: string | undefined, handle: HostHandle): Promise<LoadedProfile> {
+export async function profileFor(spec: string | undefined, handle: HostHandle, lang: Lang = 'en'): Promise<LoadedProfile> {
   if (spec === undefined && handle.profile) return handle.profile;
-  return loadProfile(spec);
+  return loadProfile(spec, lang);
 }
 
 /** What a snapshot records of the run besides the host: the resolved profile, the cluster file and --node. */

@@ -171,7 +171,7 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
     const only = split(options.only);
     if ((options.only ?? []).length > 0 && only.length === 0) throw usageError('no check selected: --only is empty');
     const handle = await openWritableHost(options, 'tune');
-    const loaded = await profileFor(options.profile, handle);
+    const loaded = await profileFor(options.profile, handle, options.lang);
     const checks = tunableChecks(only, split(options.skip), loaded.profile.skip);
     if (checks.length === 0) throw usageError(`no check selected: ${selectionWords(options)} leave no check that tunes`);
     const result = await tune(

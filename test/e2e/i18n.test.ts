@@ -98,6 +98,14 @@ describe('--lang and the language of the environment', () => {
     expect(device.stderr).toContain('aggregate：/dev/null：它是字符设备，不是报告文件或目录');
   });
 
+  it('an unknown profile: the error and its did-you-mean in the language, the code as in English', async () => {
+    const zh = await qprep(['check', '--profile', 'qwen3.5-397b-w8a8-a3x', '--lang', 'zh', '--format', 'json']);
+    expect(zh.exitCode).toBe(2);
+    expect(JSON.parse(zh.stdout).error).toMatchObject({ code: 'invalid-profile', message: '未知的 profile "qwen3.5-397b-w8a8-a3x"', hint: '您是否要输入 "qwen3.5-397b-w8a8-a3"？' });
+    const en = await qprep(['check', '--profile', 'qwen3.5-397b-w8a8-a3x', '--lang', 'en', '--format', 'json']);
+    expect(JSON.parse(en.stdout).error).toMatchObject({ code: 'invalid-profile', message: 'unknown profile "qwen3.5-397b-w8a8-a3x"', hint: 'did you mean "qwen3.5-397b-w8a8-a3"?' });
+  });
+
   it('the human report in Chinese keeps every fix command byte for byte', async () => {
     const [en, zh] = await Promise.all([qprep(['check', ...BROKEN]), qprep(['check', ...BROKEN, '--lang', 'zh'])]);
     const commands = (text: string, label: RegExp) =>

@@ -24,6 +24,8 @@ export const errors = {
   seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
   unknownCheck: (p: { id: string }) => `unknown check "${p.id}"`,
   listShowsIds: 'qprep list shows every check id',
+  unknownProfile: (p: { name: string }) => `unknown profile "${p.name}"`,
+  listShowsProfiles: 'qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)',
   /** the path options, judged before anything runs; `kind` is one of pathKinds */
   pathKinds: { 'regular file': 'regular file', directory: 'directory', FIFO: 'FIFO', 'character device': 'character device', 'block device': 'block device', socket: 'socket', 'special file': 'special file' } as Record<string, string>,
   pathEmpty: (p: { flag: string }) => `${p.flag} expects a path, got an empty value`,

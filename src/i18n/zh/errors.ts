@@ -17,6 +17,8 @@ export const errors: typeof en = {
   seeHelp: '运行 "qprep --help"（或 "qprep COMMAND --help"）查看用法',
   unknownCheck: (p) => `未知的检查 "${p.id}"`,
   listShowsIds: 'qprep list 列出所有检查 id',
+  unknownProfile: (p) => `未知的 profile "${p.name}"`,
+  listShowsProfiles: 'qprep list --profiles 列出内置 profile（也可以给出 YAML/JSON 文件）',
   pathKinds: { 'regular file': '普通文件', directory: '目录', FIFO: 'FIFO（命名管道）', 'character device': '字符设备', 'block device': '块设备', socket: '套接字', 'special file': '特殊文件' },
   pathEmpty: (p) => `${p.flag} 需要一个路径，得到的是空值`,
   pathNotFile: (p) => `${p.flag} ${p.value}：它是${p.kind}，不是普通文件`,
