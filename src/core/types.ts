@@ -13,15 +13,8 @@ export const STATUSES: readonly Status[] = ['pass', 'warn', 'fail', 'skip', 'err
 /** required: a fail or error makes the node not ready. recommended: a fail is reported as warn. */
 export type Level = 'required' | 'recommended';
 
-/** Display groups of the report, in report order. */
-export const CATEGORIES = {
-  tuning: 'Host tuning',
-  host: 'Host resources',
-  network: 'Host network',
-  npu: 'NPU and driver',
-  hccn: 'HCCN network and cluster',
-  launch: 'Launch and model',
-} as const;
+/** Display groups of the report, in report order, with their English headings (the catalogue's). */
+export const CATEGORIES = en.report.categories;
 export type Category = keyof typeof CATEGORIES;
 
 /** What a check concludes. `fail` of a recommended check is turned into `warn` by the runner. */

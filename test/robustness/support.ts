@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { BIN, REPO, validateAgainstSchema } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/fixtures.js';
+import { stateOf } from '../helpers/proc.js';
 import { writeUntunedTree } from '../helpers/untuned-tree.js';
 
 /*
@@ -139,15 +140,6 @@ export async function parseReport(text: string): Promise<ParsedReport> {
   return { report, byId: Object.fromEntries(report.checks.map((c) => [c.id, c])) };
 }
 
-/** The process state letter of /proc/PID/stat, or undefined when there is no such process. */
-function stateOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Running or sleeping; a zombie has ended and only waits for its parent (or init) to reap it. */
 export function isAlive(pid: number): boolean {

@@ -1,20 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src/host/exec.js';
 import { sweepPasses } from '../../../src/host/strays.js';
+import { stateOf } from '../../helpers/proc.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
-/** The state letter of /proc/PID/stat, or undefined once the process is gone. */
-function stateOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
-}
 
 describe('the sweep after each call', () => {
   it('makes one pass over /proc when a process that is not the run\'s is a zombie among the new ones', async () => {
