@@ -63,37 +63,52 @@ export class LimitedHost extends DelegatingHost {
     this.over.abort();
   }
 
-  override run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
+  override async run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
     const tool = (argv[0] ?? '').replace(/^.*\//, '');
     const limit = this.toolLimits[tool];
-    // checked once the call's turn has come: a call queued past its budget is not started
-    const runIt = () =>
-      this.global.use(() => {
-        if (this.over.signal.aborted) return Promise.resolve(commandNotRun(argv, 'not started: the run was over'));
-        if (options?.startBy !== undefined && performance.now() > options.startBy) {
-          return Promise.resolve({ ...commandNotRun(argv, 'not started: its time budget was spent'), expired: true });
-        }
-        return this.inner.run(argv, { ...options, signal: this.over.signal });
-      });
-    if (limit === undefined) return runIt();
-    let semaphore = this.perTool.get(tool);
-    if (!semaphore) {
-      semaphore = new Semaphore(limit);
-      this.perTool.set(tool, semaphore);
+    let semaphore: Semaphore | undefined;
+    if (limit !== undefined) {
+      semaphore = this.perTool.get(tool);
+      if (!semaphore) {
+        semaphore = new Semaphore(limit);
+        this.perTool.set(tool, semaphore);
+      }
     }
-    return semaphore.use(() => {
+    const releaseTool = semaphore ? await semaphore.hold() : undefined;
+    try {
       const hung = this.hung.get(tool);
-      if (hung) return Promise.resolve(commandNotRun(argv, `not run: ${hung}; qprep does not queue more calls behind a hung tool`));
-      const running = runIt();
-      // noted beside the result, not in its chain: the caller gets it on the same tick as before
-      // (the order of commands in a snapshot stays the same), and before the next call starts
-      running.then((result) => {
-        if (!result.timedOut || this.hung.has(tool)) return;
-        const after = options?.timeoutMs === undefined ? 'its timeout' : `${options.timeoutMs} ms`;
-        this.hung.set(tool, `"${commandLine(argv)}" hung earlier in this run (killed after ${after})`);
-      }, () => undefined);
-      return running;
-    });
+      if (hung) return commandNotRun(argv, `not run: ${hung}; qprep does not queue more calls behind a hung tool`);
+      const releaseGlobal = await this.global.hold();
+      try {
+        // checked once the call's turn has come: a call queued past its budget is not started
+        if (this.over.signal.aborted) return commandNotRun(argv, 'not started: the run was over');
+        if (options?.startBy !== undefined && performance.now() > options.startBy) {
+          return { ...commandNotRun(argv, 'not started: its time budget was spent'), expired: true };
+        }
+        // The slots are given back when the process has ended by itself, not when its result is
+        // ready: hccn_tool's queue is the run's critical path, and collecting the output and
+        // sweeping /proc for what the call left behind can be done while the next call runs.
+        // A call killed at its timeout keeps its slot until the result says so (the hung rule).
+        const result = await this.inner.run(argv, {
+          ...options,
+          signal: this.over.signal,
+          onExit: () => {
+            releaseGlobal();
+            releaseTool?.();
+            options?.onExit?.();
+          },
+        });
+        if (result.timedOut && releaseTool && !this.hung.has(tool)) {
+          const after = options?.timeoutMs === undefined ? 'its timeout' : `${options.timeoutMs} ms`;
+          this.hung.set(tool, `"${commandLine(argv)}" hung earlier in this run (killed after ${after})`);
+        }
+        return result;
+      } finally {
+        releaseGlobal();
+      }
+    } finally {
+      releaseTool?.();
+    }
   }
 }
 

@@ -56,6 +56,8 @@ export interface ExecOptions {
   env: Record<string, string>;
   /** the run is over: kill the command with its group */
   signal?: AbortSignal;
+  /** the process has ended by itself and its group is killed (CommandOptions.onExit) */
+  onExit?: () => void;
 }
 
 /** Collects one output stream up to the cap; `onOverflow` runs once when the cap is reached. */
@@ -129,7 +131,10 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   const abandoned = new Promise<'abandoned'>((resolve) => {
     giveUp = () => resolve('abandoned');
   });
+  // killed by qprep (timeout, output cap, the run's end): not an end by itself
+  let killed = false;
   const killTree = () => {
+    killed = true;
     if (pgid !== undefined) killGroup(pgid, 'SIGKILL');
     // A grandchild that escaped the group (setsid) may still hold the pipes open.
     drainTimer ??= setTimeout(() => {
@@ -157,6 +162,9 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   });
   child.once('exit', () => {
     if (pgid !== undefined) killGroup(pgid, 'SIGKILL');
+    // before the sweep (next turn of the event loop) and the pipes' close: a serialized tool's
+    // next call starts now, and the sweep runs while it does
+    if (!killed && !stopped) options.onExit?.();
     void sweep();
   });
 

@@ -113,7 +113,12 @@ export class LiveHost implements Host {
   }
 
   run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
-    return runCommand(argv, { timeoutMs: options?.timeoutMs ?? this.timeoutMs, env: this.environment, ...(options?.signal ? { signal: options.signal } : {}) });
+    return runCommand(argv, {
+      timeoutMs: options?.timeoutMs ?? this.timeoutMs,
+      env: this.environment,
+      ...(options?.signal ? { signal: options.signal } : {}),
+      ...(options?.onExit ? { onExit: options.onExit } : {}),
+    });
   }
 
   which(name: string, extraDirs: readonly string[] = []): Promise<CommandLocation> {

@@ -68,6 +68,14 @@ export interface CommandOptions {
   startBy?: number;
   /** kill the command and its group when this aborts (the run is over: no probe outlives the report) */
   signal?: AbortSignal;
+  /**
+   * Called once, as soon as the command's process has ended by itself and its process group has
+   * been killed: before its output is collected and what it left outside its group is swept.
+   * A tool that runs one call at a time (hccn_tool) can take its next call from then on. Not
+   * called for a command killed at its timeout or output cap, or by the signal: whether that
+   * tool may be called again is known only from the result.
+   */
+  onExit?: () => void;
 }
 
 export interface CommandResult {

@@ -8,12 +8,27 @@ export class Semaphore {
   }
 
   async use<T>(task: () => Promise<T>): Promise<T> {
-    await this.acquire();
+    const release = await this.hold();
     try {
       return await task();
     } finally {
-      this.release();
+      release();
     }
+  }
+
+  /**
+   * Waits for a slot and returns what gives it back. Calling that more than once gives back one
+   * slot: a holder may free its slot early (a command whose process has ended) and again, out
+   * of habit, when it is done.
+   */
+  async hold(): Promise<() => void> {
+    await this.acquire();
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.release();
+    };
   }
 
   private acquire(): Promise<void> {

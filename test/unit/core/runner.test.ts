@@ -214,6 +214,44 @@ describe('LimitedHost', () => {
     expect(await host.run(['npu-smi', 'info'])).toMatchObject({ failure: 'not started: the run was over' });
     expect(started).toHaveLength(2);
   });
+
+  it("starts a serialized tool's next call when the last one's process has ended, not when its result is ready", async () => {
+    const events: string[] = [];
+    const inner = new FakeHost();
+    inner.run = async (argv: readonly string[], options?: CommandOptions) => {
+      const device = argv[2];
+      events.push(`start ${device}`);
+      await sleep(5);
+      events.push(`exit ${device}`);
+      options?.onExit?.();
+      // collecting the output and the stray sweep: the next call runs meanwhile
+      await sleep(30);
+      events.push(`result ${device}`);
+      return { argv: [...argv], exitCode: 0, signal: null, stdout: '', stderr: '', durationMs: 35, timedOut: false, notFound: false };
+    };
+    const host = new LimitedHost(inner, 8, { hccn_tool: 1 });
+    const tool = '/usr/local/Ascend/driver/tools/hccn_tool';
+    await Promise.all([0, 1].map((d) => host.run([tool, '-i', String(d), '-link', '-g'])));
+    expect(events).toEqual(['start 0', 'exit 0', 'start 1', 'exit 1', 'result 0', 'result 1']);
+  });
+
+  it('keeps the slot of a call killed at its timeout until its result is in, and queues nothing behind it', async () => {
+    const started: string[] = [];
+    const inner = new FakeHost();
+    inner.run = async (argv: readonly string[], options?: CommandOptions) => {
+      started.push(argv[2]!);
+      await sleep(5);
+      // a timed-out command never reports onExit (exec.ts); a stray call of onExit would be wrong, and is not made
+      if (argv[2] !== '0') options?.onExit?.();
+      return { argv: [...argv], exitCode: null, signal: 'SIGKILL', stdout: '', stderr: '', durationMs: 5, timedOut: argv[2] === '0', notFound: false };
+    };
+    const host = new LimitedHost(inner, 8, { hccn_tool: 1 });
+    const tool = '/usr/local/Ascend/driver/tools/hccn_tool';
+    const [first, second] = await Promise.all([0, 1].map((d) => host.run([tool, '-i', String(d), '-link', '-g'], { timeoutMs: 5 })));
+    expect(first!.timedOut).toBe(true);
+    expect(second!.failure).toMatch(/^not run: ".*-i 0 -link -g" hung earlier in this run \(killed after 5 ms\)/);
+    expect(started).toEqual(['0']);
+  });
 });
 
 describe('verdict', () => {

@@ -59,6 +59,23 @@ describe('runCommand', () => {
     process.kill(-escaped, 'SIGKILL');
   });
 
+  it('says when a process has ended by itself, before its output and sweep are done, and not when it was killed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-onexit-'));
+    const script = join(dir, 'tool');
+    writeFileSync(script, `#!/bin/sh\necho answer\n`);
+    chmodSync(script, 0o755);
+    let exitedAt: number | undefined;
+    const result = await runCommand([script], { timeoutMs: 10_000, env, onExit: () => (exitedAt ??= performance.now()) });
+    const resultAt = performance.now();
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'answer\n' });
+    expect(exitedAt).toBeDefined();
+    expect(exitedAt!).toBeLessThan(resultAt);
+    let killedExit = false;
+    const hung = await runCommand(['sleep', '30'], { timeoutMs: 100, env, onExit: () => (killedExit = true) });
+    expect(hung.timedOut).toBe(true);
+    expect(killedExit).toBe(false);
+  });
+
   it('passes arguments verbatim, never through a shell, with LC_ALL=C', async () => {
     const result = await runCommand(['sh', '-c', 'printf "%s|%s|%s" "$1" "$LC_ALL" "$LANG"', 'sh', '1.2.3.4; rm -rf / $(id)'], { timeoutMs: 5000, env: { ...env, LC_ALL: 'zh_CN.UTF-8' } });
     expect(result.exitCode).toBe(0);
