@@ -6,6 +6,8 @@
 //     start before the devices are listed, so no schedule beats it (target at D >= 50 ms: 1.05 x);
 //   - the documented manual procedure (the vllm-ascend loops, bench/lib/sim-node.mjs), which
 //     checks less (target at every D: 1.0 x);
+//   - the same calls from a bare Node loop (bench/lib/node-loop.mjs), reported without a target:
+//     the cost of spawning from Node, which bounds what any Node program can reach;
 //   - the CPU time per tool call, of qprep with its tool processes against the floor loop's,
 //     bash with the same processes (target: 2 x). The CPU is taken by bash's `times` around each
 //     command: the command's own and that of every process it waited for.
@@ -90,7 +92,7 @@ export default {
       const cases = latencies().map((d) => {
         const node = makeSimNode({ dir: join(work, `d${d}`), family: 'a3', nodes: 4, latency: { npuSmiMs: d, hccnToolMs: d, pingMs: d } });
         const argv = [process.execPath, bin, 'check', '--format', 'json', '--root', node.root, '--cluster', node.cluster, '--node', node.name];
-        return { d, node, argv, qprep: [], floor: [], manual: [], toFloor: [], toManual: [], cpuPerCall: [], selfCpuPerCall: [], floorCpuPerCall: [], cpuRatio: [], timeline: [], last: undefined };
+        return { d, node, argv, qprep: [], floor: [], nodeLoop: [], nodeLoopToFloor: [], nodeLoopCpuRatio: [], manual: [], toFloor: [], toManual: [], cpuPerCall: [], selfCpuPerCall: [], floorCpuPerCall: [], cpuRatio: [], timeline: [], last: undefined };
       });
       console.log(`  simulated A3 node (16 dies, 4-node cluster); every npu-smi and hccn_tool call (pings too) answers after D ms; hccn_tool busy when called concurrently`);
       for (let round = 0; round < runs; round++) {
@@ -114,12 +116,21 @@ export default {
           const floorCalls = readCalls(c.node.log).filter((call) => call.outcome === 'ok').length;
           if (floor.exitCode !== 0 || floorCalls !== hccn.length + 1) throw new Error(`the floor loop at D=${c.d} failed: ${floor.stderr.slice(0, 400)}`);
 
+          // the same calls from a bare Node loop: what spawning from Node costs, the bound of any Node program
+          rmSync(c.node.log, { force: true });
+          const nodeLoop = await timedWithCpu([process.execPath, join(REPO, 'bench/lib/node-loop.mjs'), floorScript], c.node.env, timesFile);
+          const nodeLoopCalls = readCalls(c.node.log).filter((call) => call.outcome === 'ok').length;
+          if (nodeLoop.exitCode !== 0 || nodeLoopCalls !== floorCalls) throw new Error(`the Node loop at D=${c.d} failed: ${nodeLoop.stderr.slice(0, 400)}`);
+
           rmSync(c.node.log, { force: true });
           const manual = await timed(['/bin/bash', c.node.manual], { env: c.node.env });
           if (manual.exitCode !== 0) throw new Error(`the manual procedure at D=${c.d} exited ${manual.exitCode}: ${manual.stderr.slice(0, 400)}`);
 
           c.qprep.push(check.ms);
           c.floor.push(floor.ms);
+          c.nodeLoop.push(nodeLoop.ms);
+          c.nodeLoopToFloor.push(nodeLoop.ms / floor.ms);
+          c.nodeLoopCpuRatio.push(nodeLoop.cpuMs / nodeLoopCalls / (floor.cpuMs / floorCalls));
           c.manual.push(manual.ms);
           c.toFloor.push(check.ms / floor.ms);
           c.toManual.push(check.ms / manual.ms);
@@ -135,7 +146,7 @@ export default {
       const verdicts = [];
       const lines = [];
       const list = (values) => values.map(f3).join(', ');
-      lines.push(`  ${'D'.padStart(6)}  ${'qprep'.padStart(8)}  ${'floor'.padStart(8)}  ${'manual'.padStart(8)}  ${'/floor'.padStart(7)}  ${'/manual'.padStart(7)}  ${'CPU/call'.padStart(8)}  ${'bash'.padStart(6)}  ${'ratio'.padStart(5)}  first npu-smi, hccn_tool; gap median, p90, total`);
+      lines.push(`  ${'D'.padStart(6)}  ${'qprep'.padStart(8)}  ${'floor'.padStart(8)}  ${'manual'.padStart(8)}  ${'/floor'.padStart(7)}  ${'/manual'.padStart(7)}  ${'CPU/call'.padStart(8)}  ${'bash'.padStart(6)}  ${'ratio'.padStart(5)}  ${'Node loop'.padStart(9)}  ${'/floor'.padStart(6)}  ${'CPU'.padStart(4)}  first npu-smi, hccn_tool; gap median, p90, total`);
       for (const c of cases) {
         const { report, hccnCalls, toolCalls, manualCalls } = c.last;
         const notPassing = report.checks.filter((r) => r.category === 'hccn' && r.status !== 'pass').map((r) => `${r.id} ${r.status}: ${r.message}`);
@@ -143,6 +154,9 @@ export default {
         const q = stats(c.qprep);
         const fl = stats(c.floor);
         const m = stats(c.manual);
+        const nl = stats(c.nodeLoop);
+        const nodeLoopToFloor = stats(c.nodeLoopToFloor).median;
+        const nodeLoopCpu = stats(c.nodeLoopCpuRatio).median;
         const toFloor = stats(c.toFloor).median;
         const toManual = stats(c.toManual).median;
         const cpu = stats(c.cpuPerCall).median;
@@ -153,10 +167,12 @@ export default {
         rows.push(
           { label: `D=${c.d} ms: qprep check --cluster (${toolCalls} tool calls, ${hccnCalls} of them hccn_tool)`, unit: 'ms', ...q },
           { label: `D=${c.d} ms: floor: the same ${hccnCalls} hccn_tool calls + one npu-smi info, bash`, unit: 'ms', ...fl },
+          { label: `D=${c.d} ms: the floor's calls from a bare Node loop`, unit: 'ms', ...nl },
           { label: `D=${c.d} ms: manual procedure, bash (${manualCalls} tool calls)`, unit: 'ms', ...m },
         );
         lines.push(
           `  ${`${c.d} ms`.padStart(6)}  ${s2(q.median).padStart(8)}  ${s2(fl.median).padStart(8)}  ${s2(m.median).padStart(8)}  ${f3(toFloor).padStart(7)}  ${f3(toManual).padStart(7)}  ${`${cpu.toFixed(1)} ms`.padStart(8)}  ${`${bashCpu.toFixed(1)}`.padStart(6)}  ${cpuRatio.toFixed(2).padStart(5)}  ` +
+            `${s2(nl.median).padStart(9)}  ${f3(nodeLoopToFloor).padStart(6)}  ${nodeLoopCpu.toFixed(2).padStart(4)}  ` +
             `${s2(t('firstNpuSmiMs'))}, ${s2(t('firstHccnMs'))}; ${t('gapMedianMs').toFixed(1)} ms, ${t('gapP90Ms').toFixed(1)} ms, ${s2(t('gapTotalMs'))}`,
         );
         if (c.d >= FLOOR_FROM_MS) {
@@ -164,6 +180,11 @@ export default {
         } else {
           verdicts.push({ what: `D=${c.d} ms: qprep / floor`, info: true, detail: `median ${f3(toFloor)} (run by run ${list(c.toFloor)}); no target at D < ${FLOOR_FROM_MS} ms: the floor is then bash's start-up of the fakes alone` });
         }
+        verdicts.push({
+          what: `D=${c.d} ms: the floor's calls from a bare Node loop`,
+          info: true,
+          detail: `${f3(nodeLoopToFloor)} x the floor (run by run ${list(c.nodeLoopToFloor)}), CPU per call ${nodeLoopCpu.toFixed(2)} x bash's (run by run ${list(c.nodeLoopCpuRatio)}): what spawning from Node costs on this machine, below which no Node program making these calls goes`,
+        });
         verdicts.push({ what: `D=${c.d} ms: qprep / manual procedure`, ok: toManual <= MANUAL_RATIO, detail: `median ${f3(toManual)} (run by run ${list(c.toManual)}); target ${MANUAL_RATIO}` });
         verdicts.push({
           what: `D=${c.d} ms: CPU per tool call, qprep / bash`,

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { LoadedCluster } from '../cluster/load.js';
 import { commandNotRun } from '../host/command-result.js';
 import { detectContainer, type ContainerInfo } from '../host/container.js';
@@ -53,6 +54,9 @@ export class LimitedHost extends DelegatingHost {
   ) {
     super(inner);
     this.global = new Semaphore(commandConcurrency);
+    // every command listens until its result is in, and a command whose process has ended gives
+    // its slot back before that: more than Node's default of 10 at once is the normal case
+    setMaxListeners(0, this.over.signal);
   }
 
   /**
