@@ -3,7 +3,7 @@
 // plain `node` (>= 20) and no node_modules, for hosts without npm (air-gapped NPU nodes).
 // Usage: node scripts/bundle.mjs [--outfile FILE]
 import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -38,7 +38,10 @@ const common = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  minify: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // identifiers keep their names: a check that throws carries its stack in the report
+  minifyIdentifiers: false,
   legalComments: 'none',
   define: { __QPREP_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
@@ -50,71 +53,116 @@ const common = {
  * Two parts in one file. src/cli.ts imports every command's implementation lazily so that
  * `qprep --version` and `--help` load commander alone. In one flat bundle Node would still
  * compile all of it (zod, yaml and the checks) at every start, which costs more than
- * the start-up target allows on a slow or busy host. So the implementation is built apart,
- * as one module that cli.ts's lazy imports reach through a data: URL: Node compiles it only
- * when a command needs it, and every lazy import gets the same module instance.
+ * the start-up target allows on a slow or busy host. So the implementation is built apart, as
+ * CommonJS inside one function of the file: V8 only scans a function it has not called, and
+ * cli.ts's lazy imports call it on first use (every one of them gets the same instance).
+ * One module, one file: nothing is resolved, read or linked per source file at start-up, which
+ * is most of what loading ~300 modules from dist/ costs.
  */
 const LAZY_IMPORT = /\bimport\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/g;
 const lazySpecifiers = [...new Set([...readFileSync(cliSource, 'utf8').matchAll(LAZY_IMPORT)].map((match) => match[2]))];
 if (lazySpecifiers.length === 0) throw new Error('bundle: src/cli.ts has no lazy import(); the two-part layout expects some');
 
+const lazyImportsThroughFunction = {
+  name: 'lazy-imports-through-function',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]cli\.ts$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(LAZY_IMPORT, (_, _quote, specifier) => `Promise.resolve().then(() => __qprepImplementation().m${lazySpecifiers.indexOf(specifier)})`),
+      loader: 'ts',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+const launcherEntry = (sharedImports) => ({
+  contents: `import { main } from './src/cli.ts';\n${sharedImports}await main(process.argv);\n`,
+  resolveDir: repo,
+  sourcefile: 'qprep-bundle-entry.ts',
+  loader: 'ts',
+});
+
+/*
+ * A module of src/ is in the file once. The start-up part has its own (src/cli.ts's static
+ * imports: the signal routing, the usage errors, the catalogues); the implementation takes
+ * those from it instead of a copy. Two copies would be two states and two classes: the
+ * signal handler a command installs would not be the one the process calls, and a usage
+ * error thrown by one copy would not be an `instanceof QprepError` of the other.
+ */
+const startUpSources = new Set(
+  Object.keys(Object.values((await build({ ...common, stdin: launcherEntry(''), outfile: 'qprep.mjs', plugins: [lazyImportsThroughFunction] })).metafile.outputs)[0].inputs)
+    .filter((input) => input.startsWith('src/'))
+    .map((input) => join(repo, input)),
+);
+const shared = [];
+const startUpModulesFromTheLauncher = {
+  name: 'start-up-modules-from-the-launcher',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const source = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+      if (!startUpSources.has(source)) return undefined;
+      const path = relative(repo, source);
+      if (!shared.includes(path)) shared.push(path);
+      return { path: `qprep-launcher:${path}`, external: true };
+    });
+  },
+};
+
 const implementation = await build({
   ...common,
+  format: 'cjs',
   stdin: {
     contents: lazySpecifiers.map((specifier, i) => `export * as m${i} from ${JSON.stringify(specifier)};`).join('\n'),
     resolveDir: dirname(cliSource),
     sourcefile: 'qprep-implementation.ts',
     loader: 'ts',
   },
-  outfile: 'implementation.mjs',
-  plugins: [englishOnlyZodLocales],
-  // write-file-atomic seeds its temporary file names with the CommonJS __filename, which an
-  // ES module lacks: without this every --output fails with "__filename is not defined"
-  define: { ...common.define, __filename: JSON.stringify('qprep-implementation.mjs') },
-  // CommonJS dependencies (cross-spawn, write-file-atomic) call require() for Node built-ins;
-  // an ES module has none. A data: module has no file URL to create one from: node's path serves.
-  banner: { js: "import { createRequire as __qprepCreateRequire } from 'node:module';const require = __qprepCreateRequire(process.execPath);" },
+  outfile: 'implementation.cjs',
+  plugins: [startUpModulesFromTheLauncher, englishOnlyZodLocales],
+  // write-file-atomic seeds its temporary file names with the CommonJS __filename
+  define: { ...common.define, __filename: JSON.stringify('qprep-implementation.cjs') },
+  // src/version.ts reads import.meta only where __QPREP_VERSION__ is not defined: dead code here,
+  // which the check below proves after minification took it out
+  logOverride: { 'empty-import-meta': 'silent' },
 });
-// without a name, stack traces would print the whole data: URL for every frame
-const implementationCode = `${implementation.outputFiles[0].text}//# sourceURL=qprep-implementation.mjs\n`;
-if (implementationCode.includes('import.meta')) throw new Error('bundle: the implementation uses import.meta, which a data: module cannot answer');
-const implementationUrl = `data:text/javascript;base64,${Buffer.from(implementationCode).toString('base64')}`;
+const implementationCode = implementation.outputFiles[0].text;
+if (/\bimport_meta\b|import\.meta/.test(implementationCode)) throw new Error('bundle: the implementation uses import.meta, which its CommonJS part cannot answer');
 
-const lazyImportsThroughDataUrl = {
-  name: 'lazy-imports-through-data-url',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]cli\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(LAZY_IMPORT, (_, _quote, specifier) => `import(__qprepImplementation()).then((m) => m.m${lazySpecifiers.indexOf(specifier)})`),
-      loader: 'ts',
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
-
+const sharedImports = shared.map((path, i) => `import * as __qprepLauncherModule${i} from ${JSON.stringify(`./${path}`)};\n`).join('');
+const sharedTable = `export const __qprepLauncherModules = { ${shared.map((path, i) => `${JSON.stringify(path)}: __qprepLauncherModule${i}`).join(', ')} };\n`;
 const launcher = await build({
   ...common,
-  stdin: {
-    contents: "import { main } from './src/cli.ts';\nawait main(process.argv);\n",
-    resolveDir: repo,
-    sourcefile: 'qprep-bundle-entry.ts',
-    loader: 'ts',
-  },
+  stdin: launcherEntry(sharedImports + sharedTable),
   outfile: 'qprep.mjs',
-  plugins: [lazyImportsThroughDataUrl],
+  plugins: [lazyImportsThroughFunction],
   banner: {
     js: [
       '#!/usr/bin/env node',
       `// qprep ${version}, single-file build (run: node qprep.mjs --help). Licences of the bundled packages are at the end of this file.`,
-      // commander is CommonJS and requires Node built-ins
+      // commander and the implementation's CommonJS dependencies require Node built-ins
       "import { createRequire as __qprepCreateRequire } from 'node:module';",
       'const require = __qprepCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  // a hoisted function declaration: the URL is ready before the top-level await runs main()
-  footer: { js: `function __qprepImplementation() { return ${JSON.stringify(implementationUrl)}; }` },
+  // a hoisted function declaration: callable before the top-level await runs main()
+  footer: {
+    js: [
+      'var __qprepImplementationExports;',
+      'function __qprepImplementation() {',
+      '  if (__qprepImplementationExports) return __qprepImplementationExports;',
+      '  const module = { exports: {} };',
+      "  const fromLauncher = (id) => { const found = __qprepLauncherModules[id.slice('qprep-launcher:'.length)]; if (!found) throw new Error(`bundle: ${id} is not in the start-up part`); return found; };",
+      "  (function (module, exports, require) {",
+      implementationCode,
+      "  })(module, module.exports, (id) => (id.startsWith('qprep-launcher:') ? fromLauncher(id) : require(id)));",
+      '  return (__qprepImplementationExports = module.exports);',
+      '}',
+    ].join('\n'),
+  },
 });
+const launcherText = launcher.outputFiles[0].text;
+// exported so that it is kept: the footer's use of it is invisible to the bundler
+if (!/\b__qprepLauncherModules\s*=/.test(launcherText)) throw new Error('bundle: the table of start-up modules was renamed in the output');
 const launcherInputs = Object.keys(Object.values(launcher.metafile.outputs)[0].inputs);
-const heavy = launcherInputs.filter((input) => /node_modules[\\/](zod|yaml)[\\/]|[\\/]src[\\/]app[\\/]/.test(input));
+const heavy = launcherInputs.filter((input) => /node_modules[\\/](zod|yaml)[\\/]/.test(input));
 if (heavy.length > 0) throw new Error(`bundle: the start-up part pulls in ${heavy.slice(0, 3).join(', ')}: a static import in src/cli.ts?`);
 
 /** The licence text of every npm package in the bundle: their licences ask for it to travel with the code. */
@@ -143,6 +191,6 @@ chmodSync(values.outfile, 0o755);
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 process.stderr.write(
-  `bundle: wrote ${values.outfile}: start-up part ${kib(launcher.outputFiles[0].contents.length - implementationUrl.length)}, ` +
+  `bundle: wrote ${values.outfile}: start-up part ${kib(launcher.outputFiles[0].contents.length - implementationCode.length)}, ` +
     `implementation ${kib(implementationCode.length)} (loaded on first use), ${notices.length} bundled packages, qprep ${version}\n`,
 );

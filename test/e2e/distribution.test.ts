@@ -61,34 +61,32 @@ describe('the single-file bundle (npm run bundle)', () => {
   });
 
   it('--version and --help leave the implementation part unloaded; a command loads it', async () => {
-    // A module resolve hook logs every import: the implementation part is the data: module.
-    const hooks = tmp('bundle-import-log');
+    // The implementation is CommonJS inside one function of the file: running it requires the
+    // Node built-ins the commands use (node:os, node:net, node:crypto), which the start-up part
+    // (commander) does not. A preloaded script logs every require.
+    const hooks = tmp('bundle-require-log');
     writeFileSync(
-      join(hooks, 'hooks.mjs'),
-      "import { appendFileSync } from 'node:fs';\nlet log;\nexport function initialize(data) { log = data.log; }\n" +
-        "export async function resolve(specifier, context, next) { appendFileSync(log, `${specifier.slice(0, 40)}\\n`); return next(specifier, context); }\n",
+      join(hooks, 'log-requires.cjs'),
+      "const Module = require('node:module');\nconst { appendFileSync } = require('node:fs');\nconst original = Module.prototype.require;\n" +
+        'Module.prototype.require = function (id) { appendFileSync(process.env.REQUIRE_LOG, `${id}\\n`); return original.apply(this, arguments); };\n',
     );
-    writeFileSync(
-      join(hooks, 'register.mjs'),
-      "import { register } from 'node:module';\nregister(new URL('./hooks.mjs', import.meta.url), { data: { log: process.env.IMPORT_LOG } });\n",
-    );
-    const importsOf = async (args: string[]) => {
+    const requiresOf = async (args: string[]) => {
       const log = join(hooks, `${args.join('-')}.log`);
       writeFileSync(log, '');
-      const result = await execa(process.execPath, ['--import', join(hooks, 'register.mjs'), join(dir, 'qprep.mjs'), ...args], {
+      const result = await execa(process.execPath, ['--require', join(hooks, 'log-requires.cjs'), join(dir, 'qprep.mjs'), ...args], {
         cwd: dir,
         reject: false,
         extendEnv: false,
-        env: { ...cleanEnv(), IMPORT_LOG: log },
+        env: { ...cleanEnv(), REQUIRE_LOG: log },
       });
       expect(result.exitCode, result.stderr).toBe(0);
       return readFileSync(log, 'utf8').split('\n').filter(Boolean);
     };
-    const implementation = (specifier: string) => specifier.startsWith('data:');
-    expect((await importsOf(['--version'])).filter(implementation)).toEqual([]);
-    expect((await importsOf(['--help'])).filter(implementation)).toEqual([]);
-    // the hook does see the implementation when a command needs it: the two above can fail
-    expect((await importsOf(['list'])).filter(implementation)).not.toEqual([]);
+    const implementation = (id: string) => ['node:os', 'node:net', 'node:crypto'].includes(id);
+    expect((await requiresOf(['--version'])).filter(implementation)).toEqual([]);
+    expect((await requiresOf(['--help'])).filter(implementation)).toEqual([]);
+    // the log does see the implementation when a command needs it: the two above can fail
+    expect((await requiresOf(['list'])).filter(implementation)).not.toEqual([]);
   });
 
   it('check --format json: a report valid against the published schema, exit code following the verdict', async () => {
@@ -139,6 +137,14 @@ describe('the single-file bundle (npm run bundle)', () => {
     expect(readdirSync(dir)).toEqual(['qprep.mjs']);
   });
 
+  it('one copy of each module: a usage error thrown by the start-up part is a usage error to the implementation', async () => {
+    // the empty --root is refused by src/app/path-options.ts, which both parts use; a copy in
+    // each would make the implementation call the other copy's error an internal one
+    const result = await run(['check', '--root', '', '--format', 'json']);
+    expect(result.exitCode).toBe(2);
+    expect(JSON.parse(result.stdout).error).toEqual({ code: 'usage', message: '--root expects a path, got an empty value' });
+  });
+
   it('a bad profile is still exit 2 with the error document (the lazily loaded failure path is in the bundle)', async () => {
     const result = await run(['check', '--profile', join(dir, 'missing.yaml'), '--format', 'json']);
     expect(result.exitCode).toBe(2);
@@ -146,9 +152,12 @@ describe('the single-file bundle (npm run bundle)', () => {
   });
 });
 
-describe('the built CLI (dist/): systeminformation loads only with the commands that need it', () => {
+describe('the built CLI (dist/src): systeminformation loads only with the commands that need it', () => {
   it('--version, --help and list do not import it; facts does', async () => {
     const hooks = tmp('dist-import-log');
+    // the modules tsc wrote, each imported on its own (the bundle of bin/qprep.js inlines them)
+    const runDist = join(hooks, 'run-dist.mjs');
+    writeFileSync(runDist, `import { main } from ${JSON.stringify(join(REPO, 'dist', 'src', 'cli.js'))};\nawait main(process.argv);\n`);
     writeFileSync(
       join(hooks, 'hooks.mjs'),
       "import { appendFileSync } from 'node:fs';\nlet log;\nexport function initialize(data) { log = data.log; }\n" +
@@ -161,7 +170,7 @@ describe('the built CLI (dist/): systeminformation loads only with the commands 
     const importsOf = async (args: string[]) => {
       const log = join(hooks, `${args.join('-')}.log`);
       writeFileSync(log, '');
-      const result = await execa(process.execPath, ['--import', join(hooks, 'register.mjs'), join(REPO, 'bin', 'qprep.js'), ...args], {
+      const result = await execa(process.execPath, ['--import', join(hooks, 'register.mjs'), runDist, ...args], {
         cwd: REPO,
         reject: false,
         extendEnv: false,
@@ -193,10 +202,10 @@ describe('npm pack', () => {
   });
 
   it('holds what the package needs and nothing of the development tree', () => {
-    for (const needed of ['package.json', 'bin/qprep.js', 'dist/src/cli.js', 'dist/src/app/commands.js', 'dist/checks/index.js', 'schema/report.schema.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+    for (const needed of ['package.json', 'bin/qprep.js', 'dist/qprep.mjs', 'dist/src/cli.js', 'dist/src/app/commands.js', 'dist/checks/index.js', 'schema/report.schema.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
       expect(files, needed).toContain(needed);
     }
-    const unwanted = files.filter((f) => /^(test|scripts|bench|src|checks|node_modules)\//.test(f) || f === 'dist/qprep.mjs' || f.endsWith('.ts'));
+    const unwanted = files.filter((f) => /^(test|scripts|bench|src|checks|node_modules)\//.test(f) || f.endsWith('.ts'));
     expect(unwanted).toEqual([]);
   });
 
