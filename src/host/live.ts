@@ -33,6 +33,8 @@ import { clampTimerMs, withTimeout } from '../util/timeout.js';
 /** Files bigger than this are not configuration or kernel state; refuse rather than fill memory. */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 const MAX_SYMLINK_HOPS = 40;
+/** Reads that check what they opened against --root (confine): they may take directories from resolve's memory. */
+const CONFINED_READ = { confined: true } as const;
 /** open(2)'s O_PATH on Linux (arm64 and x86_64): a handle to stat a name without opening the file itself (a device node). */
 const O_PATH = 0o10000000;
 
@@ -144,7 +146,7 @@ export class LiveHost implements Host {
       } finally {
         await handle.close();
       }
-    });
+    }, CONFINED_READ);
   }
 
   readDir(dir: string): Promise<Probe<DirEntry[]>> {
@@ -170,11 +172,11 @@ export class LiveHost implements Host {
       }));
       list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       return probeOk(list);
-    });
+    }, CONFINED_READ);
   }
 
   stat(file: string): Promise<Probe<FileStat>> {
-    return this.guard(file, async (real) => probeOk(toFileStat(await this.withConfined(real, file, O_PATH, (opened) => fsp.stat(opened)))));
+    return this.guard(file, async (real) => probeOk(toFileStat(await this.withConfined(real, file, O_PATH, (opened) => fsp.stat(opened)))), CONFINED_READ);
   }
 
   lstat(file: string): Promise<Probe<FileStat>> {
@@ -291,6 +293,8 @@ export class LiveHost implements Host {
   }
 
   private realRootPromise: Promise<string> | undefined;
+  /** Directories under --root that confined reads of this run went through (resolve). */
+  private readonly plainDirectories = new Set<string>();
 
   /**
    * Refuses an opened file that is not inside --root. The path was resolved component by
@@ -332,12 +336,12 @@ export class LiveHost implements Host {
   private async guard<T>(
     hostPath: string,
     action: (realPath: string) => Promise<Probe<T>>,
-    options: { followLast?: boolean } = {},
+    options: { followLast?: boolean; confined?: boolean } = {},
   ): Promise<Probe<T>> {
     if (!path.isAbsolute(hostPath)) return probeFail('EOTHER', `not an absolute path: ${hostPath}`);
     const work = async (): Promise<Probe<T>> => {
       try {
-        const real = await this.resolve(hostPath, options.followLast ?? true);
+        const real = await this.resolve(hostPath, options.followLast ?? true, options.confined ?? false);
         return await action(real);
       } catch (error) {
         return probeFail(errorCode(error), errorMessage(error));
@@ -352,7 +356,7 @@ export class LiveHost implements Host {
    * Under a --root prefix an absolute symlink (ascend-toolkit/latest -> /usr/local/Ascend/cann)
    * points into the host tree, not into ours, so links are resolved by hand, confined to the root.
    */
-  private async resolve(hostPath: string, followLast: boolean): Promise<string> {
+  private async resolve(hostPath: string, followLast: boolean, confined = false): Promise<string> {
     const normalized = path.posix.normalize(hostPath);
     if (this.root === '/') return normalized;
     const pending = normalized.split('/').filter(Boolean);
@@ -371,10 +375,19 @@ export class LiveHost implements Host {
         resolved.push(part);
         break;
       }
+      // A directory seen on the way to a confined read earlier in this run is taken as it was:
+      // the 192 CPUs' cpufreq files share /sys/devices/system/cpu. Should it have become a link
+      // since, the kernel follows it when the file is opened, and confine() refuses what that
+      // opened outside the root.
+      if (confined && !isLast && this.plainDirectories.has(candidate)) {
+        resolved.push(part);
+        continue;
+      }
       let link: string | undefined;
       try {
         const stats = await fsp.lstat(candidate);
         if (stats.isSymbolicLink()) link = await fsp.readlink(candidate);
+        else if (confined && !isLast && stats.isDirectory()) this.plainDirectories.add(candidate);
       } catch {
         // let the final operation report the error on the real path
       }

@@ -35,6 +35,30 @@ describe('LiveHost', () => {
     expect(stat.ok && stat.value.kind).toBe('directory');
   });
 
+  it('remembers the directories a run read through, and still never reads outside the root when one becomes a link', async () => {
+    const root = hostTree();
+    const host = new LiveHost({ root, timeoutMs: 2000 });
+    for (const cpu of [0, 1]) {
+      mkdirSync(join(root, `sys/devices/system/cpu/cpu${cpu}/cpufreq`), { recursive: true });
+      writeFileSync(join(root, `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`), 'powersave\n');
+    }
+    expect(await host.readFile('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor')).toEqual({ ok: true, value: 'powersave\n' });
+    // the directory the first read went through is now a link out of the tree, to a directory
+    // with the same files: what the kernel opens through it must be refused, not read
+    const { renameSync } = await import('node:fs');
+    const outside = mkdtempSync(join(tmpdir(), 'qprep-outside-'));
+    mkdirSync(join(outside, 'cpu1/cpufreq'), { recursive: true });
+    writeFileSync(join(outside, 'cpu1/cpufreq/scaling_governor'), 'performance\n');
+    renameSync(join(root, 'sys/devices/system/cpu'), join(root, 'sys/devices/system/cpu-moved'));
+    symlinkSync(outside, join(root, 'sys/devices/system/cpu'));
+    const second = await host.readFile('/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor');
+    expect(second.ok).toBe(false);
+    expect(second.ok ? '' : second.message).toMatch(/led outside --root/);
+    // a new host (the next run) resolves the link by hand, inside the root: there is no cpu1 there now
+    expect((await new LiveHost({ root, timeoutMs: 2000 }).readFile('/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor')).ok).toBe(false);
+    expect(await new LiveHost({ root, timeoutMs: 2000 }).readFile('/sys/devices/system/cpu-moved/cpu1/cpufreq/scaling_governor')).toEqual({ ok: true, value: 'powersave\n' });
+  });
+
   it('never leaves the root through .. in a link', async () => {
     const root = hostTree();
     const host = new LiveHost({ root, timeoutMs: 2000 });
