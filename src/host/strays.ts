@@ -17,6 +17,13 @@ export const RUN_TOKEN_VARIABLE = 'QPREP_RUN_TOKEN';
 const runToken = randomBytes(8).toString('hex');
 const marker = Buffer.from(`${RUN_TOKEN_VARIABLE}=${runToken}:`);
 
+/**
+ * Up to this many pids handed out since the calls began, a pass asks for each one by number
+ * instead of listing /proc: a sweep after a call that started two processes reads a few files,
+ * not a directory of every process on the node. More (a busy node, a fork loop): the listing.
+ */
+const MAX_PIDS_BY_NUMBER = 256;
+
 /** A kill loop that keeps finding processes is a fork loop; a few rounds bound the work. */
 const MAX_SWEEP_ROUNDS = 8;
 
@@ -28,8 +35,9 @@ const firstPids = new Map<number, number>();
 /** Calls that have ended and wait for the next sweep. */
 const ended = new Set<number>();
 let pending: Promise<ReadonlyMap<number, number>> | undefined;
-/** Passes over /proc made so far: each costs a directory listing and a read per new process. */
+/** Passes over /proc made so far: each costs a read per new process, and a directory listing when there are many (listings). */
 let passes = 0;
+let listings = 0;
 
 /** Per tool, the calls that left processes: one entry per executable, whatever the number of calls. */
 export interface LeftBehind {
@@ -130,6 +138,13 @@ function mayBeExecuting(name: string): boolean {
   return name !== '2' && ppid !== 2;
 }
 
+/** Whether /proc/N is a thread of another process (its thread group id is not N): that process is found by its own number. */
+function threadOfAnother(name: string): boolean {
+  const status = readProcFile(`/proc/${name}/status`)?.toString('latin1');
+  const tgid = status === undefined ? undefined : /^Tgid:\s*(\d+)$/m.exec(status)?.[1];
+  return tgid !== undefined && tgid !== name;
+}
+
 /** The call number a process's environment marks it with, or undefined when it carries none of this run. */
 function callOf(environ: Buffer): number | undefined {
   let at = environ.indexOf(marker);
@@ -145,7 +160,7 @@ function callOf(environ: Buffer): number | undefined {
  * One pass over /proc: kills every process of an ended call; returns how many it killed per call,
  * and how many processes started since the calls began had an environment it could not read.
  */
-function sweepOnce(of: ReadonlySet<number>): { killed: Map<number, number>; unread: number } {
+function sweepOnce(of: ReadonlySet<number>, signalled: Set<number>): { killed: Map<number, number>; unread: number } {
   const killed = new Map<number, number>();
   let unread = 0;
   passes++;
@@ -154,17 +169,27 @@ function sweepOnce(of: ReadonlySet<number>): { killed: Map<number, number>; unre
   const last = lastPid();
   const above = starts.every((start) => start !== undefined) && last !== undefined && starts.length > 0 ? Math.min(...(starts as number[])) : undefined;
   const window = above !== undefined && last! >= above ? { above, last: last! } : undefined;
+  // by number: /proc/N also answers for a thread N (the listing shows processes only), which
+  // must not count as a process of its own (threadOfAnother)
+  const byNumber = window !== undefined && window.last - window.above <= MAX_PIDS_BY_NUMBER;
   let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return { killed, unread }; // no procfs (not Linux): nothing to find this way
+  if (byNumber) {
+    names = [];
+    for (let pid = window.above + 1; pid <= window.last; pid++) names.push(String(pid));
+  } else {
+    listings++;
+    try {
+      names = readdirSync('/proc');
+    } catch {
+      return { killed, unread }; // no procfs (not Linux): nothing to find this way
+    }
   }
   for (const name of names) {
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue;
     const pid = Number(name);
-    if (pid === process.pid) continue;
+    // a process signalled in an earlier round may not be gone yet: it is one process, killed once
+    if (pid === process.pid || signalled.has(pid)) continue;
     if (window && pid <= window.above) continue;
     // A process that ended meanwhile has nothing left to kill. One not ours to read stays so
     // (the limit the header states), and one that reads as empty may be a new process caught in
@@ -179,13 +204,16 @@ function sweepOnce(of: ReadonlySet<number>): { killed: Map<number, number>; unre
       continue;
     }
     if (environ.length === 0) {
-      if (window && mayBeExecuting(name)) unread++;
+      // a thread of a process that is exiting reads as empty too: its process has a number of its own
+      if (window && mayBeExecuting(name) && !(byNumber && threadOfAnother(name))) unread++;
       continue;
     }
     const call = callOf(environ);
     if (call === undefined || !of.has(call)) continue;
+    if (byNumber && threadOfAnother(name)) continue;
     try {
       process.kill(pid, 'SIGKILL');
+      signalled.add(pid);
       killed.set(call, (killed.get(call) ?? 0) + 1);
     } catch {
       // ended meanwhile
@@ -196,8 +224,9 @@ function sweepOnce(of: ReadonlySet<number>): { killed: Map<number, number>; unre
 
 function sweep(of: ReadonlySet<number>): ReadonlyMap<number, number> {
   const total = new Map<number, number>();
+  const signalled = new Set<number>();
   for (let round = 0; round < MAX_SWEEP_ROUNDS; round++) {
-    const { killed, unread } = sweepOnce(of);
+    const { killed, unread } = sweepOnce(of, signalled);
     if (killed.size === 0 && unread === 0) break;
     for (const [call, count] of killed) total.set(call, (total.get(call) ?? 0) + count);
   }
@@ -239,6 +268,11 @@ export async function sweepCall(call: number): Promise<number> {
 /** How many passes over /proc the sweeps of this process have made (one per batch of ended calls, unless a pass must be made again). */
 export function sweepPasses(): number {
   return passes;
+}
+
+/** How many of those passes listed /proc instead of asking for the new pids by number. */
+export function sweepListings(): number {
+  return listings;
 }
 
 /** Interrupted: every process of every call of this run goes, running or not. */
