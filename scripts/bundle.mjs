@@ -67,7 +67,15 @@ const lazyImportsThroughFunction = {
   name: 'lazy-imports-through-function',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/]cli\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(LAZY_IMPORT, (_, _quote, specifier) => `Promise.resolve().then(() => __qprepImplementation().m${lazySpecifiers.indexOf(specifier)})`),
+      // A turn of the event loop before and after the implementation is evaluated, as the import()
+      // of files it replaces gives them: a signal that came in the first moments, or while the
+      // implementation was being compiled, is handled before the command's code runs (which,
+      // started at once, could finish the whole command before the signal's turn)
+      contents: readFileSync(args.path, 'utf8').replace(
+        LAZY_IMPORT,
+        (_, _quote, specifier) =>
+          `new Promise((resolve) => setImmediate(resolve)).then(() => { const loaded = __qprepImplementation(); return new Promise((resolve) => setImmediate(() => resolve(loaded.m${lazySpecifiers.indexOf(specifier)}))); })`,
+      ),
       loader: 'ts',
       resolveDir: dirname(args.path),
     }));
