@@ -61,8 +61,16 @@ export function percentile(values, p) {
   return sorted[rank - 1];
 }
 
+/** The middle value; of an even number of values, the mean of the two in the middle (of 2 runs, not the better one). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 export function stats(values) {
-  return { n: values.length, median: percentile(values, 50), p90: percentile(values, 90), min: Math.min(...values), max: Math.max(...values) };
+  return { n: values.length, median: median(values), p90: percentile(values, 90), min: Math.min(...values), max: Math.max(...values) };
 }
 
 /**
