@@ -54,8 +54,8 @@ const common = {
  * `qprep --version` and `--help` load commander alone. In one flat bundle Node would still
  * compile all of it (zod, yaml and the checks) at every start, which costs more than
  * the start-up target allows on a slow or busy host. So the implementation is built apart, as
- * CommonJS inside one function of the file: V8 only scans a function it has not called, and
- * cli.ts's lazy imports call it on first use (every one of them gets the same instance).
+ * CommonJS kept in a string of the file and compiled (vm.compileFunction) when cli.ts's first
+ * lazy import needs it; every lazy import gets the same instance.
  * One module, one file: nothing is resolved, read or linked per source file at start-up, which
  * is most of what loading ~300 modules from dist/ costs.
  */
@@ -150,17 +150,19 @@ const launcher = await build({
       'const require = __qprepCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  // a hoisted function declaration: callable before the top-level await runs main()
+  // Hoisted function declarations: callable before the top-level await runs main(). The
+  // implementation is a string until its first use, compiled then: V8 scans a string literal
+  // at start-up much faster than the code of a function it has not called.
   footer: {
     js: [
       'var __qprepImplementationExports;',
+      `function __qprepImplementationSource() { return ${JSON.stringify(implementationCode)}; }`,
       'function __qprepImplementation() {',
       '  if (__qprepImplementationExports) return __qprepImplementationExports;',
       '  const module = { exports: {} };',
       "  const fromLauncher = (id) => { const found = __qprepLauncherModules[id.slice('qprep-launcher:'.length)]; if (!found) throw new Error(`bundle: ${id} is not in the start-up part`); return found; };",
-      "  (function (module, exports, require) {",
-      implementationCode,
-      "  })(module, module.exports, (id) => (id.startsWith('qprep-launcher:') ? fromLauncher(id) : require(id)));",
+      "  const run = require('node:vm').compileFunction(__qprepImplementationSource(), ['module', 'exports', 'require'], { filename: 'qprep-implementation.cjs' });",
+      "  run(module, module.exports, (id) => (id.startsWith('qprep-launcher:') ? fromLauncher(id) : require(id)));",
       '  return (__qprepImplementationExports = module.exports);',
       '}',
     ].join('\n'),

@@ -61,7 +61,7 @@ describe('the single-file bundle (npm run bundle)', () => {
   });
 
   it('--version and --help leave the implementation part unloaded; a command loads it', async () => {
-    // The implementation is CommonJS inside one function of the file: running it requires the
+    // The implementation is CommonJS compiled from a string of the file on first use: running it requires the
     // Node built-ins the commands use (node:os, node:net, node:crypto), which the start-up part
     // (commander) does not. A preloaded script logs every require.
     const hooks = tmp('bundle-require-log');
