@@ -6,6 +6,20 @@ import { stateOf } from '../../helpers/proc.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
+/**
+ * A call whose shell leaves `sleep 300` behind in a session of its own, then lingers `pause`
+ * seconds: the shell waits until the child has its own session (field 6 of /proc/PID/stat);
+ * ended before that, the call's group kill would take the child and the sweep would have
+ * nothing to find. Returns the call's result once the escaped process is gone (or a zombie).
+ */
+async function callLeavingAnEscapee(pause: number): Promise<{ result: Awaited<ReturnType<typeof runCommand>>; escaped: number }> {
+  const script = `setsid sleep 300 </dev/null >/dev/null 2>&1 & p=$!; i=0; while [ "$(cut -d" " -f6 /proc/$p/stat)" != "$p" ] && [ $i -lt 100000 ]; do i=$((i+1)); done; ${pause > 0 ? `sleep ${pause}; ` : ''}echo $p`;
+  const result = await runCommand(['sh', '-c', script], { timeoutMs: 20_000, env });
+  const escaped = Number(result.stdout.trim());
+  const deadline = Date.now() + 10_000;
+  while (stateOf(escaped) !== undefined && stateOf(escaped) !== 'Z' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return { result, escaped };
+}
 
 describe('the sweep after each call', () => {
   it('makes one pass over /proc when a process that is not the run\'s is a zombie among the new ones', async () => {
@@ -37,13 +51,9 @@ describe('the sweep after each call', () => {
 
   it('finds a process of the call that moved to a session of its own by its pid, without listing /proc, on a quiet node', async () => {
     const listed = sweepListings();
-    const script = 'setsid sleep 300 </dev/null >/dev/null 2>&1 & p=$!; i=0; while [ "$(cut -d" " -f6 /proc/$p/stat)" != "$p" ] && [ $i -lt 100000 ]; do i=$((i+1)); done; echo $p';
-    const result = await runCommand(['sh', '-c', script], { timeoutMs: 20_000, env });
+    const { result, escaped } = await callLeavingAnEscapee(0);
     expect(result.exitCode).toBe(0);
     expect(result.leftProcesses).toBe(1);
-    const escaped = Number(result.stdout.trim());
-    const deadline = Date.now() + 10_000;
-    while (stateOf(escaped) !== undefined && stateOf(escaped) !== 'Z' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(['Z', undefined]).toContain(stateOf(escaped));
     // the few pids handed out since the call began were asked for one by one (a test worker of
     // this suite may start processes meanwhile: at most the odd listing, not one per pass)
@@ -54,16 +64,10 @@ describe('the sweep after each call', () => {
     const churn = spawn('sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' });
     const listed = sweepListings();
     try {
-      // the shell waits until the child has its own session (field 6 of /proc/PID/stat): ended
-      // before that, the call's group kill would take the child and the sweep would have nothing to find
-      // and lasts long enough for the churn to hand out more pids than a sweep asks for by number
-      const script = 'setsid sleep 300 </dev/null >/dev/null 2>&1 & p=$!; i=0; while [ "$(cut -d" " -f6 /proc/$p/stat)" != "$p" ] && [ $i -lt 100000 ]; do i=$((i+1)); done; sleep 1; echo $p';
-      const result = await runCommand(['sh', '-c', script], { timeoutMs: 20_000, env });
+      // lingering long enough for the churn to hand out more pids than a sweep asks for by number
+      const { result, escaped } = await callLeavingAnEscapee(1);
       expect(result.exitCode).toBe(0);
       expect(result.leftProcesses).toBe(1);
-      const escaped = Number(result.stdout.trim());
-      const deadline = Date.now() + 10_000;
-      while (stateOf(escaped) !== undefined && stateOf(escaped) !== 'Z' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(['Z', undefined]).toContain(stateOf(escaped));
       // hundreds of pids a second: the sweep listed /proc
       expect(sweepListings() - listed).toBeGreaterThanOrEqual(1);
