@@ -112,6 +112,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
     onStart: (total) => progress.start(total),
     onCheckDone: (result, done, total) => progress.update(done, total, result.id),
     interrupted: interruption.signal,
+    onSettled: () => interruption.settle(),
   });
   progress.stop();
   const { report } = run;

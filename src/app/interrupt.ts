@@ -12,6 +12,8 @@ import { takeSignals } from './signals.js';
  * the running probes are killed with their process groups, no new command starts, and the run
  * ends with a partial report marked interrupted and exit code 2. A second signal, or a report
  * that cannot be written within REPORT_GRACE_MS, ends qprep at once, still with exit code 2.
+ * A signal that comes once every check has finished (settle()) changes nothing in the report:
+ * it is complete, and written with its own verdict and exit code.
  */
 
 /** docker stop sends SIGKILL 10 s after SIGTERM; the partial report must be out well before. */
@@ -22,10 +24,13 @@ export interface Interruption {
   readonly signal: Promise<NodeJS.Signals>;
   /** the signal, once it came */
   readonly received: NodeJS.Signals | undefined;
+  /** every check has finished: a signal from now on no longer cuts the report short */
+  settle(): void;
 }
 
 export function watchInterruption(): Interruption {
   let received: NodeJS.Signals | undefined;
+  let settled = false;
   let resolve: (signal: NodeJS.Signals) => void = () => undefined;
   const signal = new Promise<NodeJS.Signals>((r) => {
     resolve = r;
@@ -38,9 +43,14 @@ export function watchInterruption(): Interruption {
     }
     received = sig;
     stopAllCommands();
-    process.stderr.write(`\nqprep: interrupted by ${sig}: running probes were killed; writing the partial report\n`);
+    const report = settled ? 'complete report' : 'partial report';
+    process.stderr.write(
+      settled
+        ? `\nqprep: ${sig} came after every check had finished: writing the complete report, with its verdict\n`
+        : `\nqprep: interrupted by ${sig}: running probes were killed; writing the partial report\n`,
+    );
     setTimeout(() => {
-      process.stderr.write(`qprep: error: the partial report could not be written within ${REPORT_GRACE_MS} ms after ${sig}; exiting without it\n`);
+      process.stderr.write(`qprep: error: the ${report} could not be written within ${REPORT_GRACE_MS} ms after ${sig}; exiting without it\n`);
       void exitProcess(2);
     }, REPORT_GRACE_MS).unref();
     resolve(sig);
@@ -50,6 +60,9 @@ export function watchInterruption(): Interruption {
     signal,
     get received() {
       return received;
+    },
+    settle() {
+      settled = true;
     },
   };
 }

@@ -236,6 +236,8 @@ export interface RunHooks {
   now?: () => Date;
   /** a signal: the run stops there and the report is partial, marked interrupted */
   interrupted?: Promise<NodeJS.Signals>;
+  /** every check has finished (and the facts are in): what is reported from here on is complete */
+  onSettled?: () => void;
   /** qprep serve: the pair proofs plan: rolling keeps from run to run */
   rolling?: RollingLedger;
 }
@@ -304,6 +306,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     if ('value' in built) facts = built.value;
     else signal = built.signal;
   }
+  if (!signal) hooks.onSettled?.();
   // nothing the checks started outlives the report: a probe of a check whose watchdog fired
   host.stop();
   const strict = options.strict ?? false;

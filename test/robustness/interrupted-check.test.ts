@@ -1,8 +1,10 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, readSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { qprep, validateAgainstSchema } from '../helpers/cli.js';
-import { expectAllGone, fakeBin, hangingWithChild, hostTree, parseReport, pidsFrom, startQprep, tmp } from './support.js';
+import { BIN, qprep, REPO, validateAgainstSchema } from '../helpers/cli.js';
+import { BASE_PATH, expectAllGone, fakeBin, hangingWithChild, hostTree, parseReport, pidsFrom, startQprep, tmp, waitFor } from './support.js';
 
 /*
  * SIGTERM (Ansible's or systemd's timeout, docker stop) and SIGINT (Ctrl-C) during a check: the
@@ -147,5 +149,67 @@ describe('SIGTERM during qprep facts', () => {
     expect(document).toEqual({ schemaVersion: 1, tool: { name: 'qprep', version: expect.any(String) }, command: 'facts', error: { code: 'interrupted', message: 'interrupted by SIGTERM; running probes were killed' } });
     expect((await validateAgainstSchema('report', document)).valid).toBe(true);
     await expectAllGone(pids, [pids[0]!]);
+  });
+});
+
+describe('a signal after every check has finished', () => {
+  /**
+   * The report of the simulated A3 node (bench/lib/sim-node.mjs: 16 dies, 4 nodes) is larger than
+   * a pipe holds: with a consumer that reads late (a slow Ansible connection, here a FIFO read only
+   * a byte at first), qprep is still writing it, every check done, when the signal comes.
+   */
+  it('SIGTERM while the report is being written: the complete report with its own verdict, and stderr says so', async () => {
+    const dir = tmp('late-signal');
+    const made = await execa(process.execPath, [join(REPO, 'scripts/sim-node.mjs'), '--family', 'a3', '--out', join(dir, 'node'), '--npu-smi-ms', '0', '--hccn-ms', '0', '--ping-ms', '0']);
+    const node = JSON.parse(made.stdout) as { bin: string; root: string; cluster: string; name: string };
+    const fifo = join(dir, 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    // read-write for the child's stdout (the open does not wait for a reader); a reader that never blocks for the test
+    const writeEnd = openSync(fifo, 'r+');
+    const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const child = spawn(process.execPath, [BIN, 'check', '--format', 'json', '--root', node.root, '--cluster', node.cluster, '--node', node.name], {
+      env: { PATH: `${node.bin}:${BASE_PATH}`, HOME: process.env.HOME ?? '/root' },
+      stdio: ['ignore', writeEnd, 'pipe'],
+    });
+    closeSync(writeEnd);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    /** What the FIFO holds now, up to `most` bytes; null at its end (the child gone, nothing left). */
+    const readSome = (most: number): Buffer | null => {
+      const buffer = Buffer.alloc(most);
+      try {
+        const n = readSync(readEnd, buffer);
+        return n === 0 ? null : buffer.subarray(0, n);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return Buffer.alloc(0);
+        throw error;
+      }
+    };
+    try {
+      // one byte: the report has begun; a pipe frees room for the writer only a page at a time, so the rest still waits
+      let first: Buffer | null = Buffer.alloc(0);
+      await waitFor('the first byte of the report', () => (first = readSome(1)) === null || first.length > 0);
+      expect(first, `qprep ended before writing a report: ${stderr}`).not.toBeNull();
+      child.kill('SIGTERM');
+      const chunks: Buffer[] = [first!];
+      let rest: Buffer | null;
+      await waitFor('the end of the report', () => {
+        while ((rest = readSome(65536)) !== null && rest.length > 0) chunks.push(rest);
+        return rest === null;
+      });
+      const exitCode = await exited;
+      const text = Buffer.concat(chunks).toString('utf8');
+      // more than a pipe holds (64 KiB) and a page: the write was still going on at the signal
+      expect(text.length).toBeGreaterThan(68 * 1024);
+      const { report } = await parseReport(text);
+      expect(report.interrupted).toBeUndefined();
+      expect(report.error).toBeUndefined();
+      expect(exitCode).toBe(report.ready ? 0 : 1);
+      expect(stderr).toContain('\nqprep: SIGTERM came after every check had finished: writing the complete report, with its verdict\n');
+      expect(stderr).not.toContain('partial report');
+    } finally {
+      closeSync(readEnd);
+    }
   });
 });
