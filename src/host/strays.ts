@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 
 /**
  * Processes a tool leaves behind outside its process group. A tool that calls setsid, or a
@@ -87,14 +87,14 @@ let procBuffer = Buffer.allocUnsafe(64 * 1024);
 
 /**
  * The content of a /proc file, or undefined when it cannot be read: `gone` says the process (or
- * the file) no longer exists, which a sweep need not look at again.
+ * the file) no longer exists, which a sweep need not look at again; `code` is the error's.
  */
-function readProcFile(path: string, onError?: (gone: boolean) => void): Buffer | undefined {
+function readProcFile(path: string, onError?: (gone: boolean, code: string | undefined) => void): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    onError?.(isGone(error));
+    onError?.(isGone(error), (error as NodeJS.ErrnoException).code);
     return undefined;
   }
   try {
@@ -111,11 +111,23 @@ function readProcFile(path: string, onError?: (gone: boolean) => void): Buffer |
     }
     return Buffer.from(procBuffer.subarray(0, size));
   } catch (error) {
-    onError?.(isGone(error));
+    onError?.(isGone(error), (error as NodeJS.ErrnoException).code);
     return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether process `name` belongs to another user (the owner of /proc/N is the process's
+ * effective uid): qprep not running as root may never read its environment, and it cannot
+ * carry this run's token. One of qprep's own uid that refuses the read is caught in an exec.
+ */
+function ownedByAnother(name: string): boolean {
+  const uid = process.geteuid?.();
+  if (uid === undefined || uid === 0) return false;
+  const owner = statSync(`/proc/${name}`, { throwIfNoEntry: false })?.uid;
+  return owner !== undefined && owner !== uid;
 }
 
 function isGone(error: unknown): boolean {
@@ -191,16 +203,19 @@ function sweepOnce(of: ReadonlySet<number>, signalled: Set<number>): { killed: M
     // a process signalled in an earlier round may not be gone yet: it is one process, killed once
     if (pid === process.pid || signalled.has(pid)) continue;
     if (window && pid <= window.above) continue;
-    // A process that ended meanwhile has nothing left to kill. One not ours to read stays so
-    // (the limit the header states), and one that reads as empty may be a new process caught in
-    // the middle of an exec: for that one, and only that one, the pass is made again. On a busy
+    // A process that ended meanwhile has nothing left to kill. One of another user, which qprep
+    // not running as root may not read, stays so (the limit the header states); one that reads
+    // as empty, or refuses the read while it is qprep's own user's, may be a new process caught
+    // in the middle of an exec: for those, and only those, the pass is made again. On a busy
     // node other processes start and end all the time; counting those would repeat every pass.
     let gone = false;
-    const environ = readProcFile(`/proc/${name}/environ`, (ended) => {
+    let code: string | undefined;
+    const environ = readProcFile(`/proc/${name}/environ`, (ended, error) => {
       gone = ended;
+      code = error;
     });
     if (environ === undefined) {
-      if (window && !gone) unread++;
+      if (window && !gone && !(code === 'EACCES' && ownedByAnother(name))) unread++;
       continue;
     }
     if (environ.length === 0) {
