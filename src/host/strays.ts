@@ -120,14 +120,19 @@ function readProcFile(path: string, onError?: (gone: boolean, code: string | und
 
 /**
  * Whether process `name` belongs to another user (the owner of /proc/N is the process's
- * effective uid): qprep not running as root may never read its environment, and it cannot
- * carry this run's token. One of qprep's own uid that refuses the read is caught in an exec.
+ * effective uid): qprep not running as root will never read its environment, however often it
+ * asks (a tool's descendant that changed user is the limit the header states). One of qprep's
+ * own uid that refuses the read is caught in an exec.
  */
 function ownedByAnother(name: string): boolean {
   const uid = process.geteuid?.();
   if (uid === undefined || uid === 0) return false;
-  const owner = statSync(`/proc/${name}`, { throwIfNoEntry: false })?.uid;
-  return owner !== undefined && owner !== uid;
+  try {
+    const owner = statSync(`/proc/${name}`, { throwIfNoEntry: false })?.uid;
+    return owner !== undefined && owner !== uid;
+  } catch {
+    return false;
+  }
 }
 
 function isGone(error: unknown): boolean {
