@@ -112,7 +112,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
     onStart: (total) => progress.start(total),
     onCheckDone: (result, done, total) => progress.update(done, total, result.id),
     interrupted: interruption.signal,
-    onSettled: () => interruption.settle(),
+    onSettled: () => interruption.settle('report, with its verdict'),
   });
   progress.stop();
   const { report } = run;
@@ -146,6 +146,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
     onStart: (total) => progress.start(total),
     onCheckDone: (result, done, total) => progress.update(done, total, result.id),
     interrupted: interruption.signal,
+    onSettled: () => interruption.settle('snapshot'),
   });
   // Interfaces are always kept: replaying a snapshot with --cluster needs them.
   if (!run.report.interrupted) await recorder.interfaces();

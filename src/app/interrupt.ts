@@ -24,13 +24,16 @@ export interface Interruption {
   readonly signal: Promise<NodeJS.Signals>;
   /** the signal, once it came */
   readonly received: NodeJS.Signals | undefined;
-  /** every check has finished: a signal from now on no longer cuts the report short */
-  settle(): void;
+  /**
+   * Every check has finished: a signal from now on no longer cuts the document short. `document`
+   * names it in the message: "report, with its verdict", "snapshot".
+   */
+  settle(document: string): void;
 }
 
 export function watchInterruption(): Interruption {
   let received: NodeJS.Signals | undefined;
-  let settled = false;
+  let settled: string | undefined;
   let resolve: (signal: NodeJS.Signals) => void = () => undefined;
   const signal = new Promise<NodeJS.Signals>((r) => {
     resolve = r;
@@ -43,14 +46,14 @@ export function watchInterruption(): Interruption {
     }
     received = sig;
     stopAllCommands();
-    const report = settled ? 'complete report' : 'partial report';
+    const document = settled ? `complete ${settled.split(',')[0]}` : 'partial report';
     process.stderr.write(
       settled
-        ? `\nqprep: ${sig} came after every check had finished: writing the complete report, with its verdict\n`
+        ? `\nqprep: ${sig} came after every check had finished: writing the complete ${settled}\n`
         : `\nqprep: interrupted by ${sig}: running probes were killed; writing the partial report\n`,
     );
     setTimeout(() => {
-      process.stderr.write(`qprep: error: the ${report} could not be written within ${REPORT_GRACE_MS} ms after ${sig}; exiting without it\n`);
+      process.stderr.write(`qprep: error: the ${document} could not be written within ${REPORT_GRACE_MS} ms after ${sig}; exiting without it\n`);
       void exitProcess(2);
     }, REPORT_GRACE_MS).unref();
     resolve(sig);
@@ -61,8 +64,8 @@ export function watchInterruption(): Interruption {
     get received() {
       return received;
     },
-    settle() {
-      settled = true;
+    settle(document: string) {
+      settled = document;
     },
   };
 }

@@ -154,11 +154,16 @@ describe('SIGTERM during qprep facts', () => {
 
 describe('a signal after every check has finished', () => {
   /**
-   * The report of the simulated A3 node (bench/lib/sim-node.mjs: 16 dies, 4 nodes) is larger than
-   * a pipe holds: with a consumer that reads late (a slow Ansible connection, here a FIFO read only
-   * a byte at first), qprep is still writing it, every check done, when the signal comes.
+   * The report (and the snapshot) of the simulated A3 node (bench/lib/sim-node.mjs: 16 dies, 4
+   * nodes) is larger than a pipe holds: with a consumer that reads late (a slow Ansible
+   * connection, here a FIFO read only a byte at first), qprep is still writing it, every check
+   * done, when the signal comes.
    */
-  it('SIGTERM while the report is being written: the complete report with its own verdict, and stderr says so', async () => {
+  const CASES = [
+    { command: 'check', says: 'report, with its verdict' },
+    { command: 'snapshot', says: 'snapshot' },
+  ] as const;
+  it.each(CASES)('SIGTERM while $command writes its document: the complete document with its own exit code, and stderr says so', async ({ command, says }) => {
     const dir = tmp('late-signal');
     const made = await execa(process.execPath, [join(REPO, 'scripts/sim-node.mjs'), '--family', 'a3', '--out', join(dir, 'node'), '--npu-smi-ms', '0', '--hccn-ms', '0', '--ping-ms', '0']);
     const node = JSON.parse(made.stdout) as { bin: string; root: string; cluster: string; name: string };
@@ -167,7 +172,7 @@ describe('a signal after every check has finished', () => {
     // read-write for the child's stdout (the open does not wait for a reader); a reader that never blocks for the test
     const writeEnd = openSync(fifo, 'r+');
     const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    const child = spawn(process.execPath, [BIN, 'check', '--format', 'json', '--root', node.root, '--cluster', node.cluster, '--node', node.name], {
+    const child = spawn(process.execPath, [BIN, command, ...(command === 'check' ? ['--format', 'json'] : ['-o', '-']), '--root', node.root, '--cluster', node.cluster, '--node', node.name], {
       env: { PATH: `${node.bin}:${BASE_PATH}`, HOME: process.env.HOME ?? '/root' },
       stdio: ['ignore', writeEnd, 'pipe'],
     });
@@ -202,11 +207,13 @@ describe('a signal after every check has finished', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       // more than a pipe holds (64 KiB) and a page: the write was still going on at the signal
       expect(text.length).toBeGreaterThan(68 * 1024);
-      const { report } = await parseReport(text);
+      const document = JSON.parse(text) as { report?: Record<string, unknown> };
+      const report = command === 'check' ? (await parseReport(text)).report : document.report!;
       expect(report.interrupted).toBeUndefined();
       expect(report.error).toBeUndefined();
-      expect(exitCode).toBe(report.ready ? 0 : 1);
-      expect(stderr).toContain('\nqprep: SIGTERM came after every check had finished: writing the complete report, with its verdict\n');
+      // a snapshot's exit code says whether it was recorded whole, a check's what its verdict is
+      expect(exitCode).toBe(command === 'snapshot' || report.ready ? 0 : 1);
+      expect(stderr).toContain(`\nqprep: SIGTERM came after every check had finished: writing the complete ${says}\n`);
       expect(stderr).not.toContain('partial report');
     } finally {
       closeSync(readEnd);
