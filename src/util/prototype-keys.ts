@@ -8,10 +8,38 @@
 export const PROTOTYPE_KEY = '__proto__';
 
 /**
+ * Whether a parsed document holds a member named `__proto__` at any depth. Iterative, and
+ * without the paths: `qprep aggregate` looks through 1,000 reports of 70 KiB, and a path string
+ * for each of their members cost more than the walk itself.
+ */
+function holdsPrototypeKey(document: unknown): boolean {
+  const stack: object[] = typeof document === 'object' && document !== null ? [document] : [];
+  while (stack.length > 0) {
+    const value = stack.pop()!;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const member: unknown = value[i];
+        if (typeof member === 'object' && member !== null) stack.push(member);
+      }
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(record, PROTOTYPE_KEY)) return true;
+    // for-in allocates nothing; an inherited enumerable member would only be looked at too
+    for (const key in record) {
+      const member = record[key];
+      if (typeof member === 'object' && member !== null) stack.push(member);
+    }
+  }
+  return false;
+}
+
+/**
  * The path of the first member named `__proto__` in a parsed document ("nodes.0.__proto__"),
  * or undefined. Iterative: a document nested 100,000 deep cannot exhaust the stack.
  */
 export function prototypeKeyPath(document: unknown): string | undefined {
+  if (!holdsPrototypeKey(document)) return undefined;
   const stack: Array<{ value: unknown; path: string }> = [{ value: document, path: '' }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
