@@ -112,7 +112,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
     onStart: (total) => progress.start(total),
     onCheckDone: (result, done, total) => progress.update(done, total, result.id),
     interrupted: interruption.signal,
-    onSettled: () => interruption.settle('report, with its verdict'),
+    onSettled: () => interruption.settle('report'),
   });
   progress.stop();
   const { report } = run;

@@ -24,16 +24,13 @@ export interface Interruption {
   readonly signal: Promise<NodeJS.Signals>;
   /** the signal, once it came */
   readonly received: NodeJS.Signals | undefined;
-  /**
-   * Every check has finished: a signal from now on no longer cuts the document short. `document`
-   * names it in the message: "report, with its verdict", "snapshot".
-   */
-  settle(document: string): void;
+  /** Every check has finished: a signal from now on no longer cuts the report (or snapshot) short. */
+  settle(document: 'report' | 'snapshot'): void;
 }
 
 export function watchInterruption(): Interruption {
   let received: NodeJS.Signals | undefined;
-  let settled: string | undefined;
+  let settled: 'report' | 'snapshot' | undefined;
   let resolve: (signal: NodeJS.Signals) => void = () => undefined;
   const signal = new Promise<NodeJS.Signals>((r) => {
     resolve = r;
@@ -46,10 +43,12 @@ export function watchInterruption(): Interruption {
     }
     received = sig;
     stopAllCommands();
-    const document = settled ? `complete ${settled.split(',')[0]}` : 'partial report';
+    const document = settled ? `complete ${settled}` : 'partial report';
+    // a check's report keeps its verdict (and exit code); a snapshot has none
+    const verdict = settled === 'report' ? ', with its verdict' : '';
     process.stderr.write(
       settled
-        ? `\nqprep: ${sig} came after every check had finished: writing the complete ${settled}\n`
+        ? `\nqprep: ${sig} came after every check had finished: writing the ${document}${verdict}\n`
         : `\nqprep: interrupted by ${sig}: running probes were killed; writing the partial report\n`,
     );
     setTimeout(() => {
@@ -64,7 +63,7 @@ export function watchInterruption(): Interruption {
     get received() {
       return received;
     },
-    settle(document: string) {
+    settle(document: 'report' | 'snapshot') {
       settled = document;
     },
   };
