@@ -85,16 +85,13 @@ function lastPid(): number | undefined {
  */
 let procBuffer = Buffer.allocUnsafe(64 * 1024);
 
-/**
- * The content of a /proc file, or undefined when it cannot be read: `gone` says the process (or
- * the file) no longer exists, which a sweep need not look at again; `code` is the error's.
- */
-function readProcFile(path: string, onError?: (gone: boolean, code: string | undefined) => void): Buffer | undefined {
+/** The content of a /proc file, or undefined when it cannot be read (`onError` gets the error's code). */
+function readProcFile(path: string, onError?: (code: string | undefined) => void): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    onError?.(isGone(error), (error as NodeJS.ErrnoException).code);
+    onError?.((error as NodeJS.ErrnoException).code);
     return undefined;
   }
   try {
@@ -111,7 +108,7 @@ function readProcFile(path: string, onError?: (gone: boolean, code: string | und
     }
     return Buffer.from(procBuffer.subarray(0, size));
   } catch (error) {
-    onError?.(isGone(error), (error as NodeJS.ErrnoException).code);
+    onError?.((error as NodeJS.ErrnoException).code);
     return undefined;
   } finally {
     closeSync(fd);
@@ -135,8 +132,8 @@ function ownedByAnother(name: string): boolean {
   }
 }
 
-function isGone(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+/** The process (or the file) no longer exists: nothing a sweep need look at again. */
+function isGone(code: string | undefined): boolean {
   return code === 'ENOENT' || code === 'ESRCH';
 }
 
@@ -213,14 +210,12 @@ function sweepOnce(of: ReadonlySet<number>, signalled: Set<number>): { killed: M
     // as empty, or refuses the read while it is qprep's own user's, may be a new process caught
     // in the middle of an exec: for those, and only those, the pass is made again. On a busy
     // node other processes start and end all the time; counting those would repeat every pass.
-    let gone = false;
     let code: string | undefined;
-    const environ = readProcFile(`/proc/${name}/environ`, (ended, error) => {
-      gone = ended;
+    const environ = readProcFile(`/proc/${name}/environ`, (error) => {
       code = error;
     });
     if (environ === undefined) {
-      if (window && !gone && !(code === 'EACCES' && ownedByAnother(name))) unread++;
+      if (window && !isGone(code) && !(code === 'EACCES' && ownedByAnother(name))) unread++;
       continue;
     }
     if (environ.length === 0) {
