@@ -1,5 +1,5 @@
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 import { parseJsonDocuments, visitJsonLines, type JsonDocument } from '../parsers/json-documents.js';
 import type { Parsed } from '../parsers/parsed.js';
 import { errorReportSchema, fullReportSchema, type ErrorReport } from '../report/schema.js';

@@ -1,7 +1,7 @@
 import { aggregate, type AggregateOptions } from '../aggregate/analyze.js';
 import { readNodeDocumentBytes, readNodeDocuments, type NodeDocument } from '../aggregate/documents.js';
 import { aggregateDocumentSchema, type AggregateDocument } from '../aggregate/schema.js';
-import { QprepError, usageError } from '../core/errors.js';
+import { QprepError, usageError } from '../errors.js';
 import { inputKind, listJsonFiles, readInputFileSync, readStandardInputBytes } from '../host/inputs.js';
 import { writeOutputFile } from '../host/output.js';
 import { formatErrorReport } from '../report/formats.js';

@@ -1,4 +1,4 @@
-import { usageError } from '../core/errors.js';
+import { usageError } from '../errors.js';
 import type { CheckOptions } from './session.js';
 
 /** The check options as the command line gives them to `qprep check`, `snapshot` and `serve`. */

@@ -1,5 +1,5 @@
 import { catalogue } from '../../checks/index.js';
-import { QprepError, usageError } from '../core/errors.js';
+import { QprepError, usageError } from '../errors.js';
 import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORIES } from '../core/types.js';

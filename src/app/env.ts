@@ -1,6 +1,6 @@
 import { hintsOf, writeHints } from './failure.js';
 import { openCluster } from '../cluster/load.js';
-import { QprepError, type ErrorCode } from '../core/errors.js';
+import { QprepError, type ErrorCode } from '../errors.js';
 import { buildLaunchEnv } from '../core/launch-env.js';
 import { createContext } from '../core/runner.js';
 import type { NodeAddressRequest } from '../probes/node-address.js';

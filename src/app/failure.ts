@@ -1,4 +1,4 @@
-import { QprepError, type ErrorCode } from '../core/errors.js';
+import { QprepError, type ErrorCode } from '../errors.js';
 import { formatErrorReport } from '../report/formats.js';
 import type { ErrorReport } from '../report/schema.js';
 import { redactMessage } from '../util/redact.js';

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Stats } from 'node:fs';
-import { usageError } from '../core/errors.js';
+import { usageError } from '../errors.js';
 import { kindOfStat, statInputPath } from '../host/inputs.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 

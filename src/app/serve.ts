@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { RollingLedger } from '../cluster/rolling.js';
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, openClusterText, type LoadedCluster } from '../cluster/load.js';
 import type { RollingLedger } from '../cluster/rolling.js';
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, profileSchema, type LoadedProfile } from '../core/profile.js';
 import { assertProfileCheckIds } from '../core/profile-checks.js';

@@ -1,6 +1,6 @@
 import { hintsOf, writeHints } from './failure.js';
 import { catalogue } from '../../checks/index.js';
-import { QprepError, usageError, type ErrorCode } from '../core/errors.js';
+import { QprepError, usageError, type ErrorCode } from '../errors.js';
 import { selectChecks } from '../core/select.js';
 import { rollback, tune, type RollbackResult, type TuneDeps, type TuneResult } from '../core/tune/engine.js';
 import type { Check, CheckResult } from '../core/types.js';

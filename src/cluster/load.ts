@@ -2,7 +2,7 @@ import { yamlErrorReason } from '../util/position.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import type { RollingLedger } from './rolling.js';
 import { parse as parseYaml } from 'yaml';
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 import { MAX_SETTINGS_BYTES, readInputFile } from '../host/inputs.js';
 import type { Host } from '../host/types.js';
 import { isLoopbackOrLinkLocal } from '../util/ip.js';

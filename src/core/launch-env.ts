@@ -1,6 +1,6 @@
 import { findJemalloc, LIBRARY } from '../probes/jemalloc.js';
 import { resolveNodeAddress, type NodeAddressRequest } from '../probes/node-address.js';
-import { QprepError } from './errors.js';
+import { QprepError } from '../errors.js';
 import type { CheckContext } from './types.js';
 
 export interface LaunchVariable {

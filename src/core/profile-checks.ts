@@ -1,4 +1,4 @@
-import { QprepError } from './errors.js';
+import { QprepError } from '../errors.js';
 import type { LoadedProfile } from './profile.js';
 import type { Check } from './types.js';
 

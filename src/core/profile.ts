@@ -8,7 +8,7 @@ import { isAscendVersion } from '../util/ascend-version.js';
 import { parseDuration } from '../util/duration.js';
 import { parseSize } from '../util/size.js';
 import { describeZodError } from '../util/zod-error.js';
-import { QprepError } from './errors.js';
+import { QprepError } from '../errors.js';
 
 /** A byte size: a number of bytes or a string such as "1GiB", "16g", "500GB". */
 const size = z

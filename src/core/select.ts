@@ -1,6 +1,6 @@
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { closest } from '../util/suggest.js';
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 import type { Check } from './types.js';
 
 /** Splits "a,b c" into tokens; flags may be repeated. */

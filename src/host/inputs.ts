@@ -1,6 +1,6 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import { QprepError, type ErrorCode } from '../core/errors.js';
+import { QprepError, type ErrorCode } from '../errors.js';
 
 /**
  * The largest input document qprep reads: snapshots and the reports of a whole cluster on one

@@ -1,7 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 
 /**
  * Writes one of qprep's outputs (report, snapshot) atomically: a temporary file in the same

@@ -1,4 +1,4 @@
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 import { didYouMean } from '../util/suggest.js';
 
 /** The languages of the text a person reads. Ids, statuses, codes and evidence never change with it. */

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 
 /** Loopback only unless told otherwise: the report names the host's NPUs, addresses and versions. */
 export const DEFAULT_LISTEN = '127.0.0.1:9105';

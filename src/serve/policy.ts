@@ -1,4 +1,4 @@
-import { QprepError } from '../core/errors.js';
+import { QprepError } from '../errors.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 
 /**

@@ -307,7 +307,7 @@ describe('7. one error-document shape for every command', () => {
     expect(interrupted.exitCode, String(interrupted.stderr)).toBe(2);
     produced.set(JSON.parse(String(interrupted.stdout)).error.code, 'aggregate - (SIGTERM)');
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const { ERROR_CODES } = await import('../../src/core/errors.js');
+    const { ERROR_CODES } = await import('../../src/errors.js');
     // internal means a bug in qprep: no invocation is meant to produce it
     expect([...produced.keys()].sort()).toEqual(ERROR_CODES.filter((c) => c !== 'internal').slice().sort());
     for (const code of ERROR_CODES) expect(readme, `README lists ${code}`).toContain(`\`${code}\``);

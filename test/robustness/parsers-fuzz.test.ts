@@ -7,7 +7,7 @@ import { readNodeDocumentBytes, readNodeDocuments } from '../../src/aggregate/do
 import { aggregate } from '../../src/aggregate/analyze.js';
 import { parseSnapshotText } from '../../src/app/session.js';
 import { parseClusterText } from '../../src/cluster/load.js';
-import { QprepError } from '../../src/core/errors.js';
+import { QprepError } from '../../src/errors.js';
 import { parseProfileText } from '../../src/core/profile.js';
 import { builtinProfiles } from '../../src/profiles/index.js';
 import { sysctlKeyMatches } from '../../src/parsers/sysctl-conf.js';

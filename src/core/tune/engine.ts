@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ProcessIdentity } from '../../host/process.js';
 import { describeProbeError, type Host } from '../../host/types.js';
 import { sameKernelValue, type Change } from '../change.js';
-import { QprepError } from '../errors.js';
+import { QprepError } from '../../errors.js';
 import type { LoadedProfile, Profile } from '../profile.js';
 import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost, runChecks, type RunOptions } from '../runner.js';
 import type { Check, CheckContext, CheckResult, Outcome } from '../types.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeProbeError, type Host } from '../../host/types.js';
 import type { ProcessIdentity } from '../../host/process.js';
-import { QprepError } from '../errors.js';
+import { QprepError } from '../../errors.js';
 import { STATE_DIR } from './knobs.js';
 
 /** One tune or rollback at a time per host tree. */

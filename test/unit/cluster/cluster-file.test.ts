@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { locateSelf, parseClusterText } from '../../../src/cluster/load.js';
-import { QprepError } from '../../../src/core/errors.js';
+import { QprepError } from '../../../src/errors.js';
 import type { NetInterface } from '../../../src/host/types.js';
 import { FakeHost } from '../../helpers/fake-host.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QprepError } from '../../../src/core/errors.js';
+import { QprepError } from '../../../src/errors.js';
 import { buildLaunchEnv } from '../../../src/core/launch-env.js';
 import { profileSchema } from '../../../src/core/profile.js';
 import { createContext } from '../../../src/core/runner.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../checks/index.js';
-import { QprepError } from '../../../src/core/errors.js';
+import { QprepError } from '../../../src/errors.js';
 import { resolveIgnore, selectChecks } from '../../../src/core/select.js';
 
 describe('check selection', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QprepError } from '../../../src/core/errors.js';
+import { QprepError } from '../../../src/errors.js';
 import { resolveLang } from '../../../src/i18n/lang.js';
 
 describe('resolveLang', () => {

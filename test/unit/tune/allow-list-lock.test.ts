@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QprepError } from '../../../src/core/errors.js';
+import { QprepError } from '../../../src/errors.js';
 import { allowListFor, isCanonicalPath, profileAllowList } from '../../../src/core/tune/allow-list.js';
 import { profileKnobs } from '../../../src/core/tune/knobs.js';
 import { acquireLock, LOCK_PATH } from '../../../src/core/tune/lock.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../checks/index.js';
 import tuneJournal from '../../../checks/tune.journal.js';
 import { sysctlChange, type Change } from '../../../src/core/change.js';
-import { QprepError } from '../../../src/core/errors.js';
+import { QprepError } from '../../../src/errors.js';
 import { fail, pass } from '../../../src/core/outcome.js';
 import { createContext } from '../../../src/core/runner.js';
 import { rollback, tune, type TuneDeps, type TuneOptions } from '../../../src/core/tune/engine.js';

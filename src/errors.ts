@@ -1,19 +1,8 @@
-/** Error codes of the JSON error document: every one of them means exit code 2. */
-export type ErrorCode =
-  | 'usage'
-  | 'invalid-profile'
-  | 'invalid-snapshot'
-  | 'invalid-cluster'
-  | 'invalid-input'
-  | 'output'
-  | 'refused'
-  | 'locked'
-  | 'interrupted'
-  | 'nothing-assessed'
-  | 'internal';
-
-/** Every error code, in the order the documentation lists them. */
-export const ERROR_CODES: readonly ErrorCode[] = [
+/**
+ * Error codes of the JSON error document, in the order the documentation lists them: every one
+ * of them means exit code 2. The ground floor of the code: every layer may throw a QprepError.
+ */
+export const ERROR_CODES = [
   'usage',
   'invalid-profile',
   'invalid-snapshot',
@@ -25,7 +14,9 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'interrupted',
   'nothing-assessed',
   'internal',
-];
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** A problem that leaves no verdict: bad usage or an unusable input file. Exit code 2. */
 export class QprepError extends Error {
