@@ -5,7 +5,7 @@ import { selectChecks } from '../core/select.js';
 import { rollback, tune, type RollbackResult, type TuneDeps, type TuneResult } from '../core/tune/engine.js';
 import type { Check, CheckResult } from '../core/types.js';
 import { currentProcess, isProcessRunning } from '../host/process.js';
-import { commandLine } from '../probes/commands.js';
+import { commandLine } from '../host/command-line.js';
 import { formatRollbackHuman, formatTuneHuman } from '../report/tune.js';
 import {
   rollbackDocumentSchema,

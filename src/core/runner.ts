@@ -3,7 +3,7 @@ import type { LoadedCluster } from '../cluster/load.js';
 import { commandNotRun } from '../host/command-result.js';
 import { detectContainer, type ContainerInfo } from '../host/container.js';
 import { DelegatingHost } from '../host/delegating.js';
-import { commandLine } from '../probes/commands.js';
+import { commandLine } from '../host/command-line.js';
 import type { CommandOptions, CommandResult, Host } from '../host/types.js';
 import { describeCheck, textFor, type Catalogue, type Lang } from '../i18n/index.js';
 import { en } from '../i18n/en/index.js';

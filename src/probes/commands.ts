@@ -1,11 +1,7 @@
+import { commandLine } from '../host/command-line.js';
 import type { CommandResult } from '../host/types.js';
 import { preview } from '../parsers/lines.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
-
-/** "npu-smi info" as a person would type it (for messages, never for execution). */
-export function commandLine(argv: readonly string[]): string {
-  return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
 
 /**
  * Why a command gave no usable answer, in one line, or undefined when it ran and exited 0.

@@ -18,7 +18,8 @@ import { parseHccnLldp } from '../parsers/hccn-lldp.js';
 import { parseHccnPing } from '../parsers/hccn-ping.js';
 import type { Parsed } from '../parsers/parsed.js';
 import { isIPv4 } from '../util/ip.js';
-import { commandLine, commandProblem } from './commands.js';
+import { commandLine } from '../host/command-line.js';
+import { commandProblem } from './commands.js';
 import { locateHccnTool, npuInventory, visibleDevices } from './npu.js';
 
 /**

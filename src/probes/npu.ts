@@ -5,7 +5,8 @@ import type { CommandLocation } from '../host/types.js';
 import { boardInfo, parseNpuSmiKeyValue, type NpuBoardInfo } from '../parsers/npu-smi-kv.js';
 import { preview } from '../parsers/lines.js';
 import { deviceIdOf, familyOf, parseNpuSmiInfo, type NpuFamily, type NpuSmiLayout, type NpuSmiTable } from '../parsers/npu-smi-info.js';
-import { commandLine, commandProblem } from './commands.js';
+import { commandLine } from '../host/command-line.js';
+import { commandProblem } from './commands.js';
 import { parseIdRanges } from '../parsers/id-ranges.js';
 
 /**

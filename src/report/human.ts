@@ -1,7 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { CATEGORIES, type Category, type CheckResult, type Status } from '../core/types.js';
 import { textFor, type Catalogue } from '../i18n/index.js';
-import { commandLine } from '../probes/commands.js';
+import { commandLine } from '../host/command-line.js';
 import type { Report } from './schema.js';
 import { fitList, visibleWidth, wrapHanging } from './wrap.js';
 
