@@ -1,4 +1,5 @@
-import { createContext, DEFAULT_TOOL_LIMITS, LimitedHost } from '../core/runner.js';
+import { createContext } from '../core/runner.js';
+import { DEFAULT_TOOL_LIMITS, LimitedHost } from '../host/limited.js';
 import { buildFacts, factsContributorsWith, type InventoryDisclosure } from '../facts/build.js';
 import { factsSchema, type Facts } from '../facts/schema.js';
 import { DEFAULT_TIMEOUT_MS, openHost, profileFor, type HostOptions } from './session.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pass, fail, error as errorOutcome } from '../../../src/core/outcome.js';
-import { createContext, LimitedHost, runChecks, type RunOptions } from '../../../src/core/runner.js';
+import { createContext, runChecks, type RunOptions } from '../../../src/core/runner.js';
+import { LimitedHost } from '../../../src/host/limited.js';
 import type { CommandOptions } from '../../../src/host/types.js';
 import { defineCheck, type Check, type Outcome } from '../../../src/core/types.js';
 import { blockingResults, exitCodeFor, summarize } from '../../../src/core/verdict.js';
