@@ -1,7 +1,7 @@
 import { hintsOf, writeHints } from './failure.js';
 import { openCluster } from '../cluster/load.js';
 import { QprepError, type ErrorCode } from '../errors.js';
-import { buildLaunchEnv } from '../core/launch-env.js';
+import { buildLaunchEnv } from './launch-env.js';
 import { createContext } from '../core/runner.js';
 import type { NodeAddressRequest } from '../probes/node-address.js';
 import { formatEnvSh } from '../report/env.js';

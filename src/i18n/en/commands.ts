@@ -129,7 +129,7 @@ export const commands = {
       `${p.incomplete} of ${p.total} values were not restored; ${p.journal} is kept so that rollback can be run again`,
     notRetired: (p: { problem: string; journal: string }) => `every value is restored, but the journal could not be retired: ${p.problem}; move ${p.journal} aside by hand`,
   },
-  // the notes of qprep env (src/app/env.ts, src/core/launch-env.ts), on standard error and in its document
+  // the notes of qprep env (src/app/env.ts, src/app/launch-env.ts), on standard error and in its document
   envNotes: {
     jemallocNotFound: (p: { library: string; problem: string | null; searched: number }) =>
       `${p.library} not found here (${p.problem ?? `searched ${p.searched} places`}): LD_PRELOAD is left as it is; install jemalloc (qprep explain mem.jemalloc)`,

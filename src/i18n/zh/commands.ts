@@ -111,7 +111,7 @@ export const commands: typeof en = {
     notRestored: (p) => `${p.total} 个值中有 ${p.incomplete} 个未恢复；${p.journal} 已保留，以便再次运行 rollback`,
     notRetired: (p) => `所有值均已恢复，但日志未能归档：${p.problem}；请手动移走 ${p.journal}`,
   },
-  // the notes of qprep env (src/app/env.ts, src/core/launch-env.ts), on standard error and in its document
+  // the notes of qprep env (src/app/env.ts, src/app/launch-env.ts), on standard error and in its document
   envNotes: {
     jemallocNotFound: (p) =>
       `此处未找到 ${p.library}（${p.problem ?? `已查找 ${p.searched} 处`}）：LD_PRELOAD 保持不变；请安装 jemalloc（qprep explain mem.jemalloc）`,

@@ -1,7 +1,7 @@
 import { findJemalloc, LIBRARY } from '../probes/jemalloc.js';
 import { resolveNodeAddress, type NodeAddressRequest } from '../probes/node-address.js';
 import { QprepError } from '../errors.js';
-import type { CheckContext } from './types.js';
+import type { CheckContext } from '../core/types.js';
 
 export interface LaunchVariable {
   name: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QprepError } from '../../../src/errors.js';
-import { buildLaunchEnv } from '../../../src/core/launch-env.js';
+import { buildLaunchEnv } from '../../../src/app/launch-env.js';
 import { profileSchema } from '../../../src/core/profile.js';
 import { createContext } from '../../../src/core/runner.js';
 import type { NetInterface } from '../../../src/host/types.js';
