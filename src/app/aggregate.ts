@@ -8,7 +8,7 @@ import { formatErrorReport } from '../report/formats.js';
 import { parseDuration } from '../util/duration.js';
 import { textFor, type Lang } from '../i18n/index.js';
 import { useColor } from './color.js';
-import { describeFailure, errorDocument } from './failure.js';
+import { describeFailure, errorDocument } from '../report/error-document.js';
 import { claimDocument, releaseDocument } from './signals.js';
 
 export interface AggregateCliOptions {

@@ -16,7 +16,7 @@ import { VERSION } from '../version.js';
 import { closest, didYouMean } from '../util/suggest.js';
 import { terminalWidth, useColor } from './color.js';
 import { toCheckOptions, type CheckOptionFlags } from './check-options.js';
-import { describeFailure, errorDocument } from './failure.js';
+import { describeFailure, errorDocument } from '../report/error-document.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { claimDocument, describeRun, releaseDocument, writeRunDocument } from './signals.js';

@@ -1,4 +1,5 @@
-import { hintsOf, writeHints } from './failure.js';
+import { hintsOf } from '../report/error-document.js';
+import { writeHints } from './failure.js';
 import { openCluster } from '../cluster/load.js';
 import { QprepError, type ErrorCode } from '../errors.js';
 import { buildLaunchEnv } from './launch-env.js';

@@ -16,7 +16,7 @@ import { parseSchedule } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
 import { toCheckOptions, type CheckOptionFlags } from './check-options.js';
-import { describeFailure } from './failure.js';
+import { describeFailure } from '../report/error-document.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
 import { takeSignals } from './signals.js';
 

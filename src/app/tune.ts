@@ -1,4 +1,5 @@
-import { hintsOf, writeHints } from './failure.js';
+import { hintsOf } from '../report/error-document.js';
+import { writeHints } from './failure.js';
 import { catalogue } from '../../checks/index.js';
 import { QprepError, usageError, type ErrorCode } from '../errors.js';
 import { selectChecks } from '../core/select.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeFailure, errorDocument } from '../app/failure.js';
+import { describeFailure, errorDocument } from '../report/error-document.js';
 import { verdictOf, type RunVerdict } from '../report/serve-metrics.js';
 import type { AnyReport } from '../report/schema.js';
 import { renderRunDocuments, type RunDocuments } from './documents.js';

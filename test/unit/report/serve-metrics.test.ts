@@ -1,6 +1,6 @@
 import { execaSync } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { errorDocument } from '../../../src/app/failure.js';
+import { errorDocument } from '../../../src/report/error-document.js';
 import { formatServeMetrics, type ServeMetrics } from '../../../src/report/serve-metrics.js';
 import { mixedResults, reportOf } from '../../helpers/reports.js';
 import { hasTool, PROMTOOL } from '../../helpers/tools.js';

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorDocument } from '../../../src/app/failure.js';
+import { errorDocument } from '../../../src/report/error-document.js';
 import { QprepError } from '../../../src/errors.js';
 import type { AnyReport } from '../../../src/report/schema.js';
 import { Agent } from '../../../src/serve/agent.js';

@@ -7,7 +7,7 @@ import { textFor } from '../../../src/i18n/index.js';
 import { verdictOf } from '../../../src/report/serve-metrics.js';
 import { reportSchema, type AnyReport } from '../../../src/report/schema.js';
 import { markInterrupted } from '../../../src/app/interrupt.js';
-import { errorDocument } from '../../../src/app/failure.js';
+import { errorDocument } from '../../../src/report/error-document.js';
 import { reportOf, result } from '../../helpers/reports.js';
 
 const FINISHED = Date.parse('2026-12-02T10:00:01.234Z');
