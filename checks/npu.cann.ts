@@ -3,7 +3,7 @@ import { en } from '../src/i18n/en/index.js';
 import { defineCheck } from '../src/core/types.js';
 import { cannInstall, driverVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuInventory } from '../src/probes/npu.js';
-import { declaredDriverCann, describeInnerList, knownIncompatibilities } from '../src/util/ascend-compat.js';
+import { declaredDriverCann, describeInnerList, knownIncompatibilities } from '../src/probes/ascend-compat.js';
 import { compareAscendVersions } from '../src/util/ascend-version.js';
 
 // title, why, fix and every message: src/i18n/*/checks/npu.ts

@@ -3,7 +3,7 @@ import { en } from '../src/i18n/en/index.js';
 import { defineCheck } from '../src/core/types.js';
 import { driverVersionInfo, firmwareVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuBoard } from '../src/probes/npu.js';
-import { declaredDriverFirmware } from '../src/util/ascend-compat.js';
+import { declaredDriverFirmware } from '../src/probes/ascend-compat.js';
 
 // title, why, fix and every message: src/i18n/*/checks/npu.ts
 export default defineCheck({

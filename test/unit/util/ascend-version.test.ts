@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { declaredDriverCann, declaredDriverFirmware, describeInnerList, knownIncompatibilities } from '../../../src/util/ascend-compat.js';
+import { declaredDriverCann, declaredDriverFirmware, describeInnerList, knownIncompatibilities } from '../../../src/probes/ascend-compat.js';
 import {
   compareAscendVersions,
   hasVersionPrefix,

@@ -1,5 +1,5 @@
 import { INCOMPATIBLE_DRIVER_CANN, type IncompatibleCombination, type VersionMatch } from '../data/driver-cann-incompatible.js';
-import { compareAscendVersions, hasVersionPrefix, innerVersionListIncludes, inVersionRange, type InnerVersion } from './ascend-version.js';
+import { compareAscendVersions, hasVersionPrefix, innerVersionListIncludes, inVersionRange, type InnerVersion } from '../util/ascend-version.js';
 
 /**
  * Driver/CANN and driver/firmware compatibility from what the vendor files declare. Each side
