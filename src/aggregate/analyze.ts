@@ -7,7 +7,7 @@ import type { ErrorDocument, NodeDocument } from './documents.js';
 import { judgeLaunch, type LaunchNode } from './launch.js';
 import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
 import { joinPeerPairs } from './peer-pairs.js';
-import type { AggregateDocument, AggregateNode, Collision, Drift, Finding, Severity } from './schema.js';
+import type { AggregateDocument, AggregateNode, Collision, Drift, Finding, Severity } from '../report/aggregate-schema.js';
 
 export interface AggregateOptions {
   now: Date;

@@ -1,7 +1,7 @@
 import type { LaunchLayout } from '../report/schema.js';
 import { isIP } from '../util/ip.js';
 import { formatRanges, plural, summarizeList } from '../util/text.js';
-import type { AggregateLaunch, Finding, LaunchInstance } from './schema.js';
+import type { AggregateLaunch, Finding, LaunchInstance } from '../report/aggregate-schema.js';
 
 /**
  * The launch rules no single node can judge, over the layouts the nodes' reports carry

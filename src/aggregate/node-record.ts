@@ -1,6 +1,6 @@
 import type { LaunchLayout, Report } from '../report/schema.js';
 import { readPeerPairs, type PeerPairsRecord } from './peer-pairs.js';
-import type { AggregateNode, Severity } from './schema.js';
+import type { AggregateNode, Severity } from '../report/aggregate-schema.js';
 
 /**
  * What aggregate keeps of one report: the verdict, the failing checks, and the values it

@@ -3,7 +3,7 @@ import { describeOutcome, type PingOutcome } from '../cluster/ping-summary.js';
 import { pairsModeSchema, planKindSchema } from '../cluster/schema.js';
 import type { Report } from '../report/schema.js';
 import { plural, summarizeList } from '../util/text.js';
-import type { Finding, PeerPairs } from './schema.js';
+import type { Finding, PeerPairs } from '../report/aggregate-schema.js';
 
 /**
  * pairs: once splits the ping matrix between the nodes: a node's report holds the results of

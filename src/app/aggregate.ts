@@ -1,6 +1,6 @@
 import { aggregate, type AggregateOptions } from '../aggregate/analyze.js';
 import { readNodeDocumentBytes, readNodeDocuments, type NodeDocument } from '../aggregate/documents.js';
-import { aggregateDocumentSchema, type AggregateDocument } from '../aggregate/schema.js';
+import { aggregateDocumentSchema, type AggregateDocument } from '../report/aggregate-schema.js';
 import { QprepError, usageError } from '../errors.js';
 import { inputKind, listJsonFiles, readInputFileSync, readStandardInputBytes } from '../host/inputs.js';
 import { writeOutputFile } from '../host/output.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { peersEvidenceSchema } from '../aggregate/peer-pairs.js';
-import { aggregateSchema } from '../aggregate/schema.js';
+import { aggregateSchema } from '../report/aggregate-schema.js';
 import { clusterFileSchema } from '../cluster/schema.js';
 import { profileSchema } from '../core/profile.js';
 import { factsSchema } from '../facts/schema.js';

@@ -1,5 +1,5 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { AggregateDocument, AggregateNode, Finding, Severity } from '../aggregate/schema.js';
+import type { AggregateDocument, AggregateNode, Finding, Severity } from './aggregate-schema.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { formatDuration } from '../util/duration.js';
 import type { HumanOptions } from './human.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aggregate, type AggregateOptions } from '../../../src/aggregate/analyze.js';
 import { readNodeDocuments, type NodeDocument } from '../../../src/aggregate/documents.js';
-import { aggregateDocumentSchema, type AggregateDocument } from '../../../src/aggregate/schema.js';
+import { aggregateDocumentSchema, type AggregateDocument } from '../../../src/report/aggregate-schema.js';
 import { parseClusterText } from '../../../src/cluster/load.js';
 import type { Report } from '../../../src/report/schema.js';
 import { clusterNode, demoReport } from '../../helpers/node-reports.js';

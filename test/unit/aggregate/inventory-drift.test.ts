@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../../src/aggregate/analyze.js';
 import { readNodeDocuments } from '../../../src/aggregate/documents.js';
-import { aggregateDocumentSchema } from '../../../src/aggregate/schema.js';
+import { aggregateDocumentSchema } from '../../../src/report/aggregate-schema.js';
 import { clusterNode, demoReport } from '../../helpers/node-reports.js';
 
 const NOW = new Date('2026-12-01T08:10:00.000Z');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../../src/aggregate/analyze.js';
 import { readNodeDocuments } from '../../../src/aggregate/documents.js';
 import { judgeLaunch, type LaunchNode } from '../../../src/aggregate/launch.js';
-import { aggregateDocumentSchema } from '../../../src/aggregate/schema.js';
+import { aggregateDocumentSchema } from '../../../src/report/aggregate-schema.js';
 import { formatAggregateHuman } from '../../../src/report/aggregate.js';
 import { createContext } from '../../../src/core/runner.js';
 import { launchView } from '../../../src/probes/launch.js';

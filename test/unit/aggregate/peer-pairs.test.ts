@@ -3,7 +3,7 @@ import check from '../../../checks/hccn.peers.js';
 import { aggregate } from '../../../src/aggregate/analyze.js';
 import { readNodeDocuments } from '../../../src/aggregate/documents.js';
 import { peersEvidenceSchema } from '../../../src/aggregate/peer-pairs.js';
-import { aggregateDocumentSchema, type AggregateDocument } from '../../../src/aggregate/schema.js';
+import { aggregateDocumentSchema, type AggregateDocument } from '../../../src/report/aggregate-schema.js';
 import { parseClusterText } from '../../../src/cluster/load.js';
 import { planPings, type PlannedPing } from '../../../src/cluster/plan.js';
 import { formatAggregateHuman } from '../../../src/report/aggregate.js';

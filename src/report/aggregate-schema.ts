@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorInfoSchema, errorReportSchema, statusSchema, summarySchema, toolSchema } from '../report/schema.js';
+import { errorInfoSchema, errorReportSchema, statusSchema, summarySchema, toolSchema } from './schema.js';
 
 /**
  * The document of `qprep aggregate --format json` (`schemaVersion: 1`): the cluster verdict
