@@ -2,7 +2,7 @@ import { catalogue } from '../../checks/index.js';
 import { QprepError, usageError } from '../errors.js';
 import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
-import { CATEGORIES } from '../core/types.js';
+import { CATEGORY_IDS } from '../core/ids/categories.js';
 import { describeCheck, textFor, type Lang } from '../i18n/index.js';
 import { visibleWidth } from '../report/wrap.js';
 import { exitCodeFor } from '../core/verdict.js';
@@ -196,12 +196,12 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
   }
   // the category column gives the key --only and --skip take, not the heading of the report
   const idWidth = Math.max(...rows.map((r) => r.id.length));
-  const categoryWidth = Math.max(...Object.keys(CATEGORIES).map((c) => c.length));
+  const categoryWidth = Math.max(...CATEGORY_IDS.map((c) => c.length));
   // the level and category columns give the values --only, --skip and profiles take: never translated
   const pad = (word: string, width: number) => word + ' '.repeat(Math.max(0, width - visibleWidth(word)));
   const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${r.category.padEnd(categoryWidth)}  ${r.title}`);
   const columns = text.commands.list.columns;
-  const categories = (Object.keys(CATEGORIES) as Array<keyof typeof CATEGORIES>).map((key) => text.commands.list.category({ key, heading: text.report.categories[key] })).join(text.report.list.separator);
+  const categories = CATEGORY_IDS.map((key) => text.commands.list.category({ key, heading: text.report.categories[key] })).join(text.report.list.separator);
   writeRunDocument(
     `${pad(columns.id, idWidth)}  ${pad(columns.level, 11)}  ${pad(columns.category, categoryWidth)}  ${columns.title}\n${lines.join('\n')}\n\n` +
       `${text.commands.list.selectors({ categories })}\n`,

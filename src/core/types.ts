@@ -4,6 +4,7 @@ import type { Host } from '../host/types.js';
 import { checkEntry, type Catalogue, type Lang } from '../i18n/index.js';
 import { en } from '../i18n/en/index.js';
 import type { Change } from './change.js';
+import type { Category } from './ids/categories.js';
 import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
 
@@ -13,9 +14,6 @@ export const STATUSES: readonly Status[] = ['pass', 'warn', 'fail', 'skip', 'err
 /** required: a fail or error makes the node not ready. recommended: a fail is reported as warn. */
 export type Level = 'required' | 'recommended';
 
-/** Display groups of the report, in report order, with their English headings (the catalogue's). */
-export const CATEGORIES = en.report.categories;
-export type Category = keyof typeof CATEGORIES;
 
 /** What a check concludes. `fail` of a recommended check is turned into `warn` by the runner. */
 export interface Outcome {

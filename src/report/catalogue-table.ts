@@ -1,4 +1,6 @@
-import { CATEGORIES, type Category, type Check } from '../core/types.js';
+import { CATEGORY_IDS } from '../core/ids/categories.js';
+import type { Check } from '../core/types.js';
+import { en } from '../i18n/en/index.js';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
@@ -18,10 +20,10 @@ function anchorOf(id: string): string {
 /** One section per check, by category: why it matters, what it reads, how its failure is fixed (as `qprep explain` prints them). */
 export function renderCheckReference(checks: readonly Check[]): string {
   const out: string[] = [];
-  for (const category of Object.keys(CATEGORIES) as Category[]) {
+  for (const category of CATEGORY_IDS) {
     const inCategory = checks.filter((c) => c.category === category);
     if (inCategory.length === 0) continue;
-    out.push(`### ${CATEGORIES[category]} (\`${category}\`)`, '');
+    out.push(`### ${en.report.categories[category]} (\`${category}\`)`, '');
     for (const check of inCategory) {
       out.push(`#### \`${check.id}\``, '', `${cell(check.title)}. Level: ${check.level}.`, '', cell(check.why), '');
       out.push(`Reads: ${check.reads.map((r) => `\`${r.replace(/`/g, "'")}\``).join(', ')}.`, '', `Fix: ${cell(check.fix)}`, '');

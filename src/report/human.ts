@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import { CATEGORIES, type Category, type CheckResult, type Status } from '../core/types.js';
+import { CATEGORY_IDS } from '../core/ids/categories.js';
+import type { CheckResult, Status } from '../core/types.js';
 import { textFor, type Catalogue } from '../i18n/index.js';
 import { commandLine } from '../host/command-line.js';
 import type { Report } from './schema.js';
@@ -208,7 +209,7 @@ function sharesFix(result: CheckResult, previous: CheckResult | undefined): bool
 /** --verbose: every check, one entry each, as the report has always been printed. */
 function everyCheck(report: Report, ctx: EntryContext): string[] {
   const out: string[] = [];
-  for (const category of Object.keys(CATEGORIES) as Category[]) {
+  for (const category of CATEGORY_IDS) {
     const inCategory = report.checks.filter((c) => c.category === category);
     if (inCategory.length === 0) continue;
     out.push('', ctx.chalk.bold.underline(ctx.t.categories[category]));
@@ -231,7 +232,7 @@ function problemsFirst(report: Report, ctx: EntryContext): string[] {
   const out: string[] = [''];
   const dependants = dependantsByCause(report.checks);
   const categoryOf = new Map(report.checks.map((c) => [c.id, c.category]));
-  for (const category of Object.keys(CATEGORIES) as Category[]) {
+  for (const category of CATEGORY_IDS) {
     const inCategory = report.checks.filter((c) => c.category === category);
     if (inCategory.length === 0) continue;
     out.push(chalk.bold.underline(t.categories[category]));

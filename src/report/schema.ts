@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CATEGORY_IDS } from '../core/ids/categories.js';
 import { factsSchema } from '../facts/schema.js';
 
 /**
@@ -9,7 +10,7 @@ import { factsSchema } from '../facts/schema.js';
 
 export const statusSchema = z.enum(['pass', 'warn', 'fail', 'skip', 'error']);
 export const levelSchema = z.enum(['required', 'recommended']);
-export const categorySchema = z.enum(['tuning', 'host', 'network', 'npu', 'hccn', 'launch']);
+export const categorySchema = z.enum(CATEGORY_IDS);
 
 export const toolSchema = z.object({ name: z.literal('qprep'), version: z.string() });
 

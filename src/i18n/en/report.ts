@@ -1,3 +1,4 @@
+import type { Category } from '../../core/ids/categories.js';
 import { plural } from '../../util/text.js';
 
 /** The human report and the words the formatters share. */
@@ -13,7 +14,7 @@ export const report = {
   aside: (p: { text: string }) => ` (${p.text})`,
   /** between the counts of the summary line */
   countSeparator: ', ',
-  /** the report's groups, in report order */
+  /** the headings of the report's groups (their ids and their order: src/core/ids/categories.ts) */
   categories: {
     tuning: 'Host tuning',
     host: 'Host resources',
@@ -21,7 +22,7 @@ export const report = {
     npu: 'NPU and driver',
     hccn: 'HCCN network and cluster',
     launch: 'Launch and model',
-  },
+  } satisfies Record<Category, string>,
   /** the status column of the human report; the JSON keeps pass, warn, fail, skip, error */
   statuses: { pass: 'pass', warn: 'warn', fail: 'fail', skip: 'skip', error: 'error' },
   levels: { required: 'required', recommended: 'recommended' },
