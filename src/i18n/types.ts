@@ -11,3 +11,21 @@ export interface CheckText {
   /** the files and commands the check reads; absent: the check file's own list (commands, paths) */
   readonly reads?: readonly string[];
 }
+
+/*
+ * The parameters of messages that are data of a probe too: the catalogue declares them (it is
+ * the floor below the probes), the probe's result carries them and the message says them.
+ */
+
+/** Why a model directory's config.json cannot be used. */
+export type ConfigIssue =
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; problem: string }
+  | { kind: 'not-object' }
+  | { kind: 'not-json'; error: string };
+
+/** How the interpreter was found; ctx.text.probes.python.via says it in the run's language. */
+export type PythonVia =
+  | { kind: 'script-runs'; python: string }
+  | { kind: 'shebang'; launcher: string }
+  | { kind: 'first-on-path'; missing: string | null };

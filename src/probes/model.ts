@@ -1,6 +1,7 @@
 import type { CheckContext } from '../core/types.js';
 import { en } from '../i18n/en/index.js';
 import { describeProbeError } from '../host/types.js';
+import type { ConfigIssue } from '../i18n/types.js';
 import type { Field } from '../parsers/launch-script.js';
 import type { LaunchView } from './launch.js';
 
@@ -18,13 +19,6 @@ export type ModelLocation =
   | { kind: 'dynamic'; text: string; reason: string }
   /** a snapshot replay of a script whose cache look-ups were not recorded */
   | { kind: 'not-captured'; id: string; searched: string[] };
-
-/** Why a model directory's config.json cannot be used. */
-export type ConfigIssue =
-  | { kind: 'missing' }
-  | { kind: 'unreadable'; problem: string }
-  | { kind: 'not-object' }
-  | { kind: 'not-json'; error: string };
 
 export interface ModelFiles {
   /** config.json parsed; null when absent or not JSON */

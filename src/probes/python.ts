@@ -1,5 +1,6 @@
 import type { CheckContext } from '../core/types.js';
 import { en } from '../i18n/en/index.js';
+import type { PythonVia } from '../i18n/types.js';
 import type { LaunchView } from './launch.js';
 
 /**
@@ -8,12 +9,6 @@ import type { LaunchView } from './launch.js';
  * interpreter's prefix. Installed distributions are read from their `*.dist-info` directories,
  * so nothing is imported or run (pip would start a Python that may itself be broken).
  */
-
-/** How the interpreter was found; ctx.text.probes.python.via says it in the run's language. */
-export type PythonVia =
-  | { kind: 'script-runs'; python: string }
-  | { kind: 'shebang'; launcher: string }
-  | { kind: 'first-on-path'; missing: string | null };
 
 export interface PythonSite {
   /** the interpreter, as the launcher's #! names it */

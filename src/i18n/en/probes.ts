@@ -1,5 +1,4 @@
-import type { ConfigIssue } from '../../probes/model.js';
-import type { PythonVia } from '../../probes/python.js';
+import type { ConfigIssue, PythonVia } from '../types.js';
 
 /** Text of the shared probes (src/probes/), which several checks put into their messages. */
 export const probes = {
