@@ -36,7 +36,6 @@ export default defineCheck({
   category: 'tuning',
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
-  reads: [`${CPU_ROOT}/online`, `${CPU_ROOT}/cpuN/cpufreq/scaling_governor`, `${CPU_ROOT}/cpuN/cpufreq/scaling_available_governors`],
   async run(ctx) {
     const t = ctx.text.checks['cpu.governor'];
     const want = ctx.profile.tuning.cpuGovernor;

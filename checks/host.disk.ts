@@ -18,7 +18,6 @@ export default defineCheck({
   id: 'host.disk',
   category: 'host',
   level: 'recommended',
-  reads: ['statfs(<each host.disk path of the profile>)'],
   async run(ctx) {
     const t = ctx.text.checks['host.disk'];
     const entries = ctx.profile.host.disk;

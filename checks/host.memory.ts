@@ -37,7 +37,6 @@ export default defineCheck({
   id: 'host.memory',
   category: 'host',
   level: 'recommended',
-  reads: [MEMINFO, '/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'],
   async run(ctx) {
     const t = ctx.text.checks['host.memory'];
     const min = ctx.profile.host.memoryMinAvailable;

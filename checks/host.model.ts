@@ -10,7 +10,6 @@ export default defineCheck({
   id: 'host.model',
   category: 'host',
   level: 'required',
-  reads: ['/sys/class/dmi/id/product_name', '/sys/class/dmi/id/sys_vendor', 'systeminformation system()'],
   async run(ctx) {
     const t = ctx.text.checks['host.model'];
     const wanted = ctx.profile.npu.family;

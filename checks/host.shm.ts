@@ -11,7 +11,6 @@ export default defineCheck({
   id: 'host.shm',
   category: 'host',
   level: 'required',
-  reads: [`statfs(${SHM})`],
   async run(ctx) {
     const t = ctx.text.checks['host.shm'];
     const min = ctx.profile.host.shmMin;

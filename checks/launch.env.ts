@@ -45,7 +45,6 @@ export default defineCheck({
   id: 'launch.env',
   category: 'launch',
   level: 'required',
-  reads: ['the --launch script (never executed)', 'LD_PRELOAD paths', `${LIBRARY} locations`],
   async run(ctx) {
     const t = ctx.text.checks['launch.env'];
     const english = en.checks['launch.env'];

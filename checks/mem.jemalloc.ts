@@ -1,7 +1,7 @@
 import { error, fail, pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/types.js';
 import { packageFamily } from '../src/parsers/os-release.js';
-import { findJemalloc, jemallocCandidates, LIBRARY } from '../src/probes/jemalloc.js';
+import { findJemalloc, LIBRARY } from '../src/probes/jemalloc.js';
 import { osRelease } from '../src/probes/os.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -17,7 +17,6 @@ export default defineCheck({
   category: 'tuning',
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
-  reads: [...jemallocCandidates('<arch>'), 'ldconfig -p', 'LD_PRELOAD'],
   async run(ctx) {
     const t = ctx.text.checks['mem.jemalloc'];
     const list = ctx.text.report.list;

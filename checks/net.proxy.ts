@@ -11,7 +11,6 @@ export default defineCheck({
   id: 'net.proxy',
   category: 'network',
   level: 'recommended',
-  reads: [...PROXY_VARIABLES, ...NO_PROXY_VARIABLES],
   async run(ctx) {
     const t = ctx.text.checks['net.proxy'];
     const env = ctx.host.env();

@@ -11,11 +11,6 @@ export default defineCheck({
   id: 'npu.cann',
   category: 'npu',
   level: 'required',
-  reads: [
-    'ASCEND_TOOLKIT_HOME, ASCEND_HOME_PATH',
-    '<toolkit>/<arch>-linux/ascend_toolkit_install.info (ascend-toolkit/latest, /usr/local/Ascend/cann, cann-<version>, nnae), or a component version.info',
-    '<driver>/version.info',
-  ],
   async run(ctx) {
     const t = ctx.text.checks['npu.cann'];
     const [cann, driverFile, inventory, container, identity] = await Promise.all([

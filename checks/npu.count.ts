@@ -9,7 +9,6 @@ export default defineCheck({
   id: 'npu.count',
   category: 'npu',
   level: 'required',
-  reads: ['npu-smi info', 'ASCEND_RT_VISIBLE_DEVICES', 'profile npu.minCount, npu.family, npu.visibleDevices'],
   async run(ctx) {
     const t = ctx.text.checks['npu.count'];
     const inventory = await npuInventory(ctx);

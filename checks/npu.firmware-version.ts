@@ -10,7 +10,6 @@ export default defineCheck({
   id: 'npu.firmware-version',
   category: 'npu',
   level: 'recommended',
-  reads: ['npu-smi info -t board -i <card>', '<firmware>/version.info', '<driver>/version.info'],
   async run(ctx) {
     const t = ctx.text.checks['npu.firmware-version'];
     const [boardRead, firmwareFile, driverFile, container] = await Promise.all([npuBoard(ctx), firmwareVersionInfo(ctx), driverVersionInfo(ctx), ctx.container()]);

@@ -38,7 +38,6 @@ export default defineCheck({
   id: 'npu.health',
   category: 'npu',
   level: 'required',
-  reads: ['npu-smi info', 'npu-smi info -t health -i <card> -c <chip> (for non-OK chips)', 'ASCEND_RT_VISIBLE_DEVICES'],
   async run(ctx) {
     const t = ctx.text.checks['npu.health'];
     const list = ctx.text.report.list;

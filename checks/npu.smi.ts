@@ -10,7 +10,6 @@ export default defineCheck({
   id: 'npu.smi',
   category: 'npu',
   level: 'required',
-  reads: ['npu-smi info'],
   async run(ctx) {
     const t = ctx.text.checks['npu.smi'];
     const inventory = await npuInventory(ctx);

@@ -9,7 +9,6 @@ export default defineCheck({
   id: 'npu.tools',
   category: 'npu',
   level: 'required',
-  reads: [`PATH, ${NPU_SMI_DIRS.join(', ')} (npu-smi)`, `PATH, ${HCCN_TOOL_DIRS.join(', ')} (hccn_tool)`],
   async run(ctx) {
     const t = ctx.text.checks['npu.tools'];
     const [npuSmi, hccnTool, family, container, set] = await Promise.all([

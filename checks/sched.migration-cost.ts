@@ -12,7 +12,6 @@ export default defineCheck({
   category: 'tuning',
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
-  reads: [SYSCTL_PATH, DEBUGFS_PATH],
   async run(ctx) {
     const t = ctx.text.checks['sched.migration-cost'];
     const { target, min, max } = ctx.profile.tuning.schedMigrationCostNs;

@@ -10,7 +10,6 @@ export default defineCheck({
   category: 'tuning',
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
-  reads: [PATH],
   async run(ctx) {
     const t = ctx.text.checks['sysctl.numa-balancing'];
     const { target } = ctx.profile.tuning.numaBalancing;

@@ -11,7 +11,6 @@ export default defineCheck({
   category: 'tuning',
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
-  reads: [PATH, '/proc/meminfo'],
   async run(ctx) {
     const t = ctx.text.checks['sysctl.swappiness'];
     const { target, max } = ctx.profile.tuning.swappiness;

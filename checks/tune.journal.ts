@@ -7,7 +7,6 @@ export default defineCheck({
   category: 'tuning',
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
-  reads: [JOURNAL_PATH],
   async run(ctx) {
     const t = ctx.text.checks['tune.journal'];
     const rollback = `sudo qprep rollback${ctx.host.root === '/' ? '' : ` --root ${ctx.host.root}`}`;

@@ -7,6 +7,7 @@ export const host = {
       'an Atlas 800 A2 has 8 NPUs. Run on the wrong server, the NPU count, the HCCL settings and the parallel layout ' +
       'of the profile are all wrong at once, and the launch fails late (or runs at half the size). The DMI product ' +
       'name of the server says which generation it is.',
+    reads: ['/sys/class/dmi/id/product_name', '/sys/class/dmi/id/sys_vendor', 'systeminformation system()'],
     fix: 'Run the profile written for this server (qprep list --profiles shows the family of each), or run on the server the profile is for.',
     noFamily: (p: { profile: string }) => `the profile ${p.profile} names no NPU family (npu.family: any)`,
     setFamily: 'set npu.family (a2, a3, 310p) in the profile, or use a built-in deployment profile, to have the server model checked',
@@ -28,6 +29,7 @@ export const host = {
       'vLLM passes tensors between its API server, engine core and workers through /dev/shm. Docker gives a container ' +
       '64 MiB unless --shm-size says otherwise, and the engine core then dies with a core dump at start-up ' +
       '(vllm-ascend #3513); the guides start containers with --shm-size=1g or more.',
+    reads: ['statfs(/dev/shm)'],
     fix: 'Start the container with --shm-size (e.g. --shm-size=16g); on a host, remount /dev/shm with a larger size.',
     recreate: (p: { size: number }) => `re-create the container with docker run --shm-size=${p.size}g`,
     missing: (p: { path: string }) => `${p.path} does not exist`,
@@ -46,6 +48,7 @@ export const host = {
       'Weights are read through host memory while they are loaded onto the NPUs, and the engine, tokenizer and CPU ' +
       'workers live there too. A host (or a container memory limit) with too little available memory is killed by ' +
       'the OOM killer half-way through a 30-minute load.',
+    reads: ['/proc/meminfo', '/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'],
     fix: 'Stop what holds the memory, or raise the container memory limit (docker run --memory), or lower the profile threshold.',
     cannotRead: (p: { problem: string }) => `cannot read ${p.problem}`,
     mountProc: (p: { path: string }) => `make ${p.path} readable (mount /proc) and re-run`,
@@ -64,6 +67,7 @@ export const host = {
       'Qwen3.5-397B-A17B is about 400 GB in w8a8 and 800 GB in BF16; a download or conversion that runs out of space ' +
       'half-way leaves a broken checkpoint. The guides download weights to /root/.cache (ideally a directory shared by ' +
       'all nodes); the profile names the directories and the space they need.',
+    reads: ['statfs(<each host.disk path of the profile>)'],
     fix: 'Free space on that filesystem, or put the weights elsewhere and set host.disk in the profile.',
     noDirectory: 'no weight directory configured (host.disk is empty in the profile)',
     cannotMeasure: (p: { problem: string }) => `cannot measure free space: ${p.problem}`,

@@ -157,6 +157,7 @@ export const launch = {
       'node needs RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1 before it (tutorials/features/ray.md), whatever the ' +
       'server flags say; lines that write /sys or /proc/sys (echo | tee, sysctl -w) need a privileged container, or ' +
       'qprep tune on the host.',
+    reads: ['the --launch script (never executed)', 'LD_PRELOAD paths', 'libjemalloc.so.2 locations'],
     fix: 'Apply the export line the check prints in the launch script.',
     /** where a fix goes: "run.sh line 7" or the environment qprep runs in */
     inEnvironment: 'in the environment qprep runs in',

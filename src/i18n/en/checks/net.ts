@@ -108,6 +108,18 @@ export const net = {
       'With http_proxy/https_proxy set, the PD proxy server, the benchmarks and the Python HTTP clients send requests ' +
       'for other nodes and for localhost to the proxy, which answers 503 or hangs (httpx also ignores CIDR entries in ' +
       'no_proxy). The vllm-ascend launch scripts start with "unset http_proxy https_proxy ftp_proxy" for that reason.',
+    reads: [
+      'http_proxy',
+      'https_proxy',
+      'ftp_proxy',
+      'all_proxy',
+      'HTTP_PROXY',
+      'HTTPS_PROXY',
+      'FTP_PROXY',
+      'ALL_PROXY',
+      'no_proxy',
+      'NO_PROXY',
+    ],
     fix: 'unset the proxy variables in the launch script, or list localhost, 127.0.0.1 and every node address in no_proxy.',
     none: 'no proxy variable is set',
     set: (p: { values: string; missingLocal: string | null }) =>

@@ -11,6 +11,11 @@ export const npu = {
       '"watchdog timeout". Known-bad pairs that the files do not reveal are kept in a table of reported failures. A profile ' +
       'can name the oldest CANN its deployment runs on (npu.minCann). Required. ' +
       'A bare host without CANN is skipped: the toolkit ships in the vllm-ascend image.',
+    reads: [
+      'ASCEND_TOOLKIT_HOME, ASCEND_HOME_PATH',
+      '<toolkit>/<arch>-linux/ascend_toolkit_install.info (ascend-toolkit/latest, /usr/local/Ascend/cann, cann-<version>, nnae), or a component version.info',
+      '<driver>/version.info',
+    ],
     fix: 'Use the vllm-ascend image (or CANN release) made for the installed driver, or upgrade the driver and firmware to the HDK the CANN release notes name.',
     /** `notes` are what the environment variables said, as the probe words them */
     noneOnHost: (p: { notes: string | null }) =>
@@ -77,6 +82,7 @@ export const npu = {
       "prints the driver's own verdict (Compatibility OK/NOK). A mismatch usually follows a driver upgrade without the " +
       'firmware. Recommended rather than required: the driver installer refuses most bad pairs itself, and a pair that slips ' +
       'through shows up in npu.health; this check names the cause.',
+    reads: ['npu-smi info -t board -i <card>', '<firmware>/version.info', '<driver>/version.info'],
     fix: 'Install the firmware package that belongs to the installed driver (same HDK release), then reboot.',
     notVisible:
       'the firmware version is not visible in this container (npu-smi -t board named none, and the guides do not mount /usr/local/Ascend/firmware); run qprep on the host to check it',
@@ -131,6 +137,7 @@ export const npu = {
       'the device IPs of A2 and A3 NPUs. Neither is on PATH in a container unless it is mounted ("bash: /usr/local/bin/npu-smi: ' +
       'No such file or directory"), and npu-smi sits in /usr/local/sbin on some hosts. Required: without them the node cannot ' +
       'be assessed, and the 310P family, which has no NPU network, is not asked for hccn_tool.',
+    reads: ['PATH, /usr/local/sbin, /usr/local/bin (npu-smi)', 'PATH, /usr/local/Ascend/driver/tools (hccn_tool)'],
     fix: "In a container add the guide's -v flags for npu-smi and hccn_tool; on a host install the NPU driver package, which ships both.",
     notIn: (p: { tool: string; dirs: string }) => `${p.tool} (not on PATH, not in ${p.dirs})`,
     notFound: (p: { tools: string }) => `not found: ${p.tools}`,
@@ -169,6 +176,7 @@ export const npu = {
       'its output: "dcmi module initialize failed. ret is -8005" (the NPUs are held by another container), -8020 (the ' +
       'device is used), a missing shared library (driver lib64 not mounted), or a hang (a wedged driver). qprep translates ' +
       'each into the cause and the fix. Required: the other NPU checks read this table.',
+    reads: ['npu-smi info'],
     fix: 'Follow the cause printed: free the NPUs, add the missing mount, or repair the driver; then run npu-smi info by hand.',
     truncated: (p: { deviceRows: boolean; devices: number; family: string; processes: number }) =>
       `npu-smi's output begins mid-table (${p.deviceRows ? 'device rows' : 'a process table'} without the banner and header): it is read for what it holds, ` +
@@ -189,6 +197,7 @@ export const npu = {
       'missing after a fault, or a container started with fewer --device flags, fails the launch after the weights load. ' +
       'ASCEND_RT_VISIBLE_DEVICES counts the devices the process sees from 0 (a container renumbers them), so an id beyond ' +
       'that count fails with "set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)". Required.',
+    reads: ['npu-smi info', 'ASCEND_RT_VISIBLE_DEVICES', 'profile npu.minCount, npu.family, npu.visibleDevices'],
     fix: 'Pass every NPU the deployment needs to the container (--device), repair a missing card, or correct the profile or ASCEND_RT_VISIBLE_DEVICES.',
     what: 'the NPU count',
     shape: (p: { cards: number; chips: number }) => ` (${plural(p.cards, 'card')} × ${plural(p.chips, 'chip')})`,
@@ -217,6 +226,7 @@ export const npu = {
       'check raises on anything but OK, and a chip in alarm fails collectives unpredictably, so a chip the workload will ' +
       "use must be OK: required. A non-OK chip outside ASCEND_RT_VISIBLE_DEVICES (or the profile's npu.visibleDevices) only " +
       'warns. The error codes come from npu-smi info -t health.',
+    reads: ['npu-smi info', 'npu-smi info -t health -i <card> -c <chip> (for non-OK chips)', 'ASCEND_RT_VISIBLE_DEVICES'],
     fix: 'Read the error codes (npu-smi info -t health), reset or replace the chip, or leave it out of ASCEND_RT_VISIBLE_DEVICES and the device mapping.',
     what: 'NPU health',
     device: (p: { label: string; health: string; codes: string | null; information: string | null }) =>

@@ -11,6 +11,11 @@ export const tuning = {
       'vLLM schedules NPU work from host threads; a power-saving governor (ondemand, powersave, schedutil) lets cores ' +
       'drop their clock between kernel launches, which adds latency jitter to every decode step and to the HCCL ' +
       'collectives. The vllm-ascend tuning guide sets "performance" on every CPU.',
+    reads: [
+      '/sys/devices/system/cpu/online',
+      '/sys/devices/system/cpu/cpuN/cpufreq/scaling_governor',
+      '/sys/devices/system/cpu/cpuN/cpufreq/scaling_available_governors',
+    ],
     fix: 'Write the governor to every CPU (qprep tune does it, journaled) or set the BIOS power profile to performance.',
     notPossibleList: (p: { path: string; reason: string }) => `${p.path} is not a possible CPU list: ${p.reason} (the kernel's NR_CPUS)`,
     notCpulist: (p: { path: string }) => `${p.path} is not a cpulist`,
@@ -44,6 +49,7 @@ export const tuning = {
       'Automatic NUMA balancing unmaps pages to sample access patterns and migrates them between nodes in the ' +
       'background. On multi-socket Ascend servers, where vllm-ascend binds workers to the CPUs near their NPU, ' +
       'that only adds page faults and latency spikes; the tuning guide sets kernel.numa_balancing=0.',
+    reads: ['/proc/sys/kernel/numa_balancing'],
     fix: 'sysctl -w kernel.numa_balancing=0 (qprep tune; --persist writes /etc/sysctl.d/90-qprep.conf).',
     absent: (p: { path: string }) => `${p.path} does not exist: this kernel has no automatic NUMA balancing (CONFIG_NUMA_BALANCING off)`,
     nothingToTurnOff: 'nothing to do: there is no NUMA balancing to turn off',
@@ -60,6 +66,7 @@ export const tuning = {
       'Swapping out pages of a serving process turns a millisecond decode step into a second-long stall. ' +
       'The vllm-ascend tuning guide sets vm.swappiness=0 (0 or 1 recommended) so the kernel reclaims page cache ' +
       'before it swaps anonymous memory.',
+    reads: ['/proc/sys/vm/swappiness', '/proc/meminfo'],
     fix: 'sysctl -w vm.swappiness=0 (qprep tune; --persist writes /etc/sysctl.d/90-qprep.conf).',
     cannotRead: (p: { reason: string }) => `cannot read vm.swappiness: ${p.reason}`,
     mountProc: (p: { path: string }) => `make ${p.path} readable (mount /proc) and re-run`,
@@ -75,6 +82,7 @@ export const tuning = {
       'sched_migration_cost_ns is how long a task counts as cache-hot and is kept on its CPU. The deployment guides ' +
       'set kernel.sched_migration_cost_ns=50000 (range 50000-100000). Kernels from 5.13 on moved the knob to ' +
       '/sys/kernel/debug/sched/migration_cost_ns, where "sysctl -w" fails, so the setting silently never happens.',
+    reads: ['/proc/sys/kernel/sched_migration_cost_ns', '/sys/kernel/debug/sched/migration_cost_ns'],
     fix: 'Write the value to whichever of the two files this kernel has (qprep tune picks the right one).',
     rootOnly: (p: { debugfs: string }) => `${p.debugfs} is readable by root only (this kernel keeps the knob in debugfs)`,
     notMounted: (p: { sysctl: string; debugfs: string }) =>
@@ -95,6 +103,17 @@ export const tuning = {
       'allocator lock contention and fragmentation in the many-threaded vLLM workers. The path differs by architecture ' +
       'and distribution (openEuler: /usr/lib64), and a wrong entry in LD_PRELOAD makes ld.so print "cannot be preloaded" ' +
       'and run without it.',
+    reads: [
+      '/usr/lib/<arch>-linux-gnu/libjemalloc.so.2',
+      '/lib/<arch>-linux-gnu/libjemalloc.so.2',
+      '/usr/lib64/libjemalloc.so.2',
+      '/lib64/libjemalloc.so.2',
+      '/usr/local/lib/libjemalloc.so.2',
+      '/usr/local/lib64/libjemalloc.so.2',
+      '/usr/lib/libjemalloc.so.2',
+      'ldconfig -p',
+      'LD_PRELOAD',
+    ],
     fix: 'Install jemalloc with the distribution package manager and preload the path qprep prints (qprep env prints the export line).',
     /** the install line when the distribution's package manager is unknown */
     installAny: (p: { library: string }) => `install jemalloc (${p.library})`,
@@ -211,6 +230,7 @@ export const tuning = {
       'was killed, or whose undo failed, leaves settings half applied: some CPUs on one governor and some on another, ' +
       'a sysctl changed but not verified. This check finds that journal so the host can be put back with qprep rollback, ' +
       'and otherwise says which qprep changes are in effect.',
+    reads: ['/var/lib/qprep/journal.json'],
     fix: 'sudo qprep rollback restores the old values from the journal (also those of an interrupted tune), then retires it.',
     noJournal: 'qprep tune has no changes in effect here (no journal)',
     rootOnly: (p: { journal: string }) => `${p.journal} is readable by root only`,

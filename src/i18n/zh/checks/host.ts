@@ -7,6 +7,7 @@ export const host: typeof en = {
       '每个 profile 针对一代服务器编写：Atlas 800 A3 以 TP16 运行 16 个芯片并组成 A3 超节点，Atlas 800 A2 有 8 块 NPU。' +
       '在错误的服务器上运行时，profile 的 NPU 数量、HCCL 设置和并行布局会同时出错，启动很晚才失败（或只以一半规模运行）。' +
       '服务器的 DMI 产品名称说明了它属于哪一代。',
+    reads: ['/sys/class/dmi/id/product_name', '/sys/class/dmi/id/sys_vendor', 'systeminformation system()'],
     fix: '运行为此服务器编写的 profile（qprep list --profiles 显示每个 profile 的系列），或到 profile 对应的服务器上运行。',
     noFamily: (p) => `profile ${p.profile} 没有指定 NPU 系列（npu.family: any）`,
     setFamily: '在 profile 中设置 npu.family（a2、a3、310p），或使用内置的部署 profile，以检查服务器型号',
@@ -25,6 +26,7 @@ export const host: typeof en = {
     why:
       'vLLM 通过 /dev/shm 在 API 服务、引擎核心和 worker 之间传递张量。除非用 --shm-size 指定，Docker 只给容器 64 MiB，' +
       '引擎核心随后在启动时崩溃并产生 core dump（vllm-ascend #3513）；部署指南启动容器时使用 --shm-size=1g 或更大。',
+    reads: ['statfs(/dev/shm)'],
     fix: '用 --shm-size 启动容器（例如 --shm-size=16g）；在主机上以更大的 size 重新挂载 /dev/shm。',
     recreate: (p) => `用 docker run --shm-size=${p.size}g 重新创建容器`,
     missing: (p) => `${p.path} 不存在`,
@@ -41,6 +43,7 @@ export const host: typeof en = {
     why:
       '权重加载到 NPU 的过程中要经过主机内存，引擎、分词器和 CPU worker 也驻留在主机内存中。' +
       '可用内存过少的主机（或容器内存限制）会在 30 分钟的加载过程中途被 OOM killer 终止。',
+    reads: ['/proc/meminfo', '/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'],
     fix: '停止占用内存的程序，或提高容器内存限制（docker run --memory），或降低 profile 中的阈值。',
     cannotRead: (p) => `无法读取 ${p.problem}`,
     mountProc: (p) => `使 ${p.path} 可读（挂载 /proc）后重新运行`,
@@ -57,6 +60,7 @@ export const host: typeof en = {
     why:
       'Qwen3.5-397B-A17B 的 w8a8 权重约 400 GB，BF16 约 800 GB；下载或转换中途空间耗尽会留下损坏的检查点。' +
       '部署指南把权重下载到 /root/.cache（最好是所有节点共享的目录）；profile 指定这些目录及其所需空间。',
+    reads: ['statfs(<each host.disk path of the profile>)'],
     fix: '释放该文件系统上的空间，或把权重放到别处并在 profile 中设置 host.disk。',
     noDirectory: '未配置权重目录（profile 中的 host.disk 为空）',
     cannotMeasure: (p) => `无法测量可用空间：${p.problem}`,

@@ -147,6 +147,7 @@ export const launch: typeof en = {
       'HCCL_CONNECT_TIMEOUT，以及未 export 的 HCCL 或 vLLM 变量（vllm 永远看不到它们）。在 NPU 节点上 ray start 之前必须设置 ' +
       'RAY_EXPERIMENTAL_NOSET_ASCEND_RT_VISIBLE_DEVICES=1（tutorials/features/ray.md），与服务参数无关；写入 /sys 或 /proc/sys 的行' +
       '（echo | tee、sysctl -w）需要特权容器，或改为在宿主机上运行 qprep tune。',
+    reads: ['the --launch script (never executed)', 'LD_PRELOAD paths', 'libjemalloc.so.2 locations'],
     fix: '在启动脚本中应用检查给出的 export 行。',
     inEnvironment: 'qprep 运行所在的环境中',
     atLine: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行`,

@@ -89,6 +89,18 @@ export const net: typeof en = {
     why:
       '设置了 http_proxy/https_proxy 时，PD 代理服务、压测工具和 Python HTTP 客户端会把发往其他节点和 localhost 的请求发给代理，' +
       '代理返回 503 或挂起（httpx 还会忽略 no_proxy 中的 CIDR 条目）。因此 vllm-ascend 的启动脚本开头都是 "unset http_proxy https_proxy ftp_proxy"。',
+    reads: [
+      'http_proxy',
+      'https_proxy',
+      'ftp_proxy',
+      'all_proxy',
+      'HTTP_PROXY',
+      'HTTPS_PROXY',
+      'FTP_PROXY',
+      'ALL_PROXY',
+      'no_proxy',
+      'NO_PROXY',
+    ],
     fix: '在启动脚本中 unset 这些代理变量，或在 no_proxy 中列出 localhost、127.0.0.1 和每个节点的地址。',
     none: '未设置代理变量',
     set: (p) => `已设置代理变量（${p.values}）；${p.missingLocal === null ? 'no_proxy 已包含 localhost' : `no_proxy 缺少 ${p.missingLocal}`}`,

@@ -8,6 +8,11 @@ export const npu: typeof en = {
       'CANN 的安装记录列出它支持的驱动。比宿主机驱动新的 CANN 镜像会很晚才失败，例如 DeepSeek-V3.2 使用 CANN 8.3.RC2 运行在 24.1 驱动上，会一直卡住直到 "watchdog timeout"。' +
       '文件看不出来的已知问题组合记录在一张故障报告表中。profile 可以指定部署所需的最低 CANN 版本（npu.minCann）。必需项。' +
       '没有 CANN 的裸主机会被跳过：工具包随 vllm-ascend 镜像提供。',
+    reads: [
+      'ASCEND_TOOLKIT_HOME, ASCEND_HOME_PATH',
+      '<toolkit>/<arch>-linux/ascend_toolkit_install.info (ascend-toolkit/latest, /usr/local/Ascend/cann, cann-<version>, nnae), or a component version.info',
+      '<driver>/version.info',
+    ],
     fix: '使用为已装驱动制作的 vllm-ascend 镜像（或 CANN 版本），或将驱动和固件升级到 CANN 发布说明中注明的 HDK。',
     noneOnHost: (p) => `此主机上没有 CANN 工具包${p.notes !== null ? `（${p.notes}）` : ''}；它随 vllm-ascend 镜像提供：请在容器内运行 qprep 检查`,
     checkInContainer: '在 vLLM 运行的地方检查：docker exec <container> qprep check --only npu.cann（若 vLLM 就在此主机上运行，则在此安装 CANN）',
@@ -61,6 +66,7 @@ export const npu: typeof en = {
       '驱动和固件成对发布：驱动声明它支持的固件范围（compatible_version_fw），固件声明它支持的驱动（compatible_version_drv），' +
       'npu-smi -t board 打印驱动自身的判断（Compatibility OK/NOK）。不匹配通常发生在只升级了驱动而没有升级固件之后。' +
       '建议项而非必需项：驱动安装程序自己会拒绝大多数不匹配的组合，漏网的组合会在 npu.health 中暴露；本检查指出原因。',
+    reads: ['npu-smi info -t board -i <card>', '<firmware>/version.info', '<driver>/version.info'],
     fix: '安装与已装驱动配套的固件包（同一 HDK 版本），然后重启。',
     notVisible: '在此容器中看不到固件版本（npu-smi -t board 没有给出，部署指南也不挂载 /usr/local/Ascend/firmware）；请在宿主机上运行 qprep 检查',
     onHost: '在宿主机上：qprep check --only npu.firmware-version',
@@ -108,6 +114,7 @@ export const npu: typeof en = {
       '所有 NPU 检查、vllm-ascend 自身的健康探测和 CPU 绑核都要运行 npu-smi；Mooncake/HIXL 通过 hccn_tool 获取 A2、A3 NPU 的设备 IP。' +
       '容器中若未挂载，二者都不在 PATH 中（"bash: /usr/local/bin/npu-smi: No such file or directory"），有些主机上 npu-smi 位于 /usr/local/sbin。' +
       '必需项：缺少它们就无法评估节点；没有参数面网络的 310P 系列不要求 hccn_tool。',
+    reads: ['PATH, /usr/local/sbin, /usr/local/bin (npu-smi)', 'PATH, /usr/local/Ascend/driver/tools (hccn_tool)'],
     fix: '在容器中加上部署指南中 npu-smi 和 hccn_tool 的 -v 挂载参数；在主机上安装 NPU 驱动包，二者均随驱动提供。',
     notIn: (p) => `${p.tool}（不在 PATH 中，也不在 ${p.dirs} 中）`,
     notFound: (p) => `找不到：${p.tools}`,
@@ -143,6 +150,7 @@ export const npu: typeof en = {
       'npu-smi 是驱动自身对 NPU 的视图。它无法启动时，vllm-ascend 也无法启动，原因就在其输出中：' +
       '"dcmi module initialize failed. ret is -8005"（NPU 被另一个容器占用）、-8020（设备正被使用）、缺少共享库（未挂载驱动 lib64）或卡死（驱动挂死）。' +
       'qprep 将每种情况转换为原因和修复方法。必需项：其他 NPU 检查都读取这张表。',
+    reads: ['npu-smi info'],
     fix: '按打印出的原因处理：释放 NPU、补上缺少的挂载或修复驱动；然后手动运行 npu-smi info。',
     truncated: (p) =>
       `npu-smi 的输出从表格中间开始（${p.deviceRows ? '设备行' : '进程表'}之前没有标题栏和表头）：按其内容读取，` +
@@ -161,6 +169,7 @@ export const npu: typeof en = {
       '张量并行度 16 需要 16 个可见芯片（一台 Atlas 800 A3，或两台 8 卡 A2）；故障后缺少一张卡或一个芯片，或容器启动时 --device 参数不全，' +
       '都会在权重加载完之后才启动失败。ASCEND_RT_VISIBLE_DEVICES 按进程可见的设备从 0 编号（容器会重新编号），' +
       '超出数量的 id 会报 "set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)"。必需项。',
+    reads: ['npu-smi info', 'ASCEND_RT_VISIBLE_DEVICES', 'profile npu.minCount, npu.family, npu.visibleDevices'],
     fix: '把部署需要的每块 NPU 都传入容器（--device），修复缺失的卡，或更正 profile 或 ASCEND_RT_VISIBLE_DEVICES。',
     what: 'NPU 数量',
     shape: (p) => `（${p.cards} 张卡 × ${p.chips} 个芯片）`,
@@ -185,6 +194,7 @@ export const npu: typeof en = {
       'npu-smi 将每个芯片的健康状态报告为 OK、Warning、Alarm、Critical 或 UNKNOWN。vllm-ascend 自身的 worker 健康检查在非 OK 时会报错，' +
       '处于告警状态的芯片会让集合通信不可预期地失败，因此负载要用的芯片必须为 OK：必需项。' +
       'ASCEND_RT_VISIBLE_DEVICES（或 profile 的 npu.visibleDevices）之外的非 OK 芯片只给出警告。错误码来自 npu-smi info -t health。',
+    reads: ['npu-smi info', 'npu-smi info -t health -i <card> -c <chip> (for non-OK chips)', 'ASCEND_RT_VISIBLE_DEVICES'],
     fix: '查看错误码（npu-smi info -t health），复位或更换芯片，或将其排除在 ASCEND_RT_VISIBLE_DEVICES 和设备映射之外。',
     what: 'NPU 健康状态',
     device: (p) => `${p.label} ${p.health}${p.codes ? ` 错误码 ${p.codes}` : ''}${p.information ? `（${p.information}）` : ''}`,

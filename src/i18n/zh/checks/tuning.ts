@@ -9,6 +9,11 @@ export const tuning: typeof en = {
     why:
       'vLLM 由主机线程调度 NPU 任务；节能型调频策略（ondemand、powersave、schedutil）会让 CPU 核在两次算子下发之间降频，' +
       '给每个 decode 步骤和 HCCL 集合通信带来时延抖动。vllm-ascend 调优指南将所有 CPU 设为 "performance"。',
+    reads: [
+      '/sys/devices/system/cpu/online',
+      '/sys/devices/system/cpu/cpuN/cpufreq/scaling_governor',
+      '/sys/devices/system/cpu/cpuN/cpufreq/scaling_available_governors',
+    ],
     fix: '为每个 CPU 写入调频策略（qprep tune 会执行并记入日志），或在 BIOS 中将电源策略设为性能模式。',
     notPossibleList: (p) => `${p.path} 不是合法的 CPU 列表：${p.reason}（内核的 NR_CPUS）`,
     notCpulist: (p) => `${p.path} 不是 cpulist 格式`,
@@ -33,6 +38,7 @@ export const tuning: typeof en = {
     why:
       '自动 NUMA 均衡会解除页面映射以采样访问模式，并在后台把页面在 NUMA 节点之间迁移。在多路昇腾服务器上，' +
       'vllm-ascend 已将 worker 绑定到靠近其 NPU 的 CPU，这只会带来额外的缺页和时延尖刺；调优指南设置 kernel.numa_balancing=0。',
+    reads: ['/proc/sys/kernel/numa_balancing'],
     fix: 'sysctl -w kernel.numa_balancing=0（qprep tune；加 --persist 会写入 /etc/sysctl.d/90-qprep.conf）。',
     absent: (p) => `${p.path} 不存在：此内核没有自动 NUMA 均衡（CONFIG_NUMA_BALANCING 未开启）`,
     nothingToTurnOff: '无需处理：没有可关闭的 NUMA 均衡',
@@ -47,6 +53,7 @@ export const tuning: typeof en = {
     why:
       '服务进程的页面被换出后，毫秒级的 decode 步骤会变成秒级的停顿。vllm-ascend 调优指南设置 vm.swappiness=0（建议 0 或 1），' +
       '让内核先回收页缓存，再换出匿名内存。',
+    reads: ['/proc/sys/vm/swappiness', '/proc/meminfo'],
     fix: 'sysctl -w vm.swappiness=0（qprep tune；加 --persist 会写入 /etc/sysctl.d/90-qprep.conf）。',
     cannotRead: (p) => `无法读取 vm.swappiness：${p.reason}`,
     mountProc: (p) => `使 ${p.path} 可读（挂载 /proc）后重新运行`,
@@ -60,6 +67,7 @@ export const tuning: typeof en = {
       'sched_migration_cost_ns 决定任务被视为缓存热、留在原 CPU 上的时长。部署指南设置 kernel.sched_migration_cost_ns=50000' +
       '（范围 50000-100000）。从 5.13 起，内核把该参数移到了 /sys/kernel/debug/sched/migration_cost_ns，"sysctl -w" 在那里会失败，' +
       '设置便悄无声息地没有生效。',
+    reads: ['/proc/sys/kernel/sched_migration_cost_ns', '/sys/kernel/debug/sched/migration_cost_ns'],
     fix: '将数值写入此内核实际存在的那个文件（qprep tune 会自动选择正确的文件）。',
     rootOnly: (p) => `${p.debugfs} 只有 root 可读（此内核把该参数放在 debugfs 中）`,
     notMounted: (p) => `${p.sysctl} 和 ${p.debugfs} 都不存在：内核把该参数放在 debugfs 中，而 debugfs 未挂载`,
@@ -77,6 +85,17 @@ export const tuning: typeof en = {
       '部署指南预加载 jemalloc（export LD_PRELOAD=/usr/lib/$(uname -i)-linux-gnu/libjemalloc.so.2），以减少多线程 vLLM worker ' +
       '中内存分配器的锁竞争和碎片。该路径因架构和发行版而异（openEuler：/usr/lib64），LD_PRELOAD 中写错的条目会让 ld.so 打印 ' +
       '"cannot be preloaded" 并在没有它的情况下运行。',
+    reads: [
+      '/usr/lib/<arch>-linux-gnu/libjemalloc.so.2',
+      '/lib/<arch>-linux-gnu/libjemalloc.so.2',
+      '/usr/lib64/libjemalloc.so.2',
+      '/lib64/libjemalloc.so.2',
+      '/usr/local/lib/libjemalloc.so.2',
+      '/usr/local/lib64/libjemalloc.so.2',
+      '/usr/lib/libjemalloc.so.2',
+      'ldconfig -p',
+      'LD_PRELOAD',
+    ],
     fix: '用发行版的包管理器安装 jemalloc，并预加载 qprep 给出的路径（qprep env 会打印 export 行）。',
     installAny: (p) => `安装 jemalloc（${p.library}）`,
     brokenPreload: (p) => `LD_PRELOAD 中的 ${p.entries} 在这台 ${p.arch} 主机上不存在；ld.so 会跳过它`,
@@ -170,6 +189,7 @@ export const tuning: typeof en = {
       'qprep tune 在改动任何设置之前，会先把每项设置的旧值写入日志。被中止的调优、或撤销失败的调优会让设置处于半应用状态：' +
       '部分 CPU 是一种调频策略、部分是另一种，sysctl 改了却未经验证。此检查找出这样的日志，以便用 qprep rollback 恢复主机；' +
       '否则说明当前有哪些 qprep 改动在生效。',
+    reads: ['/var/lib/qprep/journal.json'],
     fix: 'sudo qprep rollback 会按日志恢复旧值（包括被中断的调优留下的），然后归档该日志。',
     noJournal: 'qprep tune 在此没有生效中的改动（没有日志）',
     rootOnly: (p) => `${p.journal} 只有 root 可读`,
