@@ -1,6 +1,7 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
 import type { Change } from '../src/core/change.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { readCpuList } from '../src/parsers/cpulist.js';
 import { readValue } from '../src/probes/files.js';
 import { formatRanges } from '../src/util/text.js';
@@ -34,6 +35,7 @@ async function onlineCpus(ctx: CheckContext): Promise<{ cpus: number[] } | { pro
 export default defineCheck({
   id: 'cpu.governor',
   category: 'tuning',
+  order: 10,
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

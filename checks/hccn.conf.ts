@@ -1,5 +1,5 @@
 import { error, fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en } from '../src/i18n/en/index.js';
 import type { Phrase } from '../src/i18n/phrase.js';
 import { HCCN_CONF, hccnConf, hccnIp, prefetchDeviceIps } from '../src/probes/hccn.js';
@@ -16,6 +16,7 @@ type Problem = { stale: boolean; say: Phrase };
 export default defineCheck({
   id: 'hccn.conf',
   category: 'hccn',
+  order: 10,
   level: 'required',
   prefetch: prefetchDeviceIps,
   async run(ctx) {

@@ -1,5 +1,5 @@
 import { pass, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { hccnGateway, hccnIp } from '../src/probes/hccn.js';
 import { askEvery, prefetchEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { inIPv4Network, prefixOfNetmask } from '../src/util/ip.js';
@@ -16,6 +16,7 @@ interface Route {
 export default defineCheck({
   id: 'hccn.gateway',
   category: 'hccn',
+  order: 60,
   level: 'required',
   prefetch: prefetchEvery(() => [hccnGateway, hccnIp]),
   async run(ctx) {

@@ -1,5 +1,6 @@
 import { pass } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { hccnIp, hccnVnic, prefetchDeviceIps } from '../src/probes/hccn.js';
 import { askEvery, devName, prefetchEvery, hccnProblem, hccnScope, inReservedRange, spodProbe, unanswered, vnicReservedRange } from '../src/probes/hccn-scope.js';
 import { prefixOfNetmask } from '../src/util/ip.js';
@@ -26,6 +27,7 @@ const askIpsEarly = prefetchEvery((family) => (family === 'a3' ? [hccnIp, hccnVn
 export default defineCheck({
   id: 'hccn.ip',
   category: 'hccn',
+  order: 20,
   level: 'required',
   prefetch: (ctx) => Promise.all([prefetchDeviceIps(ctx), askIpsEarly(ctx)]).then(() => undefined),
   async run(ctx) {

@@ -1,5 +1,5 @@
 import { pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { hccnLink } from '../src/probes/hccn.js';
 import { askEvery, prefetchEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
@@ -8,6 +8,7 @@ import { summarizeList } from '../src/util/text.js';
 export default defineCheck({
   id: 'hccn.link',
   category: 'hccn',
+  order: 30,
   level: 'required',
   prefetch: prefetchEvery(() => [hccnLink]),
   async run(ctx) {

@@ -1,5 +1,5 @@
 import { fail, pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { hccnLldp } from '../src/probes/hccn.js';
 import { askEvery, prefetchEvery, devName, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
@@ -8,6 +8,7 @@ import { summarizeList } from '../src/util/text.js';
 export default defineCheck({
   id: 'hccn.lldp',
   category: 'hccn',
+  order: 70,
   level: 'recommended',
   prefetch: prefetchEvery(() => [hccnLldp]),
   async run(ctx) {

@@ -1,5 +1,5 @@
 import { pass, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { hccnNetHealth } from '../src/probes/hccn.js';
 import { askEvery, prefetchEvery, devName, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
@@ -8,6 +8,7 @@ import { summarizeList } from '../src/util/text.js';
 export default defineCheck({
   id: 'hccn.net-health',
   category: 'hccn',
+  order: 40,
   level: 'required',
   prefetch: prefetchEvery(() => [hccnNetHealth]),
   async run(ctx) {

@@ -1,5 +1,6 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en } from '../src/i18n/en/index.js';
 import type { Catalogue } from '../src/i18n/index.js';
 import { describeOutcome, describePing, formatPingSummary, summarizePings, type PingOutcome } from '../src/cluster/ping-summary.js';
@@ -127,6 +128,7 @@ function peerOwnedLine(plan: PingPlan, text: Catalogue): string[] {
 export default defineCheck({
   id: 'hccn.peers',
   category: 'hccn',
+  order: 100,
   level: 'required',
   budgetMs(ctx) {
     const pings = plannedUpperBound(ctx);

@@ -1,5 +1,5 @@
 import { error, pass, skip } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { devName, hccnProblem, hccnScope, spodProbe } from '../src/probes/hccn-scope.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -7,6 +7,7 @@ import { summarizeList } from '../src/util/text.js';
 export default defineCheck({
   id: 'hccn.spod',
   category: 'hccn',
+  order: 90,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['hccn.spod'];

@@ -1,5 +1,5 @@
 import { pass, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en } from '../src/i18n/en/index.js';
 import { hccnTls } from '../src/probes/hccn.js';
 import { askEvery, prefetchEvery, hccnProblem, hccnScope, unanswered } from '../src/probes/hccn-scope.js';
@@ -19,6 +19,7 @@ function disableAll(devices: readonly number[]): string {
 export default defineCheck({
   id: 'hccn.tls',
   category: 'hccn',
+  order: 80,
   level: 'required',
   prefetch: prefetchEvery(() => [hccnTls]),
   async run(ctx) {

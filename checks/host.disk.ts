@@ -1,5 +1,6 @@
 import { error, fail, pass } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { describeProbeError, type FsUsage, type Probe } from '../src/host/types.js';
 import { formatBytes } from '../src/util/size.js';
 
@@ -17,6 +18,7 @@ async function usageFor(ctx: CheckContext, path: string): Promise<{ measured: st
 export default defineCheck({
   id: 'host.disk',
   category: 'host',
+  order: 40,
   level: 'recommended',
   async run(ctx) {
     const t = ctx.text.checks['host.disk'];

@@ -1,5 +1,6 @@
 import { error, fail, pass } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { describeProbeError } from '../src/host/types.js';
 import { parseMeminfo } from '../src/parsers/meminfo.js';
 import { formatBytes } from '../src/util/size.js';
@@ -36,6 +37,7 @@ async function containerLimit(ctx: CheckContext): Promise<CgroupLimit | undefine
 export default defineCheck({
   id: 'host.memory',
   category: 'host',
+  order: 30,
   level: 'recommended',
   async run(ctx) {
     const t = ctx.text.checks['host.memory'];

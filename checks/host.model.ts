@@ -1,5 +1,5 @@
 import { pass, fail, skip } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { atlasServer } from '../src/parsers/server-model.js';
 import { hostInventory } from '../src/probes/inventory.js';
 
@@ -9,6 +9,7 @@ const FAMILY_NAMES = { a2: 'Atlas A2 (910B)', a3: 'Atlas A3 (910C)', '310p': 'At
 export default defineCheck({
   id: 'host.model',
   category: 'host',
+  order: 10,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['host.model'];

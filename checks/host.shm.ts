@@ -1,5 +1,5 @@
 import { error, fail, pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { describeProbeError } from '../src/host/types.js';
 import { formatBytes } from '../src/util/size.js';
 
@@ -10,6 +10,7 @@ const TMPFS_MAGIC = 0x01021994;
 export default defineCheck({
   id: 'host.shm',
   category: 'host',
+  order: 20,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['host.shm'];

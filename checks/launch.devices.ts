@@ -1,5 +1,6 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import type { CheckContext, Outcome } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { at, flagReasonAt, describeCallerValues, describeVariable, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
 import { npuInventory, npuProblemText, parseDeviceList } from '../src/probes/npu.js';
 import { formatRanges } from '../src/util/text.js';
@@ -100,6 +101,7 @@ async function judge(ctx: CheckContext, view: LaunchView, inventory: Inventory):
 export default defineCheck({
   id: 'launch.devices',
   category: 'launch',
+  order: 40,
   level: 'required',
   async run(ctx) {
     const view = await launchView(ctx);

@@ -1,5 +1,6 @@
 import { fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck, type Outcome } from '../src/core/types.js';
+import type { Outcome } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { booleanFlag } from '../src/parsers/vllm-args.js';
 import { findJemalloc, LIBRARY } from '../src/probes/jemalloc.js';
@@ -44,6 +45,7 @@ function where(t: Text, view: LaunchView, variable: ShellVariable): string {
 export default defineCheck({
   id: 'launch.env',
   category: 'launch',
+  order: 60,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['launch.env'];

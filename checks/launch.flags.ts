@@ -1,5 +1,6 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import type { CheckContext, Outcome } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
 import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
@@ -358,6 +359,7 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
 export default defineCheck({
   id: 'launch.flags',
   category: 'launch',
+  order: 70,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['launch.flags'];

@@ -1,5 +1,6 @@
 import { error, fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import type { CheckContext, Outcome } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import type { NetInterface } from '../src/host/types.js';
 import type { ShellVariable } from '../src/parsers/launch-script.js';
@@ -100,6 +101,7 @@ async function masterReachable(ctx: CheckContext, address: string, port: number)
 export default defineCheck({
   id: 'launch.network',
   category: 'launch',
+  order: 30,
   level: 'required',
   async run(ctx) {
     const words: Words = { t: ctx.text.checks['launch.network'], launch: ctx.text.probes.launch, list: ctx.text.report.list };

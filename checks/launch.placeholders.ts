@@ -1,6 +1,7 @@
 import { sedLineEdit } from '../src/util/sed.js';
 import { fail, pass } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import type { Field, LaunchScript, Value, ValueOrigin } from '../src/parsers/launch-script.js';
 import { launchView, noLaunchScript, nodeAddress, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
 import type { NodeAddress } from '../src/probes/node-address.js';
@@ -155,6 +156,7 @@ type Text = CheckContext['text']['checks']['launch.placeholders'];
 export default defineCheck({
   id: 'launch.placeholders',
   category: 'launch',
+  order: 20,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['launch.placeholders'];

@@ -1,5 +1,6 @@
 import { error, fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import type { CheckContext, Outcome } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
 import { at, flagReason, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
@@ -216,6 +217,7 @@ async function judge(ctx: CheckContext, view: LaunchView): Promise<Outcome> {
 export default defineCheck({
   id: 'launch.ports',
   category: 'launch',
+  order: 50,
   level: 'required',
   async run(ctx) {
     const view = await launchView(ctx);

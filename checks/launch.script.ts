@@ -1,5 +1,6 @@
 import { fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { at, describeInvocation, launchView, noLaunchScript, type LaunchView } from '../src/probes/launch.js';
 import { plural, summarizeList } from '../src/util/text.js';
 
@@ -36,6 +37,7 @@ type Text = CheckContext['text']['checks']['launch.script'];
 export default defineCheck({
   id: 'launch.script',
   category: 'launch',
+  order: 10,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['launch.script'];

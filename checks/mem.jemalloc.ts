@@ -1,5 +1,5 @@
 import { error, fail, pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { packageFamily } from '../src/parsers/os-release.js';
 import { findJemalloc, LIBRARY } from '../src/probes/jemalloc.js';
 import { osRelease } from '../src/probes/os.js';
@@ -15,6 +15,7 @@ function packagedPath(family: ReturnType<typeof packageFamily>, arch: string): s
 export default defineCheck({
   id: 'mem.jemalloc',
   category: 'tuning',
+  order: 50,
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

@@ -1,5 +1,6 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { booleanFlag, lastFlag } from '../src/parsers/vllm-args.js';
 import { at, launchView, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
 import { inspectModel, locateModel, type ModelFiles } from '../src/probes/model.js';
@@ -89,6 +90,7 @@ function filesSummary(ctx: CheckContext, files: ModelFiles): string {
 export default defineCheck({
   id: 'model.weights',
   category: 'launch',
+  order: 80,
   level: 'required',
   // title, why, fix, reads and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

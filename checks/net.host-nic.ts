@@ -1,5 +1,5 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en } from '../src/i18n/en/index.js';
 import type { Catalogue } from '../src/i18n/index.js';
 import type { Phrase } from '../src/i18n/phrase.js';
@@ -26,6 +26,7 @@ function state(iface: NetInterface, t: NicText): string {
 export default defineCheck({
   id: 'net.host-nic',
   category: 'network',
+  order: 30,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['net.host-nic'];

@@ -1,5 +1,5 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { en } from '../src/i18n/en/index.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -24,6 +24,7 @@ function label(p: Pick<Probe, 'node' | 'host' | 'port' | 'name'>): string {
 export default defineCheck({
   id: 'net.peer-ports',
   category: 'network',
+  order: 40,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['net.peer-ports'];

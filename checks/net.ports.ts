@@ -1,6 +1,6 @@
 import { error, fail, pass } from '../src/core/outcome.js';
 import { expandPorts } from '../src/core/profile.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
 import { formatRanges, summarizeList } from '../src/util/text.js';
 
@@ -10,6 +10,7 @@ const DEFAULT_HCCL_BASE_PORT = 60000;
 export default defineCheck({
   id: 'net.ports',
   category: 'network',
+  order: 20,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['net.ports'];

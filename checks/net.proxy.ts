@@ -1,5 +1,5 @@
 import { pass, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { redactEnvValue } from '../src/util/redact.js';
 
 const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'ftp_proxy', 'all_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'FTP_PROXY', 'ALL_PROXY'];
@@ -10,6 +10,7 @@ const LOCAL_NAMES = ['localhost', '127.0.0.1'];
 export default defineCheck({
   id: 'net.proxy',
   category: 'network',
+  order: 10,
   level: 'recommended',
   async run(ctx) {
     const t = ctx.text.checks['net.proxy'];

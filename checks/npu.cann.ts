@@ -1,6 +1,6 @@
 import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import { en } from '../src/i18n/en/index.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { cannInstall, driverVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { declaredDriverCann, describeInnerList, knownIncompatibilities } from '../src/probes/ascend-compat.js';
@@ -10,6 +10,7 @@ import { compareAscendVersions } from '../src/util/ascend-version.js';
 export default defineCheck({
   id: 'npu.cann',
   category: 'npu',
+  order: 100,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.cann'];

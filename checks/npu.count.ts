@@ -1,5 +1,5 @@
 import { fail, pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
 import { npuInventory, visibleDevices } from '../src/probes/npu.js';
 import { formatRanges } from '../src/util/text.js';
@@ -8,6 +8,7 @@ import { formatRanges } from '../src/util/text.js';
 export default defineCheck({
   id: 'npu.count',
   category: 'npu',
+  order: 50,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.count'];

@@ -1,5 +1,5 @@
 import { error, fail, pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { CONTROL_DEVICES, npuDeviceFlag } from '../src/data/container-mounts.js';
 import { describeProbeError } from '../src/host/types.js';
 import { mountSetOf } from '../src/probes/npu-advice.js';
@@ -23,6 +23,7 @@ interface NodeProblem {
 export default defineCheck({
   id: 'npu.devices',
   category: 'npu',
+  order: 20,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.devices'];

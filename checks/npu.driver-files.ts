@@ -1,5 +1,6 @@
 import { error, fail, pass } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { DRIVER_PATHS, type PathRequirement } from '../src/data/container-mounts.js';
 import { describeProbeError } from '../src/host/types.js';
 import { ascendInstall } from '../src/probes/ascend-versions.js';
@@ -72,6 +73,7 @@ async function inspect(ctx: CheckContext, requirement: PathRequirement, path: st
 export default defineCheck({
   id: 'npu.driver-files',
   category: 'npu',
+  order: 30,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.driver-files'];

@@ -1,5 +1,6 @@
 import { error, fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext, type Outcome } from '../src/core/types.js';
+import type { CheckContext, Outcome } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { driverVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuInventory, npuProblemText } from '../src/probes/npu.js';
 import { compareAscendVersions } from '../src/util/ascend-version.js';
@@ -26,6 +27,7 @@ function belowMinimum(ctx: CheckContext, version: string, path: string, evidence
 export default defineCheck({
   id: 'npu.driver-version',
   category: 'npu',
+  order: 80,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.driver-version'];

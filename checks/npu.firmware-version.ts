@@ -1,6 +1,6 @@
 import { fail, pass, skip } from '../src/core/outcome.js';
 import { en } from '../src/i18n/en/index.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { driverVersionInfo, firmwareVersionInfo } from '../src/probes/ascend-versions.js';
 import { npuBoard } from '../src/probes/npu.js';
 import { declaredDriverFirmware } from '../src/probes/ascend-compat.js';
@@ -9,6 +9,7 @@ import { declaredDriverFirmware } from '../src/probes/ascend-compat.js';
 export default defineCheck({
   id: 'npu.firmware-version',
   category: 'npu',
+  order: 90,
   level: 'recommended',
   async run(ctx) {
     const t = ctx.text.checks['npu.firmware-version'];

@@ -1,5 +1,6 @@
 import { fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck, type CheckContext } from '../src/core/types.js';
+import type { CheckContext } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { healthInfo, parseNpuSmiKeyValue, type NpuHealthInfo } from '../src/parsers/npu-smi-kv.js';
 import { commandProblem } from '../src/probes/commands.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
@@ -37,6 +38,7 @@ function describe(ctx: CheckContext, entry: Unhealthy): string {
 export default defineCheck({
   id: 'npu.health',
   category: 'npu',
+  order: 60,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.health'];

@@ -1,5 +1,5 @@
 import { fail, pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
 import { deviceLabel, npuInventory, selectVisible, visibleDevices, type NpuDevice } from '../src/probes/npu.js';
 import { summarizeList } from '../src/util/text.js';
@@ -14,6 +14,7 @@ interface Busy {
 export default defineCheck({
   id: 'npu.idle',
   category: 'npu',
+  order: 70,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.idle'];

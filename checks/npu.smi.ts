@@ -1,5 +1,5 @@
 import { error, fail, pass, warn } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { INSTALL_INFO_PATH } from '../src/probes/ascend-versions.js';
 import { mountSetOf, npuSmiRemediation } from '../src/probes/npu-advice.js';
 import { npuInventory, npuProblemText } from '../src/probes/npu.js';
@@ -9,6 +9,7 @@ import { formatRanges, plural } from '../src/util/text.js';
 export default defineCheck({
   id: 'npu.smi',
   category: 'npu',
+  order: 40,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.smi'];

@@ -1,5 +1,5 @@
 import { fail, pass } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { DRIVER_PATHS } from '../src/data/container-mounts.js';
 import { knownFamily, mountSetOf, needsHccnTool, npuSmiFlag } from '../src/probes/npu-advice.js';
 import { HCCN_TOOL_DIRS, locateHccnTool, locateNpuSmi, NPU_SMI_DIRS } from '../src/probes/npu.js';
@@ -8,6 +8,7 @@ import { HCCN_TOOL_DIRS, locateHccnTool, locateNpuSmi, NPU_SMI_DIRS } from '../s
 export default defineCheck({
   id: 'npu.tools',
   category: 'npu',
+  order: 10,
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['npu.tools'];

@@ -1,5 +1,5 @@
 import { fail, pass, skip } from '../src/core/outcome.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { launchView } from '../src/probes/launch.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { installedDistributions, pythonSite } from '../src/probes/python.js';
@@ -10,6 +10,7 @@ const UNWANTED = ['triton-ascend', 'triton'];
 export default defineCheck({
   id: 'python.triton-ascend',
   category: 'launch',
+  order: 90,
   level: 'required',
   // title, why, fix, reads and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

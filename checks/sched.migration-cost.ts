@@ -1,6 +1,6 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
 import { sysctlChange, type Change } from '../src/core/change.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { isMissing, readInteger } from '../src/probes/files.js';
 
 export const SYSCTL_PATH = '/proc/sys/kernel/sched_migration_cost_ns';
@@ -10,6 +10,7 @@ export const DEBUGFS_PATH = '/sys/kernel/debug/sched/migration_cost_ns';
 export default defineCheck({
   id: 'sched.migration-cost',
   category: 'tuning',
+  order: 40,
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

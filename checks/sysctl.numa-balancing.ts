@@ -1,6 +1,6 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
 import { sysctlChange, type Change } from '../src/core/change.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { readInteger } from '../src/probes/files.js';
 
 const PATH = '/proc/sys/kernel/numa_balancing';
@@ -8,6 +8,7 @@ const PATH = '/proc/sys/kernel/numa_balancing';
 export default defineCheck({
   id: 'sysctl.numa-balancing',
   category: 'tuning',
+  order: 30,
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

@@ -1,6 +1,6 @@
 import { error, fail, pass } from '../src/core/outcome.js';
 import { sysctlChange, type Change } from '../src/core/change.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 import { parseMeminfo } from '../src/parsers/meminfo.js';
 import { readInteger } from '../src/probes/files.js';
 
@@ -9,6 +9,7 @@ const PATH = '/proc/sys/vm/swappiness';
 export default defineCheck({
   id: 'sysctl.swappiness',
   category: 'tuning',
+  order: 20,
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

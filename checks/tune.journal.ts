@@ -1,10 +1,11 @@
 import { error, fail, pass, skip } from '../src/core/outcome.js';
 import { activeRuns, JOURNAL_PATH, readJournal, unfinishedRuns } from '../src/core/tune/journal.js';
-import { defineCheck } from '../src/core/types.js';
+import { defineCheck } from '../src/core/define-check.js';
 
 export default defineCheck({
   id: 'tune.journal',
   category: 'tuning',
+  order: 60,
   level: 'recommended',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

@@ -188,7 +188,7 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
     id: check.id,
     level: effectiveLevel(check, loaded.profile),
     category: check.category,
-    title: describeCheck(check, text).title,
+    title: describeCheck(check.id, text).title,
   }));
   if (options.format === 'json') {
     writeRunDocument(`${JSON.stringify(rows, null, 2)}\n`);
@@ -247,7 +247,7 @@ export async function runExplainCommand(id: string, options: CommonCliOptions): 
   const loaded = await loadProfile(undefined);
   const level = effectiveLevel(check, loaded.profile);
   const text = textFor(options.lang ?? 'en');
-  const { title, why, reads, fix } = describeCheck(check, text);
+  const { title, why, reads, fix } = describeCheck(check.id, text);
   if (options.format === 'json') {
     writeRunDocument(`${JSON.stringify({ id: check.id, title, category: check.category, level, why, reads, fix }, null, 2)}\n`);
     return 0;

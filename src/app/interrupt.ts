@@ -85,7 +85,7 @@ export async function untilInterrupted<T>(work: Promise<T>, interrupted: Promise
 export function unfinishedResult(check: Check, ctx: CheckContext, signal: NodeJS.Signals, durationMs: number): CheckResult {
   return {
     id: check.id,
-    title: describeCheck(check, ctx.text).title,
+    title: describeCheck(check.id, ctx.text).title,
     category: check.category,
     level: effectiveLevel(check, ctx.profile),
     status: 'error',

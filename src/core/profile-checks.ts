@@ -40,7 +40,7 @@ function selects(check: Check, token: string): boolean {
 
 /** Throws invalid-profile naming the field and the unknown id (and the check it probably meant). */
 export function assertProfileCheckIds(loaded: LoadedProfile, catalogue: readonly Check[]): void {
-  const ids = catalogue.map((c) => c.id);
+  const ids: readonly string[] = catalogue.map((c) => c.id);
   const unknown = (field: string, id: string, what = 'check'): never => {
     const near = closestName(id, ids);
     const hint = near ? ` (did you mean "${near}"?)` : '; qprep list names every check';

@@ -110,7 +110,7 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (status === 'fail' && input.level === 'recommended') status = 'warn';
   const result: Omit<CheckResult, 'durationMs'> = {
     id: check.id,
-    title: input.text ? describeCheck(check, input.text).title : check.title,
+    title: input.text ? describeCheck(check.id, input.text).title : check.title,
     category: check.category,
     level: input.level,
     status,

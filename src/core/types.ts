@@ -1,10 +1,10 @@
 import type { LoadedCluster } from '../cluster/load.js';
 import type { ContainerInfo } from '../host/container.js';
 import type { Host } from '../host/types.js';
-import { checkEntry, type Catalogue, type Lang } from '../i18n/index.js';
-import { en } from '../i18n/en/index.js';
+import type { Catalogue, Lang } from '../i18n/index.js';
 import type { Change } from './change.js';
 import type { Category } from './ids/categories.js';
+import type { CheckId } from './ids/checks.js';
 import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
 
@@ -35,7 +35,7 @@ export interface Outcome {
    * The id of the check that reports the cause of this one's problem (npu.smi when the NPU
    * table could not be read): the human report names the cause once and lists this check under it.
    */
-  causedBy?: string;
+  causedBy?: CheckId;
 }
 
 export interface CheckContext {
@@ -63,10 +63,15 @@ export interface CheckContext {
 }
 
 export interface Check {
-  /** `category.name`, stable API: CLI flags, JSON report, journal */
-  readonly id: string;
+  /** `category.name`, stable API: CLI flags, JSON report, journal; the name of the check's file */
+  readonly id: CheckId;
   readonly title: string;
   readonly category: Category;
+  /**
+   * Its place among its category's checks, in the report and in the order the run starts them:
+   * lower first. The built-in checks count in tens, which leaves room for one between two.
+   */
+  readonly order: number;
   readonly level: Level;
   /** one paragraph: why this matters for a vllm-ascend deployment */
   readonly why: string;
@@ -120,25 +125,4 @@ export interface CheckResult {
   /** the id of the check whose problem this one's follows from; set only when that check did not pass */
   causedBy?: string;
   durationMs: number;
-}
-
-/** The text fields a check may leave to the catalogue (src/i18n): they are read from there by id. */
-type CatalogueText = 'title' | 'why' | 'fix' | 'reads';
-export type CheckSpec = Omit<Check, CatalogueText> & Partial<Pick<Check, CatalogueText>>;
-
-/**
- * A check of the catalogue. Its title, why, fix and reads come from the English catalogue entry
- * of its id when it has one (the file keeps id, category, level and logic); a check not
- * converted yet carries them itself. The run's language is read at run time (describeCheck).
- */
-export function defineCheck(spec: CheckSpec): Check {
-  const entry = checkEntry(en, spec.id);
-  const title = entry?.title ?? spec.title;
-  const why = entry?.why ?? spec.why;
-  const fix = entry?.fix ?? spec.fix;
-  const reads = entry?.reads ?? spec.reads;
-  if (title === undefined || why === undefined || fix === undefined || reads === undefined) {
-    throw new Error(`check ${spec.id}: title, why, fix and reads belong in src/i18n/en/checks (or in the check until it is converted)`);
-  }
-  return { ...spec, title, why, fix, reads };
 }

@@ -1,3 +1,5 @@
+import type { CheckId } from '../core/ids/checks.js';
+
 /**
  * The text of one check in a catalogue: what `list`, `explain` and the report show for it. The
  * entry may hold the check's messages too, beside these, as functions of one typed object.
@@ -8,9 +10,15 @@ export interface CheckText {
   readonly why: string;
   /** how a failure is fixed, in general; each result carries the exact remediation */
   readonly fix: string;
-  /** the files and commands the check reads; absent: the check file's own list (commands, paths) */
-  readonly reads?: readonly string[];
+  /** the files, commands and variables the check reads, for `qprep explain` and docs/checks.md */
+  readonly reads: readonly string[];
 }
+
+/**
+ * What a section of en/checks/ must be: entries keyed by check ids that exist (an entry for
+ * any other id does not compile), each with its text and, beside it, its messages.
+ */
+export type CheckEntries = { readonly [id in CheckId]?: CheckText & { readonly [message: string]: unknown } };
 
 /*
  * The parameters of messages that are data of a probe too: the catalogue declares them (it is

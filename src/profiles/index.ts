@@ -1,3 +1,5 @@
+import type { CheckId } from '../core/ids/checks.js';
+
 /**
  * Built-in profiles. Each is a partial profile document laid over the one it extends; the
  * values come from the vllm-ascend deployment guides (Qwen3.5-397B-A17B on Atlas 800 A2/A3,
@@ -55,7 +57,7 @@ const PD_ENV = {
  * address the vllm-ascend multi-node verification asks for is required too (the other HCCN
  * checks and every launch check are required already).
  */
-const MULTI_NODE_LEVELS = { 'hccn.netdetect': 'required' };
+const MULTI_NODE_LEVELS: { readonly [id in CheckId]?: 'required' | 'recommended' } = { 'hccn.netdetect': 'required' };
 
 export const builtinProfiles: Record<string, BuiltinProfile> = {
   default: {

@@ -79,7 +79,7 @@ function hostOn(tree: string, bin: string): VanishingHost {
 
 const NOW = () => new Date('2026-12-02T10:00:00Z');
 
-function expectStructured(id: string, outcome: Outcome): void {
+function expectStructured(id: string, outcome: Pick<Outcome, 'status' | 'message' | 'remediation'>): void {
   expect(['pass', 'warn', 'fail', 'skip', 'error'], id).toContain(outcome.status);
   expect(outcome.message, id).toBeTruthy();
   expect(outcome.message, id).not.toContain('\n');

@@ -1,3 +1,4 @@
+import type { CheckId } from '../ids/checks.js';
 import type { Profile } from '../profile.js';
 
 /** Where `qprep tune` keeps its state on the examined host (under --root). */
@@ -16,7 +17,7 @@ const DEBUGFS_MIGRATION_COST = '/sys/kernel/debug/sched/migration_cost_ns';
  */
 export interface Knob {
   /** the check that reads it and whose plan() changes it */
-  checkId: string;
+  checkId: CheckId;
   value: string;
   sysctl?: { key: string };
   sysfs?: {

@@ -1,3 +1,5 @@
+import type { CheckId } from '../../core/ids/checks.js';
+import type { CheckText } from '../types.js';
 import { cli } from './cli.js';
 import { commands } from './commands.js';
 import { errors } from './errors.js';
@@ -20,7 +22,8 @@ export const en = {
   errors,
   probes: { ...probes, launch: launchProbes },
   commands,
-  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch },
+  // every check id has its entry: a check without one does not compile
+  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch } satisfies Record<CheckId, CheckText>,
 };
 
 /** The shape of a catalogue: every key and every message's parameters, as English has them. */

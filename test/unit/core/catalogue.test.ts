@@ -1,10 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../checks/index.js';
 import { REFERENCE_END, REFERENCE_START, renderCheckReference, renderCheckTable, replaceBetween, replaceCheckTable } from '../../../src/report/catalogue-table.js';
+import { renderAll } from '../../../scripts/check-index.mjs';
 import { CATEGORY_IDS } from '../../../src/core/ids/categories.js';
+import { CHECK_IDS } from '../../../src/core/ids/checks.js';
 
 const checksDir = new URL('../../../checks/', import.meta.url);
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('the check catalogue', () => {
   it('has one file per check, named after its id, and the index lists every file', () => {
@@ -13,6 +17,17 @@ describe('the check catalogue', () => {
       .map((f) => f.replace(/\.ts$/, ''))
       .sort();
     expect(catalogue.map((c) => c.id).sort()).toEqual(files);
+    expect([...CHECK_IDS]).toEqual(files);
+  });
+
+  it('has its index and its id list as scripts/check-index.mjs writes them from checks/ (run "npm run checks:index" when this fails)', () => {
+    for (const [path, content] of Object.entries(renderAll(repo))) expect(readFileSync(`${repo}${path}`, 'utf8'), path).toBe(content);
+  });
+
+  it('gives every check of a category its own place in it', () => {
+    const places = catalogue.map((c) => `${c.category} ${c.order}`);
+    expect(places.filter((place, i) => places.indexOf(place) !== i)).toEqual([]);
+    for (const check of catalogue) expect(Number.isInteger(check.order) && check.order > 0, check.id).toBe(true);
   });
 
   it('has unique, well-formed ids and complete descriptors', () => {

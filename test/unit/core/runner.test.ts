@@ -3,13 +3,16 @@ import { pass, fail, error as errorOutcome } from '../../../src/core/outcome.js'
 import { createContext, runChecks, type RunOptions } from '../../../src/core/runner.js';
 import { LimitedHost } from '../../../src/host/limited.js';
 import type { CommandOptions } from '../../../src/host/types.js';
-import { defineCheck, type Check, type Outcome } from '../../../src/core/types.js';
+import { CHECK_IDS, type CheckId } from '../../../src/core/ids/checks.js';
+import type { Check, Outcome } from '../../../src/core/types.js';
 import { blockingResults, exitCodeFor, summarize } from '../../../src/core/verdict.js';
+import { fakeCheck as checkWith } from '../../helpers/fake-check.js';
 import { FakeHost } from '../../helpers/fake-host.js';
 import { profileWith } from '../../helpers/run-check.js';
 
-function fakeCheck(id: string, run: () => Promise<Outcome>, level: 'required' | 'recommended' = 'required'): Check {
-  return defineCheck({ id, title: id, category: 'host', level, why: 'test', reads: [], fix: 'test', run });
+/** A check of the catalogue's ids with the given logic: the engine's behaviour, not the check's. */
+function fakeCheck(id: CheckId, run: () => Promise<Outcome>, level: 'required' | 'recommended' = 'required'): Check {
+  return checkWith(id, { level, run });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,67 +24,69 @@ function options(overrides: Partial<RunOptions> = {}): RunOptions {
 describe('runChecks', () => {
   it('keeps causedBy only while the cause is in the report and did not pass, pointing at the first link of a chain', async () => {
     const checks = [
-      fakeCheck('t.tools', async () => fail('npu-smi not found')),
-      fakeCheck('t.smi', async () => errorOutcome('no table', { causedBy: 't.tools' })),
-      fakeCheck('t.count', async () => errorOutcome('cannot count', { causedBy: 't.smi' })),
-      fakeCheck('t.passing', async () => pass('fine')),
-      fakeCheck('t.orphan', async () => errorOutcome('cannot look', { causedBy: 't.passing' })),
-      fakeCheck('t.absent', async () => errorOutcome('cannot look', { causedBy: 't.not-run' })),
-      fakeCheck('t.passed-anyway', async () => pass('fine', { causedBy: 't.tools' })),
+      fakeCheck('npu.tools', async () => fail('npu-smi not found')),
+      fakeCheck('npu.smi', async () => errorOutcome('no table', { causedBy: 'npu.tools' })),
+      fakeCheck('npu.count', async () => errorOutcome('cannot count', { causedBy: 'npu.smi' })),
+      fakeCheck('npu.devices', async () => pass('fine')),
+      fakeCheck('npu.health', async () => errorOutcome('cannot look', { causedBy: 'npu.devices' })),
+      // its cause is not in this run
+      fakeCheck('npu.idle', async () => errorOutcome('cannot look', { causedBy: 'hccn.peers' })),
+      fakeCheck('npu.cann', async () => pass('fine', { causedBy: 'npu.tools' })),
     ];
     const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
     expect(Object.fromEntries(results.map((r) => [r.id, r.causedBy]))).toEqual({
-      't.tools': undefined,
-      't.smi': 't.tools',
-      't.count': 't.tools',
-      't.passing': undefined,
-      't.orphan': undefined,
-      't.absent': undefined,
-      't.passed-anyway': undefined,
+      'npu.tools': undefined,
+      'npu.smi': 'npu.tools',
+      'npu.count': 'npu.tools',
+      'npu.devices': undefined,
+      'npu.health': undefined,
+      'npu.idle': undefined,
+      'npu.cann': undefined,
     });
   });
 
   it('returns results in catalogue order whatever order they finish in', async () => {
     const finished: string[] = [];
+    const ids = CHECK_IDS.slice(0, 4);
     const checks = [30, 1, 15, 5].map((delay, i) =>
-      fakeCheck(`t.c${i}`, async () => {
+      fakeCheck(ids[i]!, async () => {
         await sleep(delay);
-        finished.push(`t.c${i}`);
+        finished.push(ids[i]!);
         return pass(`done after ${delay}`);
       }),
     );
     const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
-    expect(results.map((r) => r.id)).toEqual(['t.c0', 't.c1', 't.c2', 't.c3']);
-    expect(finished).not.toEqual(['t.c0', 't.c1', 't.c2', 't.c3']);
+    expect(results.map((r) => r.id)).toEqual(ids);
+    expect(finished).not.toEqual(ids);
   });
 
   it("turns one check's exception into that check's error and runs the others", async () => {
     const checks = [
-      fakeCheck('t.boom', async () => {
+      fakeCheck('host.shm', async () => {
         throw new TypeError('cannot read properties of undefined');
       }),
-      fakeCheck('t.fine', async () => pass('fine')),
+      fakeCheck('host.disk', async () => pass('fine')),
     ];
     const [boom, fine] = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
     expect(boom!.status).toBe('error');
-    expect(boom!.message).toBe('internal error in t.boom: cannot read properties of undefined');
+    expect(boom!.message).toBe('internal error in host.shm: cannot read properties of undefined');
     expect(boom!.remediation).toContain('qprep snapshot');
     expect(fine!.status).toBe('pass');
   });
 
   it('stops waiting for a check that never finishes (watchdog) and reports it', async () => {
-    const hang = fakeCheck('t.hang', () => new Promise<Outcome>(() => undefined));
+    const hang = fakeCheck('host.memory', () => new Promise<Outcome>(() => undefined));
     hang.budgetMs = () => 50;
     const [result] = await runChecks([hang], createContext(new FakeHost(), profileWith(), 200), options());
     expect(result!.status).toBe('error');
-    expect(result!.message).toBe('t.hang did not finish within 50 ms');
+    expect(result!.message).toBe('host.memory did not finish within 50 ms');
   });
 
   it('respects the concurrency limit', async () => {
     let running = 0;
     let peak = 0;
-    const checks = Array.from({ length: 10 }, (_, i) =>
-      fakeCheck(`t.c${i}`, async () => {
+    const checks = CHECK_IDS.slice(0, 10).map((id) =>
+      fakeCheck(id, async () => {
         running++;
         peak = Math.max(peak, running);
         await sleep(5);
@@ -94,21 +99,21 @@ describe('runChecks', () => {
   });
 
   it('reports a recommended fail as warn and keeps required fails', async () => {
-    const checks = [fakeCheck('t.req', async () => fail('bad', { remediation: 'x' })), fakeCheck('t.rec', async () => fail('meh', { remediation: 'x' }), 'recommended')];
+    const checks = [fakeCheck('host.shm', async () => fail('bad', { remediation: 'x' })), fakeCheck('net.proxy', async () => fail('meh', { remediation: 'x' }), 'recommended')];
     const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
     expect(results.map((r) => r.status)).toEqual(['fail', 'warn']);
   });
 
   it('lets a profile promote a check to required', async () => {
-    const checks = [fakeCheck('t.rec', async () => fail('meh', { remediation: 'x' }), 'recommended')];
-    const profile = profileWith({ levels: { 't.rec': 'required' } });
+    const checks = [fakeCheck('net.proxy', async () => fail('meh', { remediation: 'x' }), 'recommended')];
+    const profile = profileWith({ levels: { 'net.proxy': 'required' } });
     const [result] = await runChecks(checks, createContext(new FakeHost(), profile, 200), options());
     expect(result!.level).toBe('required');
     expect(result!.status).toBe('fail');
   });
 
   it('downgrades an ignored fail to warn and records it, but never an error', async () => {
-    const checks = [fakeCheck('t.a', async () => fail('bad', { remediation: 'x' })), fakeCheck('t.b', async () => errorOutcome('cannot tell', { remediation: 'x' }))];
+    const checks = [fakeCheck('host.shm', async () => fail('bad', { remediation: 'x' })), fakeCheck('host.disk', async () => errorOutcome('cannot tell', { remediation: 'x' }))];
     const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options({ ignore: 'all' }));
     expect(results[0]!.status).toBe('warn');
     expect(results[0]!.waived).toEqual({ reason: 'ignored with --ignore', found: 'fail' });
@@ -120,11 +125,11 @@ describe('runChecks', () => {
   });
 
   it('applies profile waivers until they expire', async () => {
-    const checks = [fakeCheck('t.a', async () => fail('bad', { remediation: 'x' })), fakeCheck('t.b', async () => fail('bad', { remediation: 'x' }))];
+    const checks = [fakeCheck('host.shm', async () => fail('bad', { remediation: 'x' })), fakeCheck('host.disk', async () => fail('bad', { remediation: 'x' }))];
     const profile = profileWith({
       waivers: [
-        { id: 't.a', reason: 'known, ticket OPS-12', expires: '2027-01-31' },
-        { id: 't.b', reason: 'old', expires: '2026-01-01' },
+        { id: 'host.shm', reason: 'known, ticket OPS-12', expires: '2027-01-31' },
+        { id: 'host.disk', reason: 'old', expires: '2026-01-01' },
       ],
     });
     const now = () => new Date('2026-12-02T10:00:00Z');
@@ -139,8 +144,8 @@ describe('runChecks', () => {
   });
 
   it('a waiver applies through its expiry day and stops the day after', async () => {
-    const checks = [fakeCheck('t.a', async () => fail('bad', { remediation: 'x' }))];
-    const profile = profileWith({ waivers: [{ id: 't.a', reason: 'r', expires: '2026-12-02' }] });
+    const checks = [fakeCheck('host.shm', async () => fail('bad', { remediation: 'x' }))];
+    const profile = profileWith({ waivers: [{ id: 'host.shm', reason: 'r', expires: '2026-12-02' }] });
     const on = async (iso: string) => (await runChecks(checks, createContext(new FakeHost(), profile, 200, () => new Date(iso)), options({ now: () => new Date(iso) })))[0]!;
     expect((await on('2026-12-02T23:59:00Z')).status).toBe('warn');
     expect((await on('2026-12-03T00:00:00Z')).status).toBe('fail');
@@ -149,18 +154,18 @@ describe('runChecks', () => {
 
 it('records waivers of recommended checks too, so --strict respects them', async () => {
   const checks = [
-    fakeCheck('t.rec', async () => fail('meh', { remediation: 'x' }), 'recommended'),
-    fakeCheck('t.warn', async () => ({ status: 'warn', message: 'proxy set', remediation: 'x' }), 'recommended'),
-    fakeCheck('t.other', async () => fail('meh', { remediation: 'x' }), 'recommended'),
+    fakeCheck('net.proxy', async () => fail('meh', { remediation: 'x' }), 'recommended'),
+    fakeCheck('mem.jemalloc', async () => ({ status: 'warn', message: 'proxy set', remediation: 'x' }), 'recommended'),
+    fakeCheck('sysctl.swappiness', async () => fail('meh', { remediation: 'x' }), 'recommended'),
   ];
-  const profile = profileWith({ waivers: [{ id: 't.rec', reason: 'accepted' }, { id: 't.warn', reason: 'wrapper unsets it' }] });
+  const profile = profileWith({ waivers: [{ id: 'net.proxy', reason: 'accepted' }, { id: 'mem.jemalloc', reason: 'wrapper unsets it' }] });
   const results = await runChecks(checks, createContext(new FakeHost(), profile, 200), options());
   expect(results.map((r) => [r.status, r.waived?.reason])).toEqual([
     ['warn', 'accepted'],
     ['warn', 'wrapper unsets it'],
     ['warn', undefined],
   ]);
-  expect(blockingResults(results, true).map((r) => r.id)).toEqual(['t.other']);
+  expect(blockingResults(results, true).map((r) => r.id)).toEqual(['sysctl.swappiness']);
 });
 
 describe('LimitedHost', () => {

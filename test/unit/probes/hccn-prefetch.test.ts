@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { pass } from '../../../src/core/outcome.js';
 import { createContext, runChecks } from '../../../src/core/runner.js';
-import { defineCheck, type Check } from '../../../src/core/types.js';
+import type { CheckId } from '../../../src/core/ids/checks.js';
+import type { Check } from '../../../src/core/types.js';
 import type { CommandResult } from '../../../src/host/types.js';
 import { hccnIp, prefetchDeviceIps } from '../../../src/probes/hccn.js';
 import { npuInventory } from '../../../src/probes/npu.js';
+import { fakeCheck } from '../../helpers/fake-check.js';
 import { FakeHost, type FakeHostSpec } from '../../helpers/fake-host.js';
 import { hccnHost } from '../../helpers/hccn-host.js';
 import { profileWith } from '../../helpers/run-check.js';
@@ -71,15 +73,8 @@ describe('prefetchDeviceIps: the hccn_tool queue starts while npu-smi lists the 
 
 describe('runChecks and Check.prefetch', () => {
   const ran: string[] = [];
-  const check = (id: string, prefetch?: Check['prefetch']): Check =>
-    defineCheck({
-      id,
-      title: id,
-      category: 'hccn',
-      level: 'required',
-      why: 'test',
-      reads: [],
-      fix: 'test',
+  const check = (id: CheckId, prefetch?: Check['prefetch']): Check =>
+    fakeCheck(id, {
       ...(prefetch ? { prefetch } : {}),
       async run() {
         ran.push(`run ${id}`);
@@ -90,20 +85,20 @@ describe('runChecks and Check.prefetch', () => {
   it('starts every selected check\'s prefetch before any check runs; one that throws or rejects changes nothing', async () => {
     ran.length = 0;
     const checks = [
-      check('test.first'),
-      check('test.throws', () => {
-        ran.push('prefetch test.throws');
+      check('hccn.conf'),
+      check('hccn.ip', () => {
+        ran.push('prefetch hccn.ip');
         throw new Error('boom');
       }),
-      check('test.rejects', async () => {
-        ran.push('prefetch test.rejects');
+      check('hccn.link', async () => {
+        ran.push('prefetch hccn.link');
         throw new Error('boom');
       }),
-      check('test.last', () => void ran.push('prefetch test.last')),
+      check('hccn.lldp', () => void ran.push('prefetch hccn.lldp')),
     ];
     const ctx = createContext(new FakeHost({}), profileWith(), 1000);
     const results = await runChecks(checks, ctx, { concurrency: 1, commandConcurrency: 8, toolLimits: {}, timeoutMs: 1000, ignore: new Set() });
-    expect(ran).toEqual(['prefetch test.throws', 'prefetch test.rejects', 'prefetch test.last', 'run test.first', 'run test.throws', 'run test.rejects', 'run test.last']);
+    expect(ran).toEqual(['prefetch hccn.ip', 'prefetch hccn.link', 'prefetch hccn.lldp', 'run hccn.conf', 'run hccn.ip', 'run hccn.link', 'run hccn.lldp']);
     expect(results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
   });
 });

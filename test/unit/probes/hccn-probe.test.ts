@@ -5,12 +5,13 @@ import { performCheck } from '../../../src/app/session.js';
 import { pass } from '../../../src/core/outcome.js';
 import { createContext } from '../../../src/core/runner.js';
 import { DEFAULT_TOOL_LIMITS, LimitedHost } from '../../../src/host/limited.js';
-import { defineCheck, type CheckContext } from '../../../src/core/types.js';
+import type { CheckContext } from '../../../src/core/types.js';
 import type { CommandResult, Host } from '../../../src/host/types.js';
 import { parseHccnIp } from '../../../src/parsers/hccn.js';
 import { busyBackoffMs, hccnConf, hccnIp, hccnTls, pingArgs, queryHccn, runHccnTool, runPing, runPings } from '../../../src/probes/hccn.js';
 import { FakeHost, type FakeCommand, type FakeHostSpec } from '../../helpers/fake-host.js';
 import { profileWith } from '../../helpers/run-check.js';
+import { fakeCheck } from '../../helpers/fake-check.js';
 
 const TOOL = '/usr/local/Ascend/driver/tools/hccn_tool';
 const ascend = (name: string) => readFileSync(new URL(`../../fixtures/ascend/${name}`, import.meta.url), 'utf8');
@@ -201,14 +202,8 @@ describe('the hccn_tool limit per host', () => {
     }
   });
 
-  const probeEveryDevice = defineCheck({
-    id: 'test.hccn-fanout',
-    title: 'asks hccn_tool about 8 devices at once',
-    category: 'hccn',
-    level: 'required',
-    why: 'test',
-    reads: ['hccn_tool'],
-    fix: 'test',
+  // asks hccn_tool about 8 devices at once
+  const probeEveryDevice = fakeCheck('hccn.link', {
     async run(ctx) {
       const answers = await Promise.all(Array.from({ length: 8 }, (_, d) => runHccnTool(ctx, d, ['-link', '-g'])));
       return pass(`${answers.filter((a) => a.ok).length} answers`);

@@ -8,8 +8,9 @@ import { createContext } from '../../../src/core/runner.js';
 import { rollback, tune, type TuneDeps, type TuneOptions } from '../../../src/core/tune/engine.js';
 import { JOURNAL_PATH } from '../../../src/core/tune/journal.js';
 import { LOCK_PATH } from '../../../src/core/tune/lock.js';
-import { defineCheck, type Check } from '../../../src/core/types.js';
+import type { Check } from '../../../src/core/types.js';
 import type { LoadedProfile } from '../../../src/core/profile.js';
+import { fakeCheck } from '../../helpers/fake-check.js';
 import { FakeHost, type FakeHostSpec, type FakeNode } from '../../helpers/fake-host.js';
 import { profileWith } from '../../helpers/run-check.js';
 
@@ -173,14 +174,9 @@ describe('tune: apply, verify, journal', () => {
   });
 
   it('a check that still fails after the writes is a failed verification: everything is put back', async () => {
-    const stubborn = defineCheck({
-      id: 'test.stubborn',
-      title: 'never satisfied',
-      category: 'tuning',
+    // never satisfied; an id no tuning knob names, so that only its own plan is applied
+    const stubborn = fakeCheck('mem.jemalloc', {
       level: 'recommended',
-      why: 'x',
-      reads: [SWAPPINESS],
-      fix: 'x',
       run: async () => fail('still wrong', { remediation: 'x' }),
       plan: async () => [sysctlChange('vm.swappiness', 0)],
     });
@@ -188,19 +184,14 @@ describe('tune: apply, verify, journal', () => {
     const result = await tune(host, loaded(), [stubborn], run, deps());
     expect(result.outcome).toBe('rolled-back');
     expect(result.changes[0]!.status).toBe('reverted');
-    expect(result.changes[0]!.error).toBe('verification: test.stubborn is still warn: still wrong');
+    expect(result.changes[0]!.error).toBe('verification: mem.jemalloc is still warn: still wrong');
     expect(host.content(SWAPPINESS)).toBe('60\n');
   });
 
   it('a change whose old value cannot be read is refused, and then nothing is written', async () => {
-    const reader = defineCheck({
-      id: 'test.blind',
-      title: 'cannot read its file',
-      category: 'tuning',
+    // cannot read its file; an id no tuning knob names
+    const reader = fakeCheck('host.shm', {
       level: 'recommended',
-      why: 'x',
-      reads: [NUMA],
-      fix: 'x',
       run: async () => fail('wrong', { remediation: 'x' }),
       plan: async () => [sysctlChange('kernel.numa_balancing', 0), sysctlChange('vm.swappiness', 0)],
     });
@@ -214,7 +205,7 @@ describe('tune: apply, verify, journal', () => {
 
   it('refuses changes outside the allow-list built from the profile, before any write', async () => {
     const rogue = (changes: Change[]) =>
-      defineCheck({ id: 'test.rogue', title: 'rogue', category: 'tuning', level: 'recommended', why: 'x', reads: ['x'], fix: 'x', run: async () => fail('x', { remediation: 'x' }), plan: async () => changes });
+      fakeCheck('host.disk', { level: 'recommended', run: async () => fail('x', { remediation: 'x' }), plan: async () => changes });
     const cases: Array<[Change, RegExp]> = [
       [{ kind: 'sysctl', key: '../../x', path: '/proc/sys/../../x', value: '1' }, /not a canonical absolute path/],
       [{ kind: 'sysctl', key: '../../x', path: '/proc/sys/x', value: '1' }, /sysctl "\.\.\/\.\.\/x" is not one the profile tunes/],

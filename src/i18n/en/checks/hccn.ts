@@ -1,3 +1,5 @@
+import type { CheckEntries } from '../../types.js';
+
 /** The checks hccn.*: the NPU network (hccn_tool, hccn.conf, peers, SuperPoD). One entry per check id. */
 export const hccn = {
   'hccn.conf': {
@@ -298,4 +300,4 @@ export const hccn = {
     notZeroFix: (p: { command: string }) => `${p.command} (on every node)`,
     ok: (p: { devices: number; scope: string }) => `the TLS switch is 0 on all ${p.devices} devices${p.scope}`,
   },
-};
+} satisfies CheckEntries;

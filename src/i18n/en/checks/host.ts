@@ -1,3 +1,5 @@
+import type { CheckEntries } from '../../types.js';
+
 /** The checks host.*: host resources (memory, shm, disk, server model). One entry per check id. */
 export const host = {
   'host.model': {
@@ -78,4 +80,4 @@ export const host = {
     freeSpace: (p: { path: string }) =>
       `free space on the filesystem of ${p.path} (du -xsh ${p.path}/* | sort -h | tail), or point host.disk in the profile at the directory that will hold the weights`,
   },
-};
+} satisfies CheckEntries;

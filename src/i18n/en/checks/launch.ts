@@ -1,5 +1,6 @@
 import type { FlagProblem } from '../../../parsers/vllm-args.js';
 import { plural } from '../../../util/text.js';
+import type { CheckEntries } from '../../types.js';
 
 /** Text of src/probes/launch.ts that every launch check quotes (catalogue: probes.launch). */
 export const launchProbes = {
@@ -421,4 +422,4 @@ export const launch = {
     allGood: (p: { script: string; checked: string }) => `${p.script}: ${p.checked}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
-};
+} satisfies CheckEntries;

@@ -1,3 +1,5 @@
+import type { CheckEntries } from '../../types.js';
+
 /** The checks net.*: the host network. One entry per check id. */
 export const net = {
   'net.host-nic': {
@@ -127,4 +129,4 @@ export const net = {
     unsetFix: (p: { variables: string }) =>
       `unset ${p.variables} in the launch script (the deployment guides do), or export no_proxy=localhost,127.0.0.1,<every node address>`,
   },
-};
+} satisfies CheckEntries;

@@ -1,4 +1,5 @@
 import { plural } from '../../../util/text.js';
+import type { CheckEntries } from '../../types.js';
 
 /** The checks npu.*: the NPUs, their driver, firmware and CANN. One entry per check id. */
 export const npu = {
@@ -266,4 +267,4 @@ export const npu = {
       `${plural(p.used, 'NPU device')} free: ${p.processTable ? 'no process' : 'this driver prints no process table'}` +
       (p.memoryRange ? `, ${p.memoryRange.min}-${p.memoryRange.max} MB in use (idle baseline)` : ''),
   },
-};
+} satisfies CheckEntries;

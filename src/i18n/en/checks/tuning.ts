@@ -1,4 +1,5 @@
 import { plural } from '../../../util/text.js';
+import type { CheckEntries } from '../../types.js';
 
 /** "on the host (not in the container): " before a remediation that must run outside the container */
 const onHost = (inContainer: boolean) => (inContainer ? 'on the host (not in the container): ' : '');
@@ -247,4 +248,4 @@ export const tuning = {
     inEffect: (p: { changes: number; since: string; rollback: string }) =>
       `${plural(p.changes, 'setting')} changed by qprep tune since ${p.since} are in effect (undo: ${p.rollback})`,
   },
-};
+} satisfies CheckEntries;
