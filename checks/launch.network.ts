@@ -4,8 +4,8 @@ import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import type { NetInterface } from '../src/host/types.js';
 import type { ShellVariable } from '../src/parsers/launch-script.js';
-import { integerFlag, lastFlag } from '../src/parsers/vllm-args.js';
-import { at, describeVariable, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
+import { integerFlag, lastFlag, type IntegerFlag, type ServeFlag } from '../src/parsers/vllm-args.js';
+import { at, describeVariable, launchView, noLaunchScript, parallelism, rootOf, type LaunchView, type Parallelism } from '../src/probes/launch.js';
 import { isIP, isLoopbackOrLinkLocal } from '../src/util/ip.js';
 import { redactEnvValue } from '../src/util/redact.js';
 import { summarizeList, type ListWords } from '../src/util/text.js';
@@ -97,6 +97,391 @@ async function masterReachable(ctx: CheckContext, address: string, port: number)
   return { ok: false, detail: (w) => w.t.noAnswer({ address, port, error: problem }) };
 }
 
+/** What the rules read and what they find, for one run. */
+interface Scan {
+  view: LaunchView;
+  interfaces: readonly NetInterface[];
+  /** the first up interface with an IPv4 address: the one a suggested value names */
+  defaultNic: NetInterface | undefined;
+  problems: Problem[];
+  checked: Say[];
+  evidence: Record<string, unknown>;
+}
+
+/** This node's address as the script sets it: the first good value, and every origin judged. */
+interface NodeAddress {
+  ip: string | undefined;
+  /** `NAME@line` of the assignments judged, so that a value reused elsewhere is judged once */
+  roots: Set<string>;
+}
+
+/** A place the script names the data-parallel master: --data-parallel-address or a variable. */
+interface MasterCandidate {
+  label: Say;
+  value: string;
+  known: boolean;
+  dynamic?: string;
+  root: string;
+  fix: (w: Words, value: string, comment: string) => string;
+}
+
+/** What a master's address is judged against: the server's layout and this node's address. */
+interface MasterSetting {
+  layout: Parallelism | undefined;
+  /** this node runs data-parallel rank 0 and the API server */
+  isMaster: boolean;
+  nodeIp: string | undefined;
+  rpcPort: IntegerFlag | undefined;
+}
+
+function labelOf(view: LaunchView, variable: ShellVariable): Say {
+  return (w) => describeVariable(view, variable, w.launch);
+}
+
+function rootKeyOf(variable: ShellVariable): string {
+  const root = rootOf(variable);
+  return `${root.name}@${root.line}`;
+}
+
+/** The value of a variable that is built at run time: the literal to write instead. */
+function computedValue(scan: Scan, variable: ShellVariable, suggestion: Say): Problem {
+  const label = labelOf(scan.view, variable);
+  const dynamic = variable.value.dynamic[0] ?? '';
+  return { level: 'warn', text: (w) => w.t.computed({ variable: label(w), dynamic }), fix: (w) => fixLine(w, scan.view, variable, suggestion(w), w.t.writtenLiterally) };
+}
+
+/** Rule 1: HCCL_IF_IP and its kin name an address of this node, on an up interface, that the other nodes can reach. */
+function checkNodeAddresses(scan: Scan): NodeAddress {
+  const address: NodeAddress = { ip: undefined, roots: new Set() };
+  const addressEvidence: Array<Record<string, unknown>> = [];
+  for (const variable of variablesNamed(scan.view, LOCAL_ADDRESS_VARIABLES)) {
+    const rootKey = rootKeyOf(variable);
+    if (address.roots.has(rootKey)) continue;
+    address.roots.add(rootKey);
+    const value = variable.value;
+    addressEvidence.push({ name: variable.name, line: variable.line, value: value.text, known: value.known });
+    const ip = judgeNodeAddress(scan, variable);
+    if (ip !== undefined) address.ip ??= ip;
+  }
+  scan.evidence.addresses = addressEvidence;
+  return address;
+}
+
+/** One variable naming this node's address: its IP when it is good, else the problem is recorded. */
+function judgeNodeAddress(scan: Scan, variable: ShellVariable): string | undefined {
+  const { view, interfaces, defaultNic, problems } = scan;
+  const value = variable.value;
+  const label = labelOf(view, variable);
+  const defaultIp = defaultNic ? ipv4Of(defaultNic)! : undefined;
+  const suggestion = (w: Words) => defaultIp ?? w.t.thisHostAddress;
+  const hostAddress: Say = (w) => fixLine(w, view, variable, suggestion(w), w.t.hostAddressOn({ nic: defaultNic ? defaultNic.name : null }));
+  if (!value.known) {
+    problems.push(computedValue(scan, variable, suggestion));
+    return undefined;
+  }
+  const ip = value.text.trim();
+  if (ip === '') {
+    problems.push({ level: 'fail', text: (w) => w.t.empty({ variable: label(w) }), fix: hostAddress });
+    return undefined;
+  }
+  if (!isIP(ip)) {
+    problems.push({ level: 'fail', text: (w) => w.t.notIp({ variable: label(w), value: ip }), fix: hostAddress });
+    return undefined;
+  }
+  const holder = owner(interfaces, ip);
+  if (!holder) {
+    const local = interfaces.filter((i) => !i.loopback).flatMap((i) => i.addresses.filter((a) => a.family === 'IPv4').map((a) => `${a.address} (${i.name})`));
+    problems.push({
+      level: 'fail',
+      text: (w) => w.t.notLocal({ variable: label(w), ip, local: summarizeList(local, 3, w.list) || w.t.noIpv4 }),
+      fix: hostAddress,
+    });
+    return undefined;
+  }
+  if (!isUp(holder)) {
+    problems.push({ level: 'fail', text: (w) => w.t.addressDown({ variable: label(w), ip, nic: holder.name }), fix: (w) => w.t.addressUpFix({ nic: holder.name }) });
+    return undefined;
+  }
+  const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
+  if (isLoopbackOrLinkLocal(ip) && layout && layout.dp > layout.dpLocal) {
+    const nodes = layout.dp / Math.max(1, layout.dpLocal);
+    problems.push({ level: 'fail', text: (w) => w.t.unreachableLocal({ variable: label(w), ip, nodes }), fix: (w) => fixLine(w, view, variable, suggestion(w), w.t.reachableAddress) });
+    return undefined;
+  }
+  const name = variable.name;
+  scan.checked.push((w) => w.t.checkedAddress({ name, ip, nic: holder.name }));
+  return ip;
+}
+
+/** Rule 2: HCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME and their kin select up interfaces, the one carrying this node's address. */
+function checkInterfaces(scan: Scan, nodeIp: string | undefined): void {
+  const interfaceEvidence: Array<Record<string, unknown>> = [];
+  const seenInterfaceRoots = new Set<string>();
+  for (const variable of variablesNamed(scan.view, INTERFACE_VARIABLES)) {
+    const value = variable.value;
+    interfaceEvidence.push({ name: variable.name, line: variable.line, value: value.text, known: value.known });
+    // GLOO_/TP_/HCCL_SOCKET_IFNAME=$nic_name: one value, judged once
+    const rootKey = rootKeyOf(variable);
+    if (seenInterfaceRoots.has(rootKey)) continue;
+    seenInterfaceRoots.add(rootKey);
+    judgeInterfaceVariable(scan, variable, nodeIp);
+  }
+  scan.evidence.interfaces = interfaceEvidence;
+}
+
+/** One interface variable, with the interface name its fix suggests. */
+interface InterfaceSetting {
+  variable: ShellVariable;
+  label: Say;
+  nodeIp: string | undefined;
+  /** the interface carrying this node's address, or the default one */
+  suggestion: string;
+  /** the fix that writes `suggestion` where the value is set */
+  suggested: Say;
+}
+
+function judgeInterfaceVariable(scan: Scan, variable: ShellVariable, nodeIp: string | undefined): void {
+  const { view, interfaces, defaultNic, problems } = scan;
+  const value = variable.value;
+  const carrying = nodeIp ? owner(interfaces, nodeIp) : defaultNic;
+  const suggestion = carrying?.name ?? '<interface>';
+  const carriedIp = nodeIp ?? (carrying ? ipv4Of(carrying) : undefined);
+  const label = labelOf(view, variable);
+  const comment = (w: Words) => w.t.interfaceOf({ ip: carriedIp ?? null });
+  const suggested: Say = (w) => fixLine(w, view, variable, suggestion, comment(w));
+  if (!value.known) {
+    problems.push(computedValue(scan, variable, () => suggestion));
+    return;
+  }
+  if (value.text.trim() === '') {
+    problems.push({ level: 'fail', text: (w) => w.t.empty({ variable: label(w) }), fix: suggested });
+    return;
+  }
+  const setting: InterfaceSetting = { variable, label, nodeIp, suggestion, suggested };
+  const names = variable.name === 'HCCL_SOCKET_IFNAME' ? hcclSelectedInterfaces(scan, setting) : value.text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of names) judgeInterfaceName(scan, setting, name);
+}
+
+/** The interface HCCL takes from an HCCL_SOCKET_IFNAME selector (none when it only excludes, or matches nothing). */
+function hcclSelectedInterfaces(scan: Scan, setting: InterfaceSetting): string[] {
+  const { interfaces, problems } = scan;
+  const { variable, label, nodeIp, suggested } = setting;
+  const value = variable.value;
+  const spec = hcclInterfaceSpec(value.text);
+  if (spec.excludes) {
+    const excluded = value.text.replace(/^\^=?/, '');
+    scan.checked.push((w) => w.t.checkedExcludes({ name: variable.name, excluded }));
+    return [];
+  }
+  const matched = interfaces.filter((i) => spec.exact.includes(i.name) || spec.prefixes.some((p) => i.name.startsWith(p))).map((i) => i.name);
+  if (matched.length === 0) {
+    problems.push({
+      level: 'fail',
+      text: (w) => w.t.noMatch({ variable: label(w), value: value.text, interfaces: summarizeList(interfaces.map((i) => i.name), 6, w.list) }),
+      fix: suggested,
+    });
+    return [];
+  }
+  // HCCL takes the first match: the one carrying HCCL_IF_IP must be it, or the only one
+  let names = matched.length === 1 || !nodeIp ? matched.slice(0, 1) : matched.filter((n) => owner(interfaces, nodeIp)?.name === n).slice(0, 1);
+  if (names.length === 0) names = matched.slice(0, 1);
+  if (matched.length > 1) {
+    const first = names[0];
+    problems.push({
+      level: 'warn',
+      text: (w) => w.t.manyMatch({ variable: label(w), value: value.text, count: matched.length, matched: summarizeList(matched, 4, w.list) }),
+      fix: (w) => fixLine(w, scan.view, variable, `=${first}`, w.t.exactName),
+    });
+  }
+  return names;
+}
+
+/** One selected interface: it exists, is up, and carries this node's address. */
+function judgeInterfaceName(scan: Scan, setting: InterfaceSetting, name: string): void {
+  const { view, interfaces, problems } = scan;
+  const { variable, label, nodeIp, suggestion, suggested } = setting;
+  const iface = interfaces.find((i) => i.name === name);
+  if (!iface) {
+    problems.push({ level: 'fail', text: (w) => w.t.noSuchInterface({ variable: label(w), name, interfaces: summarizeList(interfaces.map((i) => i.name), 6, w.list) }), fix: suggested });
+    return;
+  }
+  if (!isUp(iface)) {
+    problems.push({ level: 'fail', text: (w) => w.t.interfaceDown({ variable: label(w), name }), fix: (w) => w.t.interfaceUpFix({ name, suggestion }) });
+    return;
+  }
+  if (nodeIp && !iface.addresses.some((a) => a.address === nodeIp)) {
+    const actual = owner(interfaces, nodeIp);
+    const ip = nodeIp;
+    problems.push({
+      level: 'fail',
+      text: (w) => w.t.otherInterface({ variable: label(w), name, ip, actual: actual?.name ?? null }),
+      fix: (w) => fixLine(w, view, variable, actual?.name ?? suggestion, w.t.interfaceOf({ ip })),
+    });
+    return;
+  }
+  const variableName = variable.name;
+  scan.checked.push((w) => w.t.checkedUp({ name: variableName, nic: name }));
+}
+
+/** Rule 3: the master of the data-parallel group is named, is an address, and is this node or answers. */
+async function checkMasters(ctx: CheckContext, scan: Scan, address: NodeAddress): Promise<void> {
+  const { view } = scan;
+  const serve = view.serve;
+  const layout = serve ? parallelism(serve.parsed) : undefined;
+  const rpcPort = serve ? integerFlag(serve.parsed, 'data-parallel-rpc-port', 1) : undefined;
+  const masterEvidence: Array<Record<string, unknown>> = [];
+  const addressFlag = serve ? lastFlag(serve.parsed, 'data-parallel-address') : undefined;
+  const masters = masterCandidates(scan, addressFlag);
+  if (serve && layout && layout.dp > layout.dpLocal && layout.backend !== 'ray' && !addressFlag?.value) {
+    scan.problems.push(missingAddressFlag(scan, serve.line, layout, address.ip));
+  }
+  const isMaster = layout !== undefined && layout.startRank === 0 && !layout.headless;
+  const setting: MasterSetting = { layout, isMaster, nodeIp: address.ip, rpcPort };
+  for (const master of masters) {
+    masterEvidence.push({ name: master.label(ENGLISH), value: master.value, known: master.known });
+    // --data-parallel-address ${IP_ADDRESS} on the master: the value judged above as this node's address
+    if (address.roots.has(master.root) && isMaster) continue;
+    await judgeMaster(ctx, scan, master, setting);
+  }
+  scan.evidence.masters = masterEvidence;
+}
+
+/** --data-parallel-address first, then the master variables whose value it does not already give. */
+function masterCandidates(scan: Scan, addressFlag: ServeFlag | undefined): MasterCandidate[] {
+  const { view } = scan;
+  const masters: MasterCandidate[] = [];
+  if (addressFlag?.value) {
+    const v = addressFlag.value;
+    const source = v.origins.length > 0 ? v.origins[v.origins.length - 1]! : undefined;
+    const variable = source ? view.script.variables.get(source.name) : undefined;
+    masters.push({
+      label: (w) => w.t.addressFlag({ at: at(view, addressFlag.line) }),
+      root: source ? `${source.name}@${source.line}` : `--data-parallel-address@${addressFlag.line}`,
+      value: v.text.trim(),
+      known: v.known,
+      ...(v.dynamic[0] ? { dynamic: v.dynamic[0] } : {}),
+      fix: (w, value, comment) => (variable ? fixLine(w, view, variable, value, comment) : w.t.addressFlagFix({ script: view.name, line: addressFlag.line, value, comment })),
+    });
+  }
+  for (const variable of variablesNamed(view, MASTER_VARIABLES)) {
+    if (masters.some((m) => m.value === variable.value.text.trim())) continue;
+    masters.push({
+      label: labelOf(view, variable),
+      root: rootKeyOf(variable),
+      value: variable.value.text.trim(),
+      known: variable.value.known,
+      ...(variable.value.dynamic[0] ? { dynamic: variable.value.dynamic[0] } : {}),
+      fix: (w, value, comment) => fixLine(w, view, variable, value, comment),
+    });
+  }
+  return masters;
+}
+
+/** A server spread over nodes without --data-parallel-address: vLLM's default master address is 127.0.0.1, which the other nodes cannot reach. */
+function missingAddressFlag(scan: Scan, serveLine: number, layout: Parallelism, nodeIp: string | undefined): Problem {
+  const { view, defaultNic } = scan;
+  const own = nodeIp ?? (defaultNic ? ipv4Of(defaultNic) : undefined);
+  const starts = layout.startRank === 0;
+  const { dpLocal, dp } = layout;
+  return {
+    level: 'fail',
+    text: (w) => w.t.noAddressFlag({ script: view.name, local: dpLocal, dp }),
+    fix: (w) => w.t.noAddressFlagFix({ script: view.name, line: serveLine, address: starts && own ? own : null, starts }),
+  };
+}
+
+/** One named master: known, an address, local on the master and only there, and answering on the RPC port. */
+async function judgeMaster(ctx: CheckContext, scan: Scan, master: MasterCandidate, setting: MasterSetting): Promise<void> {
+  const { interfaces, defaultNic, problems } = scan;
+  const { layout, isMaster, nodeIp, rpcPort } = setting;
+  const defaultIp = defaultNic ? ipv4Of(defaultNic) : undefined;
+  if (!master.known) {
+    // $5 of a template, or a variable set nowhere: the caller's value, named by launch.flags / launch.placeholders
+    if (/^\$(?:\d|\{\d+\})$|set nowhere/.test(master.dynamic ?? '')) return;
+    problems.push({ level: 'warn', text: (w) => w.t.computed({ variable: master.label(w), dynamic: master.dynamic ?? '' }), fix: (w) => master.fix(w, w.t.nodeZeroAddress, w.t.writtenLiterally) });
+    return;
+  }
+  if (!isIP(master.value)) {
+    const own = nodeIp ?? defaultIp;
+    problems.push({
+      level: 'fail',
+      text: (w) => w.t.notIp({ variable: master.label(w), value: master.value }),
+      fix: (w) => master.fix(w, isMaster && own ? own : w.t.nodeZeroAddress, isMaster ? w.t.ownAddressNodeZero : w.t.nodeZeroLocalIp),
+    });
+    return;
+  }
+  const local = owner(interfaces, master.value) !== undefined;
+  if (isMaster && layout!.dp > 1 && !local) {
+    problems.push({
+      level: 'fail',
+      text: (w) => w.t.masterNotLocal({ master: master.label(w), value: master.value }),
+      fix: (w) => master.fix(w, nodeIp ?? defaultIp ?? w.t.thisHostAddress, w.t.masterIsThis),
+    });
+    return;
+  }
+  if (!isMaster && local && layout && layout.dp > layout.dpLocal) {
+    const { startRank, headless } = layout;
+    problems.push({
+      level: 'warn',
+      text: (w) => w.t.notMaster({ master: master.label(w), value: master.value, start: startRank, headless }),
+      fix: (w) => master.fix(w, w.t.nodeZeroAddress, w.t.nodeZeroLocalIp),
+    });
+    return;
+  }
+  if (!local && rpcPort?.state === 'ok') {
+    await judgeMasterAnswers(ctx, scan, master, rpcPort.value);
+    return;
+  }
+  scan.checked.push((w) => w.t.checkedMaster({ value: master.value, local }));
+}
+
+/** Another node's master: it answers on --data-parallel-rpc-port (a refusal is an answer). */
+async function judgeMasterAnswers(ctx: CheckContext, scan: Scan, master: MasterCandidate, port: number): Promise<void> {
+  const reach = await masterReachable(ctx, master.value, port);
+  const said: Say = (w) => w.t.reachDetail({ master: master.label(w), detail: reach.detail(w) });
+  if (reach.unknown) {
+    scan.problems.push({ level: 'warn', text: said, fix: (w) => w.t.recordAgainFix({ file: scan.view.input.file }) });
+    return;
+  }
+  if (!reach.ok) {
+    scan.problems.push({ level: 'fail', text: said, fix: (w) => w.t.routeFix({ address: master.value, port }) });
+    return;
+  }
+  scan.checked.push(reach.detail);
+}
+
+/** Rule 4: no proxy in the server's environment (the ranks would talk to each other through it). */
+function checkProxies(scan: Scan): void {
+  const { view } = scan;
+  const proxies = PROXY_VARIABLES.filter((name) => (view.env.get(name)?.value.text ?? '') !== '');
+  scan.evidence.proxies = Object.fromEntries(proxies.map((name) => [name, redactEnvValue(name, view.env.get(name)!.value.text)]));
+  if (proxies.length > 0) {
+    const where = (w: Words) => proxies.map((name) => w.t.proxyAt({ name, line: view.env.get(name)!.line }));
+    scan.problems.push({ level: 'warn', text: (w) => w.t.proxies({ where: summarizeList(where(w), 4, w.list) }), fix: (w) => w.t.proxiesFix({ names: proxies.join(' '), script: view.name }) });
+  }
+}
+
+/** The fails first, then the warnings; a pass names what was checked. */
+function verdict(scan: Scan, words: Words): Outcome {
+  const { view, problems, checked, evidence } = scan;
+  const t = words.t;
+  // for programs: English whatever the run's language
+  evidence.problems = problems.map((p) => `${p.level}: ${p.text(ENGLISH)}`);
+  if (problems.length === 0) {
+    if (checked.length === 0) return pass(t.noneSet({ script: view.name }), { evidence });
+    return pass(t.allGood({ script: view.name, checked: summarizeList(checked.map((c) => c(words)), 4, words.list) }), { evidence });
+  }
+  const worst: Level = problems.some((p) => p.level === 'fail') ? 'fail' : 'warn';
+  const ordered = [...problems.filter((p) => p.level === 'fail'), ...problems.filter((p) => p.level === 'warn')];
+  return (worst === 'fail' ? fail : warn)(t.andMore({ first: ordered[0]!.text(words), more: ordered.length - 1 }), {
+    expected: 'a local address on an up interface, reachable master, no proxy',
+    // for programs: English whatever the run's language
+    actual: summarizeList(ordered.map((p) => p.text(ENGLISH)), 2),
+    remediation: [...new Set(ordered.map((p) => p.fix(words)))].join('\n'),
+    evidence,
+  });
+}
+
 // title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.network',
@@ -105,281 +490,17 @@ export default defineCheck({
   level: 'required',
   async run(ctx) {
     const words: Words = { t: ctx.text.checks['launch.network'], launch: ctx.text.probes.launch, list: ctx.text.report.list };
-    const t = words.t;
     const view = await launchView(ctx);
     if (!view) return noLaunchScript(ctx);
     const listed = await ctx.host.interfaces();
-    if (!listed.ok) return error(t.noInterfaces({ problem: listed.message }), { remediation: t.noInterfacesFix });
+    if (!listed.ok) return error(words.t.noInterfaces({ problem: listed.message }), { remediation: words.t.noInterfacesFix });
     const interfaces = listed.value;
-    const problems: Problem[] = [];
-    const checked: Say[] = [];
-    const named = (variable: ShellVariable): Say => (w) => describeVariable(view, variable, w.launch);
-    const evidence: Record<string, unknown> = { script: view.input.file };
     const defaultNic = interfaces.find((i) => !i.loopback && isUp(i) && ipv4Of(i));
-
-    // 1. this node's address
-    let nodeIp: string | undefined;
-    const seenRoots = new Set<string>();
-    const addressEvidence: Array<Record<string, unknown>> = [];
-    for (const variable of variablesNamed(view, LOCAL_ADDRESS_VARIABLES)) {
-      const root = rootOf(variable);
-      const rootKey = `${root.name}@${root.line}`;
-      if (seenRoots.has(rootKey)) continue;
-      seenRoots.add(rootKey);
-      const value = variable.value;
-      addressEvidence.push({ name: variable.name, line: variable.line, value: value.text, known: value.known });
-      const label = named(variable);
-      const defaultIp = defaultNic ? ipv4Of(defaultNic)! : undefined;
-      const suggestion = (w: Words) => defaultIp ?? w.t.thisHostAddress;
-      const hostAddress: Say = (w) => fixLine(w, view, variable, suggestion(w), w.t.hostAddressOn({ nic: defaultNic ? defaultNic.name : null }));
-      if (!value.known) {
-        const dynamic = value.dynamic[0] ?? '';
-        problems.push({ level: 'warn', text: (w) => w.t.computed({ variable: label(w), dynamic }), fix: (w) => fixLine(w, view, variable, suggestion(w), w.t.writtenLiterally) });
-        continue;
-      }
-      const ip = value.text.trim();
-      if (ip === '') {
-        problems.push({ level: 'fail', text: (w) => w.t.empty({ variable: label(w) }), fix: hostAddress });
-        continue;
-      }
-      if (!isIP(ip)) {
-        problems.push({ level: 'fail', text: (w) => w.t.notIp({ variable: label(w), value: ip }), fix: hostAddress });
-        continue;
-      }
-      const holder = owner(interfaces, ip);
-      if (!holder) {
-        const local = interfaces.filter((i) => !i.loopback).flatMap((i) => i.addresses.filter((a) => a.family === 'IPv4').map((a) => `${a.address} (${i.name})`));
-        problems.push({
-          level: 'fail',
-          text: (w) => w.t.notLocal({ variable: label(w), ip, local: summarizeList(local, 3, w.list) || w.t.noIpv4 }),
-          fix: hostAddress,
-        });
-        continue;
-      }
-      if (!isUp(holder)) {
-        problems.push({ level: 'fail', text: (w) => w.t.addressDown({ variable: label(w), ip, nic: holder.name }), fix: (w) => w.t.addressUpFix({ nic: holder.name }) });
-        continue;
-      }
-      const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
-      if (isLoopbackOrLinkLocal(ip) && layout && layout.dp > layout.dpLocal) {
-        const nodes = layout.dp / Math.max(1, layout.dpLocal);
-        problems.push({ level: 'fail', text: (w) => w.t.unreachableLocal({ variable: label(w), ip, nodes }), fix: (w) => fixLine(w, view, variable, suggestion(w), w.t.reachableAddress) });
-        continue;
-      }
-      nodeIp ??= ip;
-      const name = variable.name;
-      checked.push((w) => w.t.checkedAddress({ name, ip, nic: holder.name }));
-    }
-    evidence.addresses = addressEvidence;
-
-    // 2. the interfaces
-    const interfaceEvidence: Array<Record<string, unknown>> = [];
-    const seenInterfaceRoots = new Set<string>();
-    for (const variable of variablesNamed(view, INTERFACE_VARIABLES)) {
-      const value = variable.value;
-      interfaceEvidence.push({ name: variable.name, line: variable.line, value: value.text, known: value.known });
-      // GLOO_/TP_/HCCL_SOCKET_IFNAME=$nic_name: one value, judged once
-      const root = rootOf(variable);
-      const rootKey = `${root.name}@${root.line}`;
-      if (seenInterfaceRoots.has(rootKey)) continue;
-      seenInterfaceRoots.add(rootKey);
-      const carrying = nodeIp ? owner(interfaces, nodeIp) : defaultNic;
-      const suggestion = carrying?.name ?? '<interface>';
-      const carriedIp = nodeIp ?? (carrying ? ipv4Of(carrying) : undefined);
-      const label = named(variable);
-      const comment = (w: Words) => w.t.interfaceOf({ ip: carriedIp ?? null });
-      const suggested: Say = (w) => fixLine(w, view, variable, suggestion, comment(w));
-      if (!value.known) {
-        const dynamic = value.dynamic[0] ?? '';
-        problems.push({ level: 'warn', text: (w) => w.t.computed({ variable: label(w), dynamic }), fix: (w) => fixLine(w, view, variable, suggestion, w.t.writtenLiterally) });
-        continue;
-      }
-      if (value.text.trim() === '') {
-        problems.push({ level: 'fail', text: (w) => w.t.empty({ variable: label(w) }), fix: suggested });
-        continue;
-      }
-      let names: string[];
-      if (variable.name === 'HCCL_SOCKET_IFNAME') {
-        const spec = hcclInterfaceSpec(value.text);
-        if (spec.excludes) {
-          const excluded = value.text.replace(/^\^=?/, '');
-          checked.push((w) => w.t.checkedExcludes({ name: variable.name, excluded }));
-          continue;
-        }
-        const matched = interfaces.filter((i) => spec.exact.includes(i.name) || spec.prefixes.some((p) => i.name.startsWith(p))).map((i) => i.name);
-        if (matched.length === 0) {
-          problems.push({
-            level: 'fail',
-            text: (w) => w.t.noMatch({ variable: label(w), value: value.text, interfaces: summarizeList(interfaces.map((i) => i.name), 6, w.list) }),
-            fix: suggested,
-          });
-          continue;
-        }
-        // HCCL takes the first match: the one carrying HCCL_IF_IP must be it, or the only one
-        names = matched.length === 1 || !nodeIp ? matched.slice(0, 1) : matched.filter((n) => owner(interfaces, nodeIp!)?.name === n).slice(0, 1);
-        if (names.length === 0) names = matched.slice(0, 1);
-        if (matched.length > 1) {
-          const first = names[0];
-          problems.push({
-            level: 'warn',
-            text: (w) => w.t.manyMatch({ variable: label(w), value: value.text, count: matched.length, matched: summarizeList(matched, 4, w.list) }),
-            fix: (w) => fixLine(w, view, variable, `=${first}`, w.t.exactName),
-          });
-        }
-      } else names = value.text.split(',').map((s) => s.trim()).filter(Boolean);
-      for (const name of names) {
-        const iface = interfaces.find((i) => i.name === name);
-        if (!iface) {
-          problems.push({ level: 'fail', text: (w) => w.t.noSuchInterface({ variable: label(w), name, interfaces: summarizeList(interfaces.map((i) => i.name), 6, w.list) }), fix: suggested });
-          continue;
-        }
-        if (!isUp(iface)) {
-          problems.push({ level: 'fail', text: (w) => w.t.interfaceDown({ variable: label(w), name }), fix: (w) => w.t.interfaceUpFix({ name, suggestion }) });
-          continue;
-        }
-        if (nodeIp && !iface.addresses.some((a) => a.address === nodeIp)) {
-          const actual = owner(interfaces, nodeIp);
-          const ip = nodeIp;
-          problems.push({
-            level: 'fail',
-            text: (w) => w.t.otherInterface({ variable: label(w), name, ip, actual: actual?.name ?? null }),
-            fix: (w) => fixLine(w, view, variable, actual?.name ?? suggestion, w.t.interfaceOf({ ip })),
-          });
-          continue;
-        }
-        const variableName = variable.name;
-        checked.push((w) => w.t.checkedUp({ name: variableName, nic: name }));
-      }
-    }
-    evidence.interfaces = interfaceEvidence;
-
-    // 3. the master of the data-parallel group
-    const serve = view.serve;
-    const layout = serve ? parallelism(serve.parsed) : undefined;
-    const rpcPort = serve ? integerFlag(serve.parsed, 'data-parallel-rpc-port', 1) : undefined;
-    const masterEvidence: Array<Record<string, unknown>> = [];
-    const masters: Array<{ label: Say; value: string; known: boolean; dynamic?: string; root: string; fix: (w: Words, v: string, c: string) => string }> = [];
-    const addressFlag = serve ? lastFlag(serve.parsed, 'data-parallel-address') : undefined;
-    if (addressFlag?.value) {
-      const v = addressFlag.value;
-      const source = v.origins.length > 0 ? v.origins[v.origins.length - 1]! : undefined;
-      const variable = source ? view.script.variables.get(source.name) : undefined;
-      masters.push({
-        label: (w) => w.t.addressFlag({ at: at(view, addressFlag.line) }),
-        root: source ? `${source.name}@${source.line}` : `--data-parallel-address@${addressFlag.line}`,
-        value: v.text.trim(),
-        known: v.known,
-        ...(v.dynamic[0] ? { dynamic: v.dynamic[0] } : {}),
-        fix: (w, value, comment) => (variable ? fixLine(w, view, variable, value, comment) : w.t.addressFlagFix({ script: view.name, line: addressFlag.line, value, comment })),
-      });
-    }
-    for (const variable of variablesNamed(view, MASTER_VARIABLES)) {
-      if (masters.some((m) => m.value === variable.value.text.trim())) continue;
-      const root = rootOf(variable);
-      masters.push({
-        label: named(variable),
-        root: `${root.name}@${root.line}`,
-        value: variable.value.text.trim(),
-        known: variable.value.known,
-        ...(variable.value.dynamic[0] ? { dynamic: variable.value.dynamic[0] } : {}),
-        fix: (w, value, comment) => fixLine(w, view, variable, value, comment),
-      });
-    }
-    if (serve && layout && layout.dp > layout.dpLocal && layout.backend !== 'ray' && !addressFlag?.value) {
-      // vLLM's default master address is 127.0.0.1: the other nodes of the instance cannot reach it
-      const own = nodeIp ?? (defaultNic ? ipv4Of(defaultNic) : undefined);
-      const starts = layout.startRank === 0;
-      const { dpLocal, dp } = layout;
-      problems.push({
-        level: 'fail',
-        text: (w) => w.t.noAddressFlag({ script: view.name, local: dpLocal, dp }),
-        fix: (w) => w.t.noAddressFlagFix({ script: view.name, line: serve.line, address: starts && own ? own : null, starts }),
-      });
-    }
-    const isMaster = layout !== undefined && layout.startRank === 0 && !layout.headless;
-    const defaultIp = defaultNic ? ipv4Of(defaultNic) : undefined;
-    for (const master of masters) {
-      masterEvidence.push({ name: master.label(ENGLISH), value: master.value, known: master.known });
-      // --data-parallel-address ${IP_ADDRESS} on the master: the value judged above as this node's address
-      if (seenRoots.has(master.root) && isMaster) continue;
-      if (!master.known) {
-        // $5 of a template, or a variable set nowhere: the caller's value, named by launch.flags / launch.placeholders
-        if (/^\$(?:\d|\{\d+\})$|set nowhere/.test(master.dynamic ?? '')) continue;
-        problems.push({ level: 'warn', text: (w) => w.t.computed({ variable: master.label(w), dynamic: master.dynamic ?? '' }), fix: (w) => master.fix(w, w.t.nodeZeroAddress, w.t.writtenLiterally) });
-        continue;
-      }
-      if (!isIP(master.value)) {
-        const own = nodeIp ?? defaultIp;
-        problems.push({
-          level: 'fail',
-          text: (w) => w.t.notIp({ variable: master.label(w), value: master.value }),
-          fix: (w) => master.fix(w, isMaster && own ? own : w.t.nodeZeroAddress, isMaster ? w.t.ownAddressNodeZero : w.t.nodeZeroLocalIp),
-        });
-        continue;
-      }
-      const local = owner(interfaces, master.value) !== undefined;
-      if (isMaster && layout!.dp > 1 && !local) {
-        problems.push({
-          level: 'fail',
-          text: (w) => w.t.masterNotLocal({ master: master.label(w), value: master.value }),
-          fix: (w) => master.fix(w, nodeIp ?? defaultIp ?? w.t.thisHostAddress, w.t.masterIsThis),
-        });
-        continue;
-      }
-      if (!isMaster && local && layout && layout.dp > layout.dpLocal) {
-        const { startRank, headless } = layout;
-        problems.push({
-          level: 'warn',
-          text: (w) => w.t.notMaster({ master: master.label(w), value: master.value, start: startRank, headless }),
-          fix: (w) => master.fix(w, w.t.nodeZeroAddress, w.t.nodeZeroLocalIp),
-        });
-        continue;
-      }
-      if (!local && rpcPort?.state === 'ok') {
-        const reach = await masterReachable(ctx, master.value, rpcPort.value);
-        const said: Say = (w) => w.t.reachDetail({ master: master.label(w), detail: reach.detail(w) });
-        if (reach.unknown) {
-          problems.push({ level: 'warn', text: said, fix: (w) => w.t.recordAgainFix({ file: view.input.file }) });
-          continue;
-        }
-        const port = rpcPort.value;
-        if (!reach.ok) {
-          problems.push({ level: 'fail', text: said, fix: (w) => w.t.routeFix({ address: master.value, port }) });
-          continue;
-        }
-        checked.push(reach.detail);
-        continue;
-      }
-      checked.push((w) => w.t.checkedMaster({ value: master.value, local }));
-    }
-    evidence.masters = masterEvidence;
-
-    // 4. proxies in the server's environment
-    const proxies = PROXY_VARIABLES.filter((name) => (view.env.get(name)?.value.text ?? '') !== '');
-    evidence.proxies = Object.fromEntries(proxies.map((name) => [name, redactEnvValue(name, view.env.get(name)!.value.text)]));
-    if (proxies.length > 0) {
-      const where = (w: Words) => proxies.map((name) => w.t.proxyAt({ name, line: view.env.get(name)!.line }));
-      problems.push({ level: 'warn', text: (w) => w.t.proxies({ where: summarizeList(where(w), 4, w.list) }), fix: (w) => w.t.proxiesFix({ names: proxies.join(' '), script: view.name }) });
-    }
-
-    // for programs: English whatever the run's language
-    evidence.problems = problems.map((p) => `${p.level}: ${p.text(ENGLISH)}`);
-    if (problems.length === 0) {
-      if (checked.length === 0) return pass(t.noneSet({ script: view.name }), { evidence });
-      return pass(t.allGood({ script: view.name, checked: summarizeList(checked.map((c) => c(words)), 4, words.list) }), { evidence });
-    }
-    const worst: Level = problems.some((p) => p.level === 'fail') ? 'fail' : 'warn';
-    const ordered = [...problems.filter((p) => p.level === 'fail'), ...problems.filter((p) => p.level === 'warn')];
-    const outcome: Outcome = (worst === 'fail' ? fail : warn)(
-      t.andMore({ first: ordered[0]!.text(words), more: ordered.length - 1 }),
-      {
-        expected: 'a local address on an up interface, reachable master, no proxy',
-        // for programs: English whatever the run's language
-        actual: summarizeList(ordered.map((p) => p.text(ENGLISH)), 2),
-        remediation: [...new Set(ordered.map((p) => p.fix(words)))].join('\n'),
-        evidence,
-      },
-    );
-    return outcome;
+    const scan: Scan = { view, interfaces, defaultNic, problems: [], checked: [], evidence: { script: view.input.file } };
+    const address = checkNodeAddresses(scan);
+    checkInterfaces(scan, address.ip);
+    await checkMasters(ctx, scan, address);
+    checkProxies(scan);
+    return verdict(scan, words);
   },
 });
