@@ -22,9 +22,10 @@ import {
   writeJournal,
   type Journal,
   type JournalEntry,
+  type JournalRead,
   type JournalRun,
 } from './journal.js';
-import { profileKnobs } from './knobs.js';
+import { profileKnobs, type Knob } from './knobs.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { planPersistence } from './persist.js';
 import { symlinkRefusal } from './links.js';
@@ -254,6 +255,169 @@ async function confirm(host: Host, kind: Change['kind'], path: string, expected:
   return `${path} reads back ${shown(current.value)} after writing ${shown(expected)}`;
 }
 
+/** Everything one tune run works with, set up before the first change is planned. */
+interface TuneRun {
+  host: Host;
+  loaded: LoadedProfile;
+  checks: readonly Check[];
+  options: TuneOptions;
+  deps: TuneDeps;
+  context: CheckContext;
+  t: CheckContext['text']['commands']['tune'];
+  notes: string[];
+}
+
+interface PlannedChange {
+  origin: string;
+  change: Change;
+}
+
+/** A journal tune may add a run to: refused when it cannot be read or holds a run that did not finish (noted on a dry run). */
+async function journalToExtend(run: TuneRun): Promise<{ read: JournalRead; unfinished: UnfinishedRunInfo[] }> {
+  const { host, options, notes } = run;
+  const read = await readJournal(host);
+  if (read.state === 'unreadable' || read.state === 'corrupt') {
+    const why = `${read.reason}: tune does not add to a journal it cannot read; move it aside after checking what it says`;
+    if (!options.dryRun) throw new QprepError('refused', why);
+    notes.push(why);
+  }
+  const unfinished = read.state === 'present' ? unfinishedInfo(read.journal) : [];
+  if (unfinished.length > 0 && !options.dryRun) {
+    const earlier = unfinished[0]!;
+    throw new QprepError(
+      'refused',
+      `an earlier "${earlier.command}" (started ${earlier.startedAt}) did not finish: ${earlier.changes} changes in ${JOURNAL_PATH} may be half applied; ` +
+        `run "${rollbackHint(host)}" first, then tune again`,
+    );
+  }
+  return { read, unfinished };
+}
+
+/** The changes the failing checks plan, and the checks tune leaves as they are (waived, skipped, errors, no plan). */
+async function planFromChecks(run: TuneRun, assessed: readonly CheckResult[], waived: ReadonlySet<string>): Promise<{ planned: PlannedChange[]; remaining: CheckResult[] }> {
+  const planned: PlannedChange[] = [];
+  const remaining: CheckResult[] = [];
+  for (const [index, check] of run.checks.entries()) {
+    const result = assessed[index]!;
+    if (result.status === 'pass') continue;
+    // skip: not assessable here (no cpufreq, debugfs not mounted); its remediation says what would make it so
+    if (waived.has(check.id) || result.status === 'skip' || result.status === 'error' || !check.plan) {
+      remaining.push(result);
+      continue;
+    }
+    const changes = await check.plan(run.context, outcomeOf(result));
+    // no plan for a failing check: this host cannot take the value (a governor the driver lacks)
+    if (changes.length === 0) remaining.push(result);
+    for (const change of changes) planned.push({ origin: check.id, change });
+  }
+  return { planned, remaining };
+}
+
+/** With --persist: the files that keep the knobs this host can take across a reboot (not skipped, assessable, not waived, not unfixable). */
+async function planPersistenceFor(run: TuneRun, knobs: Knob[], assessed: readonly CheckResult[], waived: ReadonlySet<string>, remaining: readonly CheckResult[]): Promise<PlannedChange[]> {
+  const persistable = knobs.filter((knob) => {
+    const result = assessed[run.checks.findIndex((c) => c.id === knob.checkId)];
+    return result !== undefined && result.status !== 'skip' && !waived.has(knob.checkId) && !remaining.some((r) => r.id === knob.checkId);
+  });
+  const persistence = await planPersistence(run.host, persistable, run.t);
+  run.notes.push(...persistence.notes);
+  return persistence.changes.map((change) => ({ origin: 'persist', change }));
+}
+
+/** Every old value reaches the disk, in the journal, before the first write. */
+async function journalTheRun(run: TuneRun, read: JournalRead, toApply: readonly ChangeReport[], hostname: string): Promise<{ journal: Journal; journalRun: JournalRun }> {
+  const { host, loaded, options, deps } = run;
+  const journal = read.state === 'present' ? read.journal : newJournal(hostname, deps.now());
+  const journalRun: JournalRun = {
+    runId: randomUUID(),
+    toolVersion: options.toolVersion,
+    profile: `${loaded.profile.name} (${loaded.source})`,
+    command: options.command,
+    startedAt: deps.now().toISOString(),
+    state: 'applying',
+    entries: toApply.map((r) => entryFor(r.origin, r.change, r.before, r.beforeMode)),
+  };
+  journal.runs.push(journalRun);
+  const journalProblem = await writeJournal(host, journal, deps.now());
+  if (journalProblem) throw new QprepError('refused', `cannot write the journal: ${journalProblem}; nothing was changed`);
+  return { journal, journalRun };
+}
+
+/** Writes the changes in order and stops at the first that fails; true when one failed. */
+async function applyChanges(host: Host, toApply: readonly ChangeReport[], journalRun: JournalRun): Promise<boolean> {
+  for (const [index, report] of toApply.entries()) {
+    const journalEntry = journalRun.entries[index]!;
+    const problem = await writeChange(host, report.change);
+    if (problem) {
+      report.status = journalEntry.status = 'failed';
+      report.error = journalEntry.error = problem;
+      return true;
+    }
+    report.status = journalEntry.status = 'applied';
+  }
+  return false;
+}
+
+/** Verifies as tuned does, by reading every value back, then by the checks themselves; `failed` when either disagrees. */
+async function verifyChanges(run: TuneRun, toApply: readonly ChangeReport[], journalRun: JournalRun): Promise<{ verified: CheckResult[]; failed: boolean }> {
+  const { host, loaded, checks, options, deps, notes, t } = run;
+  let failed = false;
+  const readBack = await Promise.all(
+    toApply.map((report) => confirm(host, report.change.kind, report.change.path, report.change.kind === 'file' ? report.change.content : report.change.value)),
+  );
+  for (const [index, report] of toApply.entries()) {
+    const problem = readBack[index];
+    if (problem) {
+      report.status = journalRun.entries[index]!.status = 'failed';
+      report.error = journalRun.entries[index]!.error = `verification: ${problem}`;
+      failed = true;
+    }
+  }
+  const verified = await assess(host, loaded, checks, options, deps).results;
+  const changedChecks = new Set(toApply.map((r) => r.origin));
+  for (const result of verified) {
+    if (!changedChecks.has(result.id) || result.status === 'pass') continue;
+    failed = true;
+    notes.push(t.stillFailing({ id: result.id, status: result.status, message: result.message }));
+    for (const report of toApply) {
+      if (report.origin === result.id && report.status === 'applied') {
+        report.status = 'failed';
+        report.error = `verification: ${result.id} is still ${result.status}: ${result.message}`;
+      }
+    }
+  }
+  return { verified, failed };
+}
+
+/** After a failure: every change put back in reverse order; the journal retired when nothing of it is left active. */
+async function rollBackRun(run: TuneRun, toApply: ChangeReport[], journal: Journal, journalRun: JournalRun): Promise<{ reverted: boolean; journalPath: string | null }> {
+  const { host, deps, notes, t } = run;
+  for (const report of toApply) if (report.status === 'planned') report.status = 'skipped';
+  const reverted = await revertEntries(host, toApply, journalRun.entries);
+  journalRun.state = reverted ? 'reverted' : 'revert-failed';
+  journalRun.finishedAt = deps.now().toISOString();
+  let journalPath: string | null = JOURNAL_PATH;
+  if (reverted && activeRuns(journal).length === 0) {
+    const retired = await retireJournal(host, journal, deps.now());
+    if ('path' in retired) journalPath = retired.path;
+    else notes.push(t.notRetired({ problem: retired.problem }));
+  } else {
+    const problem = await writeJournal(host, journal, deps.now());
+    if (problem) notes.push(t.notUpdated({ problem }));
+  }
+  if (!reverted) notes.push(t.notPutBack({ rollback: rollbackHint(host), journal: JOURNAL_PATH }));
+  return { reverted, journalPath };
+}
+
+/** After a verified run: the journal says it is complete. */
+async function markApplied(run: TuneRun, journal: Journal, journalRun: JournalRun): Promise<void> {
+  const { host, deps, notes, t } = run;
+  journalRun.state = 'applied';
+  journalRun.finishedAt = deps.now().toISOString();
+  const problem = await writeJournal(host, journal, deps.now());
+  if (problem) notes.push(t.notMarkedComplete({ problem, rollback: rollbackHint(host) }));
+}
+
 /**
  * `qprep tune`: run the selected tuning checks, plan the changes from the ones that fail (and
  * the persistence files with --persist), read and journal every old value with fsync before
@@ -271,59 +435,21 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
   let lock: HeldLock | undefined;
   if (!options.dryRun) lock = await acquireLock(host, options.command, { ...deps, hostname: identity.hostname });
   try {
-    const notes: string[] = [];
-    if (lock?.tookOverFrom) notes.push(t.tookOverLock({ from: lock.tookOverFrom }));
-    const journalRead = await readJournal(host);
-    if (journalRead.state === 'unreadable' || journalRead.state === 'corrupt') {
-      const why = `${journalRead.reason}: tune does not add to a journal it cannot read; move it aside after checking what it says`;
-      if (!options.dryRun) throw new QprepError('refused', why);
-      notes.push(why);
-    }
-    const unfinished = journalRead.state === 'present' ? unfinishedInfo(journalRead.journal) : [];
-    if (unfinished.length > 0 && !options.dryRun) {
-      const run = unfinished[0]!;
-      throw new QprepError(
-        'refused',
-        `an earlier "${run.command}" (started ${run.startedAt}) did not finish: ${run.changes} changes in ${JOURNAL_PATH} may be half applied; ` +
-          `run "${rollbackHint(host)}" first, then tune again`,
-      );
-    }
+    const run: TuneRun = { host, loaded, checks, options, deps, context, t, notes: [] };
+    if (lock?.tookOverFrom) run.notes.push(t.tookOverLock({ from: lock.tookOverFrom }));
+    const { read: journalRead, unfinished } = await journalToExtend(run);
 
     const assessed = await first.results;
     const allow = allowListFor(profileKnobs(profile));
-    const planned: Array<{ origin: string; change: Change }> = [];
-    let remaining: CheckResult[] = [];
     const waived = waivedIds(profile, deps.now());
-    for (const [index, check] of checks.entries()) {
-      const result = assessed[index]!;
-      if (result.status === 'pass') continue;
-      // skip: not assessable here (no cpufreq, debugfs not mounted); its remediation says what would make it so
-      if (waived.has(check.id) || result.status === 'skip' || result.status === 'error' || !check.plan) {
-        remaining.push(result);
-        continue;
-      }
-      const changes = await check.plan(context, outcomeOf(result));
-      // no plan for a failing check: this host cannot take the value (a governor the driver lacks)
-      if (changes.length === 0) remaining.push(result);
-      for (const change of changes) planned.push({ origin: check.id, change });
-    }
-
+    const { planned, remaining } = await planFromChecks(run, assessed, waived);
     const selectedKnobs = profileKnobs(profile).filter((knob) => checks.some((c) => c.id === knob.checkId));
-    if (options.persist) {
-      // Persist only what this host can take: not skipped, assessable, not waived, not unfixable.
-      const persistable = selectedKnobs.filter((knob) => {
-        const result = assessed[checks.findIndex((c) => c.id === knob.checkId)];
-        return result !== undefined && result.status !== 'skip' && !waived.has(knob.checkId) && !remaining.some((r) => r.id === knob.checkId);
-      });
-      const persistence = await planPersistence(host, persistable, t);
-      notes.push(...persistence.notes);
-      for (const change of persistence.changes) planned.push({ origin: 'persist', change });
-    }
+    if (options.persist) planned.push(...(await planPersistenceFor(run, selectedKnobs, assessed, waived, remaining)));
     const { conflicts, problems } = await findConflicts(host, selectedKnobs, t);
-    notes.push(...problems);
+    run.notes.push(...problems);
 
     const reports = await Promise.all(planned.map(({ origin, change }) => readBefore(host, origin, change, allow)));
-    const base = { journal: null, conflicts, assessed, verified: [], notes, unfinished, context };
+    const base = { journal: null, conflicts, assessed, verified: [], notes: run.notes, unfinished, context };
 
     if (reports.some((r) => r.status === 'refused')) {
       for (const report of reports) if (report.status === 'planned') report.status = 'skipped';
@@ -333,95 +459,16 @@ export async function tune(host: Host, loaded: LoadedProfile, checks: readonly C
     if (options.dryRun) return { ...base, outcome: 'planned', changed: toApply.length > 0, changes: reports, remaining };
     if (toApply.length === 0) return { ...base, outcome: 'unchanged', changed: false, changes: reports, remaining };
 
-    // Every old value reaches the disk before the first write.
-    const journal = journalRead.state === 'present' ? journalRead.journal : newJournal(identity.hostname, deps.now());
-    const run: JournalRun = {
-      runId: randomUUID(),
-      toolVersion: options.toolVersion,
-      profile: `${profile.name} (${loaded.source})`,
-      command: options.command,
-      startedAt: deps.now().toISOString(),
-      state: 'applying',
-      entries: toApply.map((r) => entryFor(r.origin, r.change, r.before, r.beforeMode)),
-    };
-    journal.runs.push(run);
-    const journalProblem = await writeJournal(host, journal, deps.now());
-    if (journalProblem) throw new QprepError('refused', `cannot write the journal: ${journalProblem}; nothing was changed`);
-
-    let failed = false;
-    for (const [index, report] of toApply.entries()) {
-      const entry = run.entries[index]!;
-      const problem = await writeChange(host, report.change);
-      if (problem) {
-        report.status = entry.status = 'failed';
-        report.error = entry.error = problem;
-        failed = true;
-        break;
-      }
-      report.status = entry.status = 'applied';
-    }
-
+    const { journal, journalRun } = await journalTheRun(run, journalRead, toApply, identity.hostname);
+    let failed = await applyChanges(host, toApply, journalRun);
     let verified: CheckResult[] = [];
-    if (!failed) {
-      // Verify as tuned does, by reading every value back, then by the checks themselves.
-      const readBack = await Promise.all(
-        toApply.map((report) => confirm(host, report.change.kind, report.change.path, report.change.kind === 'file' ? report.change.content : report.change.value)),
-      );
-      for (const [index, report] of toApply.entries()) {
-        const problem = readBack[index];
-        if (problem) {
-          report.status = run.entries[index]!.status = 'failed';
-          report.error = run.entries[index]!.error = `verification: ${problem}`;
-          failed = true;
-        }
-      }
-      verified = await assess(host, loaded, checks, options, deps).results;
-      const changedChecks = new Set(toApply.map((r) => r.origin));
-      for (const result of verified) {
-        if (!changedChecks.has(result.id) || result.status === 'pass') continue;
-        failed = true;
-        notes.push(t.stillFailing({ id: result.id, status: result.status, message: result.message }));
-        for (const report of toApply) {
-          if (report.origin === result.id && report.status === 'applied') {
-            report.status = 'failed';
-            report.error = `verification: ${result.id} is still ${result.status}: ${result.message}`;
-          }
-        }
-      }
-    }
-
+    if (!failed) ({ verified, failed } = await verifyChanges(run, toApply, journalRun));
     if (failed) {
-      for (const report of toApply) if (report.status === 'planned') report.status = 'skipped';
-      const reverted = await revertEntries(host, toApply, run.entries);
-      run.state = reverted ? 'reverted' : 'revert-failed';
-      run.finishedAt = deps.now().toISOString();
-      let journalPath: string | null = JOURNAL_PATH;
-      if (reverted && activeRuns(journal).length === 0) {
-        const retired = await retireJournal(host, journal, deps.now());
-        if ('path' in retired) journalPath = retired.path;
-        else notes.push(t.notRetired({ problem: retired.problem }));
-      } else {
-        const problem = await writeJournal(host, journal, deps.now());
-        if (problem) notes.push(t.notUpdated({ problem }));
-      }
-      if (!reverted) notes.push(t.notPutBack({ rollback: rollbackHint(host), journal: JOURNAL_PATH }));
-      return {
-        ...base,
-        outcome: reverted ? 'rolled-back' : 'revert-failed',
-        changed: !reverted,
-        changes: reports,
-        journal: journalPath,
-        verified,
-        remaining,
-      };
+      const { reverted, journalPath } = await rollBackRun(run, toApply, journal, journalRun);
+      return { ...base, outcome: reverted ? 'rolled-back' : 'revert-failed', changed: !reverted, changes: reports, journal: journalPath, verified, remaining };
     }
-
-    run.state = 'applied';
-    run.finishedAt = deps.now().toISOString();
-    const problem = await writeJournal(host, journal, deps.now());
-    if (problem) notes.push(t.notMarkedComplete({ problem, rollback: rollbackHint(host) }));
-    remaining = verified.filter((r) => r.status !== 'pass');
-    return { ...base, outcome: 'applied', changed: true, changes: reports, journal: JOURNAL_PATH, verified, remaining };
+    await markApplied(run, journal, journalRun);
+    return { ...base, outcome: 'applied', changed: true, changes: reports, journal: JOURNAL_PATH, verified, remaining: verified.filter((r) => r.status !== 'pass') };
   } finally {
     await lock?.release();
   }
