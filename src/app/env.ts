@@ -83,7 +83,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     const loaded = await profileFor(options.profile, handle, options.lang);
     const text = textFor(options.lang ?? 'en');
     // the notes are said in the run's language; the lines to source never change
-    const ctx = createContext(handle.host, loaded.profile, options.timeout ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');
+    const ctx = createContext({ host: handle.host, profile: loaded.profile, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, lang: options.lang ?? 'en' });
     const request: NodeAddressRequest = {};
     if (options.ip !== undefined) request.ip = options.ip;
     if (options.nic !== undefined) request.nic = options.nic;

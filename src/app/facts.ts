@@ -11,7 +11,7 @@ export async function gatherFacts(options: HostOptions & InventoryDisclosure & {
   const loaded = await profileFor(options.profile, handle, options.lang);
   const host = new LimitedHost(handle.host, 8, DEFAULT_TOOL_LIMITS);
   // the problems are said in the run's language; every other field is the same in all of them
-  const ctx = createContext(host, loaded.profile, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, undefined, undefined, undefined, options.lang ?? 'en');
+  const ctx = createContext({ host, profile: loaded.profile, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, lang: options.lang ?? 'en' });
   const facts = await buildFacts(ctx, factsContributorsWith({ includeSerial: options.includeSerial === true, includeMac: options.includeMac === true }));
   // the contract is checked on the way out, as for the report
   const valid = factsSchema.safeParse(facts);

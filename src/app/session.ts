@@ -272,7 +272,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (!launch && checks.every((c) => c.category === 'launch')) {
     throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
   }
-  const ctx = createContext(host, loaded.profile, timeoutMs, hooks.now, cluster, launch, options.lang ?? 'en');
+  const ctx = createContext({ host, profile: loaded.profile, timeoutMs, now: hooks.now, cluster, launch, lang: options.lang ?? 'en' });
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
   let describedHost: HostInfo | undefined;

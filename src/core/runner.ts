@@ -24,15 +24,21 @@ export interface RunOptions {
   onCheckDone?: (result: CheckResult, done: number, total: number) => void;
 }
 
-export function createContext(
-  host: Host,
-  profile: Profile,
-  timeoutMs: number,
-  now: () => Date = () => new Date(),
-  cluster?: LoadedCluster,
-  launch?: LaunchInput,
-  lang: Lang = 'en',
-): CheckContext {
+/** What a run's checks share: the host, the profile and the run's settings. */
+export interface ContextOptions {
+  host: Host;
+  profile: Profile;
+  timeoutMs: number;
+  /** the clock; the wall clock when not given */
+  now?: () => Date;
+  cluster?: LoadedCluster;
+  launch?: LaunchInput;
+  /** the language of the messages; English when not given */
+  lang?: Lang;
+}
+
+export function createContext(options: ContextOptions): CheckContext {
+  const { host, profile, timeoutMs, now = () => new Date(), cluster, launch, lang = 'en' } = options;
   const memo = new Map<string, Promise<unknown>>();
   const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let promise = memo.get(key) as Promise<T> | undefined;

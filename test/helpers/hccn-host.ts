@@ -129,7 +129,7 @@ export async function runHccn(
   const loaded = options.cluster === undefined ? undefined : await locateSelf(parseClusterText(options.cluster, 'cluster.yaml'), host, 'cluster.yaml', options.node);
   if (loaded && options.rolling) loaded.rolling = options.rolling;
   const now = options.now ?? new Date('2026-12-01T00:00:00Z');
-  const ctx = createContext(host, profile, 1000, () => now, loaded, undefined, options.lang ?? 'en');
+  const ctx = createContext({ host, profile, timeoutMs: 1000, now: () => now, cluster: loaded, lang: options.lang ?? 'en' });
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);

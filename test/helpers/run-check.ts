@@ -29,7 +29,7 @@ export async function runOn(check: Check, spec: FakeHostSpec, profileOverrides: 
   const host = new FakeHost(spec);
   const profile = profileWith(profileOverrides);
   const launch = typeof options.launch === 'string' ? { file: 'run.sh', text: options.launch, from: 'file' as const } : options.launch;
-  const ctx = createContext(host, profile, 1000, () => new Date('2026-12-01T00:00:00Z'), undefined, launch, options.lang ?? 'en');
+  const ctx = createContext({ host, profile, timeoutMs: 1000, now: () => new Date('2026-12-01T00:00:00Z'), launch, lang: options.lang ?? 'en' });
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);

@@ -17,7 +17,7 @@ if (!support.ok) console.warn(`skipping the network-namespace cluster tests: ${s
 /** A check context on one harness node: its commands run in its namespace, hccn_tool limited as in qprep. */
 function contextFor(harness: NetnsCluster, node: string, hccnConcurrency = 1, profile = profileWith()): CheckContext {
   const host = new LimitedHost(harness.hostFor(node), 8, { ...DEFAULT_TOOL_LIMITS, hccn_tool: hccnConcurrency });
-  return createContext(host, profile, 10_000);
+  return createContext({ host, profile, timeoutMs: 10_000 });
 }
 
 /** Every node runs its own plan, all nodes at once, as a cluster-wide qprep run would. */

@@ -93,7 +93,7 @@ describe('files that vanish between the listing and the read', () => {
   it.each(catalogue.map((check) => [check.id, check] as [string, Check]))('%s does not throw when every listed entry is gone', async (_id, check) => {
     const tree = listedTree();
     const host = hostOn(tree, bin);
-    const ctx = createContext(host, profile, 5000, NOW);
+    const ctx = createContext({ host, profile, timeoutMs: 5000, now: NOW });
     // called directly, without the runner that would turn a throw into an "internal error"
     const outcome = await check.run(ctx);
     expectStructured(check.id, outcome);
@@ -103,7 +103,7 @@ describe('files that vanish between the listing and the read', () => {
     const tree = listedTree();
     const host = hostOn(tree, bin);
     const limited = new LimitedHost(host, 8, DEFAULT_TOOL_LIMITS);
-    const ctx = createContext(limited, profile, 5000, NOW);
+    const ctx = createContext({ host: limited, profile, timeoutMs: 5000, now: NOW });
     const results = await runChecks(catalogue, ctx, { concurrency: 8, commandConcurrency: 8, toolLimits: DEFAULT_TOOL_LIMITS, timeoutMs: 5000, ignore: new Set(), now: NOW });
     expect(host.vanished).toBeGreaterThan(10);
     for (const result of results) {

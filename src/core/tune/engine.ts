@@ -119,7 +119,7 @@ function runOptions(options: { timeoutMs: number }, deps: TuneDeps): RunOptions 
 }
 
 function assess(host: Host, loaded: LoadedProfile, checks: readonly Check[], options: { timeoutMs: number; lang?: Lang | undefined }, deps: TuneDeps) {
-  const context = createContext(new LimitedHost(host, 8, DEFAULT_TOOL_LIMITS), loaded.profile, options.timeoutMs, deps.now, undefined, undefined, options.lang ?? 'en');
+  const context = createContext({ host: new LimitedHost(host, 8, DEFAULT_TOOL_LIMITS), profile: loaded.profile, timeoutMs: options.timeoutMs, now: deps.now, lang: options.lang ?? 'en' });
   return { context, results: runChecks(checks, context, runOptions(options, deps)) };
 }
 
@@ -524,7 +524,7 @@ export interface RollbackOptions {
  */
 export async function rollback(host: Host, loaded: LoadedProfile, options: RollbackOptions, deps: TuneDeps): Promise<RollbackResult> {
   const identity = await host.identity();
-  const context = createContext(host, loaded.profile, options.timeoutMs, deps.now, undefined, undefined, options.lang ?? 'en');
+  const context = createContext({ host, profile: loaded.profile, timeoutMs: options.timeoutMs, now: deps.now, lang: options.lang ?? 'en' });
   const t = context.text.commands.rollback;
   if (!options.dryRun) await refuseInContainer(context, options.force, 'qprep rollback');
   let lock: HeldLock | undefined;

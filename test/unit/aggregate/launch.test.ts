@@ -18,7 +18,7 @@ const D0 = '10.0.0.12';
 const D1 = '10.0.0.13';
 
 async function node(name: string, script: string, text: string, addresses: string[] = []): Promise<LaunchNode> {
-  const ctx = createContext(new FakeHost({}), profileWith(), 1000, () => new Date('2026-12-01T00:00:00Z'), undefined, { file: script, text, from: 'file' });
+  const ctx = createContext({ host: new FakeHost({}), profile: profileWith(), timeoutMs: 1000, now: () => new Date('2026-12-01T00:00:00Z'), launch: { file: script, text, from: 'file' } });
   const layout = launchLayout((await launchView(ctx))!)!;
   const declared = layout.nodeAddress?.known && /^\d+\.\d+\.\d+\.\d+$/.test(layout.nodeAddress.value) ? [layout.nodeAddress.value] : [];
   return { name, script, layout, addresses: [...new Set([...addresses, ...declared])] };

@@ -31,7 +31,7 @@ const NICS = [iface('lo', '127.0.0.1'), iface('bond0', '10.0.0.5'), iface('enp1s
 
 async function launchEnv(spec: FakeHostSpec, request: { ip?: string; nic?: string } = {}, profile: Record<string, unknown> = {}) {
   const host = new FakeHost({ interfaces: NICS, ...spec });
-  return buildLaunchEnv(createContext(host, profileWith(profile), 1000), request);
+  return buildLaunchEnv(createContext({ host, profile: profileWith(profile), timeoutMs: 1000 }), request);
 }
 
 const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';

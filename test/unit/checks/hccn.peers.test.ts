@@ -119,10 +119,10 @@ nodes:
     const cluster = parseClusterText(`nodes:\n${nodes}\n`, 'c.yaml');
     const host = new FakeHost({});
     const self = { file: 'c.yaml', cluster, self: cluster.nodes[0]!, matchedBy: 'node-option' as const, evidence: '--node n1' };
-    const ctx = createContext(host, profileWith(), 10_000, undefined, self);
+    const ctx = createContext({ host, profile: profileWith(), timeoutMs: 10_000, cluster: self });
     // 3 peers x 16 devices, each up to the probe timeout plus the busy retries: 13 min, more than the 10 min budget
     expect(checkBudgetMs(check, ctx)).toBe(600_000 + 10_000 + 40_000 + 10_000);
-    const larger = createContext(host, profileWith({ hccn: { peersBudget: '1h' } }), 10_000, undefined, self);
+    const larger = createContext({ host, profile: profileWith({ hccn: { peersBudget: '1h' } }), timeoutMs: 10_000, cluster: self });
     expect(checkBudgetMs(check, larger)).toBe(48 * (10_000 + 6_200) + 40_000 + 10_000);
   });
 });

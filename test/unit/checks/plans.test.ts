@@ -13,7 +13,7 @@ const CPU = '/sys/devices/system/cpu';
 /** Runs a check, then its plan with what it reported, as tune does; the host is never written. */
 async function planOn(check: Check, spec: FakeHostSpec, profile: Record<string, unknown> = {}) {
   const host = new FakeHost(spec);
-  const ctx = createContext(host, profileWith(profile), 1000);
+  const ctx = createContext({ host, profile: profileWith(profile), timeoutMs: 1000 });
   const outcome = await check.run(ctx);
   const changes = await check.plan!(ctx, outcome);
   expect(host.writes).toEqual([]);
@@ -77,7 +77,7 @@ describe('sched.migration-cost plan', () => {
 
   it('plans nothing when debugfs is not mounted', async () => {
     const host = new FakeHost({ files: {} });
-    const ctx = createContext(host, profileWith(), 1000);
+    const ctx = createContext({ host, profile: profileWith(), timeoutMs: 1000 });
     expect(await schedMigrationCost.plan!(ctx, { status: 'skip', message: '' })).toEqual([]);
   });
 });

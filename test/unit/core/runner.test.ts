@@ -33,7 +33,7 @@ describe('runChecks', () => {
       fakeCheck('npu.idle', async () => errorOutcome('cannot look', { causedBy: 'hccn.peers' })),
       fakeCheck('npu.cann', async () => pass('fine', { causedBy: 'npu.tools' })),
     ];
-    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    const results = await runChecks(checks, createContext({ host: new FakeHost(), profile: profileWith(), timeoutMs: 200 }), options());
     expect(Object.fromEntries(results.map((r) => [r.id, r.causedBy]))).toEqual({
       'npu.tools': undefined,
       'npu.smi': 'npu.tools',
@@ -55,7 +55,7 @@ describe('runChecks', () => {
         return pass(`done after ${delay}`);
       }),
     );
-    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    const results = await runChecks(checks, createContext({ host: new FakeHost(), profile: profileWith(), timeoutMs: 200 }), options());
     expect(results.map((r) => r.id)).toEqual(ids);
     expect(finished).not.toEqual(ids);
   });
@@ -67,7 +67,7 @@ describe('runChecks', () => {
       }),
       fakeCheck('host.disk', async () => pass('fine')),
     ];
-    const [boom, fine] = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    const [boom, fine] = await runChecks(checks, createContext({ host: new FakeHost(), profile: profileWith(), timeoutMs: 200 }), options());
     expect(boom!.status).toBe('error');
     expect(boom!.message).toBe('internal error in host.shm: cannot read properties of undefined');
     expect(boom!.remediation).toContain('qprep snapshot');
@@ -77,7 +77,7 @@ describe('runChecks', () => {
   it('stops waiting for a check that never finishes (watchdog) and reports it', async () => {
     const hang = fakeCheck('host.memory', () => new Promise<Outcome>(() => undefined));
     hang.budgetMs = () => 50;
-    const [result] = await runChecks([hang], createContext(new FakeHost(), profileWith(), 200), options());
+    const [result] = await runChecks([hang], createContext({ host: new FakeHost(), profile: profileWith(), timeoutMs: 200 }), options());
     expect(result!.status).toBe('error');
     expect(result!.message).toBe('host.memory did not finish within 50 ms');
   });
@@ -94,27 +94,27 @@ describe('runChecks', () => {
         return pass('ok');
       }),
     );
-    await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options({ concurrency: 3 }));
+    await runChecks(checks, createContext({ host: new FakeHost(), profile: profileWith(), timeoutMs: 200 }), options({ concurrency: 3 }));
     expect(peak).toBe(3);
   });
 
   it('reports a recommended fail as warn and keeps required fails', async () => {
     const checks = [fakeCheck('host.shm', async () => fail('bad', { remediation: 'x' })), fakeCheck('net.proxy', async () => fail('meh', { remediation: 'x' }), 'recommended')];
-    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options());
+    const results = await runChecks(checks, createContext({ host: new FakeHost(), profile: profileWith(), timeoutMs: 200 }), options());
     expect(results.map((r) => r.status)).toEqual(['fail', 'warn']);
   });
 
   it('lets a profile promote a check to required', async () => {
     const checks = [fakeCheck('net.proxy', async () => fail('meh', { remediation: 'x' }), 'recommended')];
     const profile = profileWith({ levels: { 'net.proxy': 'required' } });
-    const [result] = await runChecks(checks, createContext(new FakeHost(), profile, 200), options());
+    const [result] = await runChecks(checks, createContext({ host: new FakeHost(), profile, timeoutMs: 200 }), options());
     expect(result!.level).toBe('required');
     expect(result!.status).toBe('fail');
   });
 
   it('downgrades an ignored fail to warn and records it, but never an error', async () => {
     const checks = [fakeCheck('host.shm', async () => fail('bad', { remediation: 'x' })), fakeCheck('host.disk', async () => errorOutcome('cannot tell', { remediation: 'x' }))];
-    const results = await runChecks(checks, createContext(new FakeHost(), profileWith(), 200), options({ ignore: 'all' }));
+    const results = await runChecks(checks, createContext({ host: new FakeHost(), profile: profileWith(), timeoutMs: 200 }), options({ ignore: 'all' }));
     expect(results[0]!.status).toBe('warn');
     expect(results[0]!.waived).toEqual({ reason: 'ignored with --ignore', found: 'fail' });
     expect(results[0]!.waiverRefused).toBeUndefined();
@@ -133,7 +133,7 @@ describe('runChecks', () => {
       ],
     });
     const now = () => new Date('2026-12-02T10:00:00Z');
-    const results = await runChecks(checks, createContext(new FakeHost(), profile, 200, now), options({ now }));
+    const results = await runChecks(checks, createContext({ host: new FakeHost(), profile, timeoutMs: 200, now }), options({ now }));
     expect(results[0]!.status).toBe('warn');
     expect(results[0]!.waived).toEqual({ reason: 'known, ticket OPS-12', expires: '2027-01-31', found: 'fail' });
     expect(results[1]!.status).toBe('fail');
@@ -146,7 +146,7 @@ describe('runChecks', () => {
   it('a waiver applies through its expiry day and stops the day after', async () => {
     const checks = [fakeCheck('host.shm', async () => fail('bad', { remediation: 'x' }))];
     const profile = profileWith({ waivers: [{ id: 'host.shm', reason: 'r', expires: '2026-12-02' }] });
-    const on = async (iso: string) => (await runChecks(checks, createContext(new FakeHost(), profile, 200, () => new Date(iso)), options({ now: () => new Date(iso) })))[0]!;
+    const on = async (iso: string) => (await runChecks(checks, createContext({ host: new FakeHost(), profile, timeoutMs: 200, now: () => new Date(iso) }), options({ now: () => new Date(iso) })))[0]!;
     expect((await on('2026-12-02T23:59:00Z')).status).toBe('warn');
     expect((await on('2026-12-03T00:00:00Z')).status).toBe('fail');
   });
@@ -159,7 +159,7 @@ it('records waivers of recommended checks too, so --strict respects them', async
     fakeCheck('sysctl.swappiness', async () => fail('meh', { remediation: 'x' }), 'recommended'),
   ];
   const profile = profileWith({ waivers: [{ id: 'net.proxy', reason: 'accepted' }, { id: 'mem.jemalloc', reason: 'wrapper unsets it' }] });
-  const results = await runChecks(checks, createContext(new FakeHost(), profile, 200), options());
+  const results = await runChecks(checks, createContext({ host: new FakeHost(), profile, timeoutMs: 200 }), options());
   expect(results.map((r) => [r.status, r.waived?.reason])).toEqual([
     ['warn', 'accepted'],
     ['warn', 'wrapper unsets it'],

@@ -12,7 +12,7 @@ import { profileWith } from '../../helpers/run-check.js';
 
 function contextOn(spec: FakeHostSpec) {
   const host = new FakeHost(spec);
-  return { host, ctx: createContext(host, profileWith(), 1000) };
+  return { host, ctx: createContext({ host, profile: profileWith(), timeoutMs: 1000 }) };
 }
 
 const INTERFACES: FakeHostSpec['interfaces'] = [
@@ -128,8 +128,8 @@ describe('qprep facts', () => {
 describe('facts in Chinese', () => {
   it('the problems are said in the run\'s language; every other field is the same', async () => {
     const spec = { ...hccnHost({ answers: { ip: (d) => (d === 7 ? '' : undefined) } }), interfaces: INTERFACES };
-    const english = await buildFacts(createContext(new FakeHost(spec), profileWith(), 1000), factsContributors);
-    const chinese = await buildFacts(createContext(new FakeHost(spec), profileWith(), 1000, undefined, undefined, undefined, 'zh'), factsContributors);
+    const english = await buildFacts(createContext({ host: new FakeHost(spec), profile: profileWith(), timeoutMs: 1000 }), factsContributors);
+    const chinese = await buildFacts(createContext({ host: new FakeHost(spec), profile: profileWith(), timeoutMs: 1000, lang: 'zh' }), factsContributors);
     expect(chinese.problems).toEqual([{ source: 'hccn_tool', message: 'dev7 没有 RoCE 地址（hccn_tool -i N -ip -g 未输出地址）：未列入 devices' }]);
     expect({ ...chinese, problems: [] }).toEqual({ ...english, problems: [] });
     expect(factsSchema.safeParse(chinese).success).toBe(true);

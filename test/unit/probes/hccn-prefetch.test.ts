@@ -45,7 +45,7 @@ const ipCalls = (host: FakeHost) => host.calls.filter((argv) => argv[0]!.endsWit
 describe('prefetchDeviceIps: the hccn_tool queue starts while npu-smi lists the devices', () => {
   it('asks -ip -g of the devices /etc/hccn.conf lists, one at a time, and stops once the inventory is in', async () => {
     const host = new GatedHost(hccnHost(), 3);
-    const ctx = createContext(host, profileWith(), 1000);
+    const ctx = createContext({ host, profile: profileWith(), timeoutMs: 1000 });
     await prefetchDeviceIps(ctx);
     expect(ipCalls(host)).toEqual(['-i 0 -ip -g', '-i 1 -ip -g', '-i 2 -ip -g']);
     expect((await npuInventory(ctx)).ok).toBe(true);
@@ -58,7 +58,7 @@ describe('prefetchDeviceIps: the hccn_tool queue starts while npu-smi lists the 
   it('asks nothing early when the workload\'s devices are restricted, or without /etc/hccn.conf', async () => {
     for (const spec of [hccnHost({ env: { ASCEND_RT_VISIBLE_DEVICES: '0,1' } }), hccnHost({ conf: null })]) {
       const host = new GatedHost(spec, 1);
-      const ctx = createContext(host, profileWith(), 1000);
+      const ctx = createContext({ host, profile: profileWith(), timeoutMs: 1000 });
       const prefetched = prefetchDeviceIps(ctx);
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect(ipCalls(host)).toEqual([]);
@@ -66,7 +66,7 @@ describe('prefetchDeviceIps: the hccn_tool queue starts while npu-smi lists the 
       await prefetched;
     }
     const profileRestricted = new GatedHost(hccnHost(), 1);
-    await prefetchDeviceIps(createContext(profileRestricted, profileWith({ npu: { visibleDevices: '0-3' } }), 1000));
+    await prefetchDeviceIps(createContext({ host: profileRestricted, profile: profileWith({ npu: { visibleDevices: '0-3' } }), timeoutMs: 1000 }));
     expect(ipCalls(profileRestricted)).toEqual([]);
   });
 });
@@ -96,7 +96,7 @@ describe('runChecks and Check.prefetch', () => {
       }),
       check('hccn.lldp', () => void ran.push('prefetch hccn.lldp')),
     ];
-    const ctx = createContext(new FakeHost({}), profileWith(), 1000);
+    const ctx = createContext({ host: new FakeHost({}), profile: profileWith(), timeoutMs: 1000 });
     const results = await runChecks(checks, ctx, { concurrency: 1, commandConcurrency: 8, toolLimits: {}, timeoutMs: 1000, ignore: new Set() });
     expect(ran).toEqual(['prefetch hccn.ip', 'prefetch hccn.link', 'prefetch hccn.lldp', 'run hccn.conf', 'run hccn.ip', 'run hccn.link', 'run hccn.lldp']);
     expect(results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass']);

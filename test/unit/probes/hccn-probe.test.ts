@@ -23,7 +23,7 @@ function hostWith(commands: FakeCommand[], spec: FakeHostSpec = {}): FakeHost {
 }
 
 function contextOn(host: Host, profile = profileWith()): CheckContext {
-  return createContext(host, profile, 1000);
+  return createContext({ host, profile, timeoutMs: 1000 });
 }
 
 /** Records the pauses instead of waiting: no test here waits for a backoff. */

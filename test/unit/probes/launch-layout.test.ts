@@ -7,7 +7,7 @@ import { edited, filledIn, guideScript } from '../../helpers/launch.js';
 import { profileWith } from '../../helpers/run-check.js';
 
 async function layoutOf(text: string, file = 'run.sh') {
-  const ctx = createContext(new FakeHost({}), profileWith(), 1000, () => new Date('2026-12-01T00:00:00Z'), undefined, { file, text, from: 'file' });
+  const ctx = createContext({ host: new FakeHost({}), profile: profileWith(), timeoutMs: 1000, now: () => new Date('2026-12-01T00:00:00Z'), launch: { file, text, from: 'file' } });
   return launchLayout((await launchView(ctx))!);
 }
 

@@ -269,7 +269,7 @@ describe('tune: lock, container, interrupted runs', () => {
     expect(journalOf(host).runs[0].state).toBe('applying');
     expect(host.content(LOCK_PATH)).toContain('"pid":4242');
 
-    const ctx = createContext(host, profileWith(), 1000);
+    const ctx = createContext({ host, profile: profileWith(), timeoutMs: 1000 });
     const reported = await tuneJournal.run(ctx);
     expect(reported.status).toBe('fail');
     expect(reported.remediation).toContain('sudo qprep rollback');
@@ -297,7 +297,7 @@ describe('tune: lock, container, interrupted runs', () => {
     expect([host.content(GOV0), host.content(GOV1), host.content(SWAPPINESS)]).toEqual(['powersave\n', 'powersave\n', '60\n']);
     expect(host.content(JOURNAL_PATH)).toBeUndefined();
     expect(JSON.parse(host.content(undone.journal!)!).rolledBackAt).toBe('2026-12-02T10:00:00.000Z');
-    expect((await tuneJournal.run(createContext(host, profileWith(), 1000))).status).toBe('pass');
+    expect((await tuneJournal.run(createContext({ host, profile: profileWith(), timeoutMs: 1000 }))).status).toBe('pass');
   });
 
   it('refuses to add to a journal it cannot parse; rollback says how to recover', async () => {
