@@ -57,10 +57,6 @@ export function releaseDocument(): void {
   documentClaimed = false;
 }
 
-export function documentWasClaimed(): boolean {
-  return documentClaimed;
-}
-
 /** What the interruption of the run says and where: filled from argv at once, then from the parsed options. */
 export interface RunIdentity {
   command: string | null;

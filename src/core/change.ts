@@ -10,18 +10,6 @@ export type Change =
   /** a whole configuration file, written atomically */
   | { kind: 'file'; path: string; content: string; mode: number };
 
-export type ChangeKind = Change['kind'];
-
-/** The name a person knows the change by: the sysctl key, or the path. */
-export function changeTarget(change: Change): string {
-  return change.kind === 'sysctl' ? change.key : change.path;
-}
-
-/** The value or content the change writes. */
-export function changeValue(change: Change): string {
-  return change.kind === 'file' ? change.content : change.value;
-}
-
 export function sysctlPath(key: string): string {
   return `/proc/sys/${key.replace(/\./g, '/')}`;
 }

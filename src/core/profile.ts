@@ -240,7 +240,6 @@ export const profileSchema = z
   .strict();
 
 export type Profile = z.output<typeof profileSchema>;
-export type ProfileInput = z.input<typeof profileSchema>;
 
 export interface LoadedProfile {
   profile: Profile;

@@ -3,11 +3,6 @@ import { closest } from '../util/suggest.js';
 import { usageError } from '../errors.js';
 import type { Check } from './types.js';
 
-/** Splits "a,b c" into tokens; flags may be repeated. */
-export function splitList(values: ReadonlyArray<string> | undefined): string[] {
-  return (values ?? []).flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
-}
-
 function matches(check: Check, token: string): boolean {
   if (check.id === token) return true;
   const prefix = token.endsWith('.') ? token : `${token}.`;

@@ -112,6 +112,5 @@ export const factsSchema = z.object({
 });
 
 export type Facts = z.infer<typeof factsSchema>;
-export type NpuFact = z.infer<typeof npuFactSchema>;
 export type DeviceFact = z.infer<typeof deviceFactSchema>;
 export type InventoryFact = z.infer<typeof inventoryFactSchema>;

@@ -23,10 +23,6 @@ export function trackFileOperation<T>(operation: Promise<T>): Promise<T> {
   return operation;
 }
 
-export function pendingFileOperations(): number {
-  return pending;
-}
-
 /** process.exit(code), unless a file operation is stuck: then SIGKILL, after one line on stderr. */
 export async function exitProcess(code: number): Promise<never> {
   const deadline = Date.now() + STUCK_AFTER_MS;

@@ -100,15 +100,6 @@ function inputError(error: unknown, path: string, what: string, code: ErrorCode)
   return new QprepError(code, `cannot read ${what} ${path}: ${reason}`);
 }
 
-export async function fileExists(path: string): Promise<boolean> {
-  try {
-    await fsp.access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What an operand of `qprep aggregate` names: a file, a directory, or nothing readable. */
 export async function inputKind(path: string, code: ErrorCode): Promise<'file' | 'directory'> {
   try {

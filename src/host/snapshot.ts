@@ -167,7 +167,6 @@ export const snapshotSchema = z
   .strict();
 
 export type Snapshot = z.output<typeof snapshotSchema>;
-export type SnapshotInput = z.input<typeof snapshotSchema>;
 
 function argvKey(argv: readonly string[]): string {
   return JSON.stringify(argv);

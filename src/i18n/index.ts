@@ -6,7 +6,7 @@ import { zh } from './zh/index.js';
 
 export type { Catalogue } from './en/index.js';
 export type { CheckText } from './types.js';
-export { LANGS, resolveLang, type Lang } from './lang.js';
+export type { Lang } from './lang.js';
 
 const CATALOGUES: Readonly<Record<Lang, Catalogue>> = { en, zh };
 

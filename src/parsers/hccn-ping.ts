@@ -91,7 +91,7 @@ function judge(report: PingReport): PingVerdict {
   return 'loss';
 }
 
-/** Parses every `device N PING X` section of the text. Never throws. */
+/** Parses every `device N PING X` section of the text: the answer of `-ping`, and of `-hccs_ping` (the A3 super pod plane), which has the same grammar. Never throws. */
 export function parseHccnPing(text: string): Parsed<HccnPing> {
   const reports: PingReport[] = [];
   const skipped = new SkippedLines();
@@ -193,5 +193,3 @@ export function parseHccnPing(text: string): Parsed<HccnPing> {
   return { ok: true, value: { reports, skipped: skipped.kept, skippedCount: skipped.count, elided } };
 }
 
-/** The HCCS ping (A3 super pod plane) shares the section grammar: see parseHccnPing. */
-export const parseHccsPing = parseHccnPing;

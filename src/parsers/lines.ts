@@ -34,12 +34,6 @@ export function preview(line: string, max = 100): string {
   return visibleLine(line, max);
 }
 
-/** The line number (1-based) and text of a problem in an input, for "line 3: ..." messages. */
-export interface LineRef {
-  line: number;
-  text: string;
-}
-
 /** A non-negative integer as tools print it ("42"), or null for "-", "NA", "" and anything else. */
 export function integerOf(token: string | undefined): number | null {
   return token !== undefined && /^\d{1,12}$/.test(token) ? Number(token) : null;

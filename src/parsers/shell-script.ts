@@ -19,8 +19,7 @@ import { linesIn, tokenize } from './shell/lexer.js';
 import { buildStatements } from './shell/statements.js';
 import type { NoteSink, ScriptNote, ShellScript } from './shell/types.js';
 
-export type { Assignment, Conditional, DynamicKind, NoteSeverity, ScriptNote, ShellScript, Statement, Word, WordPart } from './shell/types.js';
-export { assignmentOf } from './shell/statements.js';
+export type { Assignment, Conditional, ScriptNote, ShellScript, Statement, Word, WordPart } from './shell/types.js';
 
 /** Notes of one kind beyond this many are counted, not kept: a pathological input stays cheap. */
 const MAX_NOTES = 200;

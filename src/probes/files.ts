@@ -1,4 +1,4 @@
-import { describeProbeError, type Host, type Probe, type ProbeErrorCode } from '../host/types.js';
+import { describeProbeError, type Host, type ProbeErrorCode } from '../host/types.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 
 /** The words a failed read is said in: a check passes ctx.text.probes; English otherwise. */
@@ -25,23 +25,6 @@ export async function readInteger(host: Host, path: string, words: ReadWords = e
   return { ok: true, value: Number(read.value), path };
 }
 
-/** The first of several paths that can be read, or the failure of each. */
-export async function readFirstInteger(host: Host, paths: readonly string[], words: ReadWords = en.probes): Promise<{ found?: ValueRead<number> & { ok: true }; failures: Array<ValueRead<number> & { ok: false }> }> {
-  const failures: Array<ValueRead<number> & { ok: false }> = [];
-  for (const path of paths) {
-    const read = await readInteger(host, path, words);
-    if (read.ok) return { found: read, failures };
-    failures.push(read);
-  }
-  return { failures };
-}
-
 export function isMissing(probe: { ok: boolean; code?: string }): boolean {
   return !probe.ok && probe.code === 'ENOENT';
 }
-
-export function isDenied(probe: { ok: boolean; code?: string }): boolean {
-  return !probe.ok && (probe.code === 'EACCES' || probe.code === 'EPERM');
-}
-
-export type { Probe };

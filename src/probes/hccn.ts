@@ -31,7 +31,6 @@ import { locateHccnTool, npuInventory, visibleDevices } from './npu.js';
  */
 
 export const HCCN_TOOL = 'hccn_tool';
-export { HCCN_TOOL_DIRS } from './npu.js';
 const FIRST_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 1600;
 

@@ -2,7 +2,7 @@ import type { LaunchInput } from '../core/launch-input.js';
 import type { CheckContext, Outcome } from '../core/types.js';
 import { skip } from '../core/outcome.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
-import { evaluateLaunchScript, invocationsOf, readLaunchScript, type Field, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
+import { evaluateLaunchScript, invocationsOf, readLaunchScript, type Invocation, type LaunchScript, type ServeCommand, type ShellVariable, type Value } from '../parsers/launch-script.js';
 import { integerFlag, lastFlag, parseServeArgs, booleanFlag, type FlagProblem, type ServeArgs, type ServeFlag } from '../parsers/vllm-args.js';
 import { quoteAnglePlaceholders, type AnglePlaceholder } from '../parsers/angle-placeholders.js';
 import { resolveNodeAddress, type NodeAddress } from './node-address.js';
@@ -142,11 +142,6 @@ export function at(view: LaunchView, line: number): string {
   return `${view.name}:${line}`;
 }
 
-/** A variable of the server's environment that the script itself set (not inherited). */
-export function scriptVariable(view: LaunchView, name: string): ShellVariable | undefined {
-  return view.env.get(name);
-}
-
 /** Where a value was written: the deepest assignment it came through, or the variable itself. */
 export function rootOf(variable: { name: string; line: number | null; value: Value }): { name: string; line: number | null } {
   const origins = variable.value.origins;
@@ -276,14 +271,6 @@ export function parallelism(args: ServeArgs): Parallelism {
     invalid,
     unknowns,
   };
-}
-
-/**
- * A value's text when it can be checked. `undefined` when the script builds it at run time;
- * the reason is then `dynamic[0]`.
- */
-export function knownText(value: Value | Field | undefined): string | undefined {
-  return value && value.known ? value.text : undefined;
 }
 
 /** "HCCL_IF_IP (run_p.sh:19, from local_ip at line 7)", in the run's language when given its text */

@@ -6,11 +6,6 @@
 
 const SAMPLE = /<!-- sample: (.+?) -->\n([\s\S]*?)<!-- sample:end -->/g;
 
-/** The sample commands of a page, in order. */
-export function sampleCommands(page: string): string[] {
-  return [...page.matchAll(SAMPLE)].map((m) => m[1]!);
-}
-
 /** The run time printed in the summary line ("· 0.1 s"), the one part of a replay that varies. */
 const RUN_TIME = /· \d+(\.\d+)? s\b/g;
 

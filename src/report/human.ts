@@ -13,7 +13,6 @@ import { fitList, visibleWidth, wrapHanging } from './wrap.js';
  */
 export type HumanDetail = 'problems' | 'all' | 'verdict';
 import { visibleStrings } from './visible.js';
-import { escapeControls } from '../util/text.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -329,10 +328,4 @@ export function formatHuman(input: Report, options: HumanOptions): string {
   out.push('', ...leftProcessLines(report, chalk, t));
   out.push(summaryLine(report, chalk, t, hidden ? t.verboseHint : ''), verdictLine(report, chalk, t));
   return `${out.join('\n')}\n`;
-}
-
-/** The one-line error of exit code 2, as printed on stderr. */
-export function formatHumanError(message: string, options: HumanOptions): string {
-  const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  return `${chalk.red('qprep: error:')} ${escapeControls(message)}\n`;
 }

@@ -246,5 +246,4 @@ export type ErrorReport = z.infer<typeof errorReportSchema>;
 export type AnyReport = z.infer<typeof reportSchema>;
 export type HostInfo = z.infer<typeof hostInfoSchema>;
 export type ClusterInfo = z.infer<typeof clusterInfoSchema>;
-export type LaunchInfo = z.infer<typeof launchInfoSchema>;
 export type LaunchLayout = z.infer<typeof launchLayoutSchema>;

@@ -1,5 +1,5 @@
 import { QprepError } from '../errors.js';
-import { formatDuration, parseDuration } from '../util/duration.js';
+import { parseDuration } from '../util/duration.js';
 
 /**
  * When serve runs the checks. Each run starts one interval (± JITTER_FRACTION of it) after the
@@ -42,5 +42,3 @@ export function nextRunDelay(intervalMs: number, elapsedMs: number, random: () =
 export function isStale(ageMs: number, intervalMs: number): boolean {
   return ageMs > STALE_AFTER_INTERVALS * intervalMs;
 }
-
-export { formatDuration };

@@ -80,7 +80,6 @@ const DRIVERS: Record<string, Driver> = {
   'hccn-diag#parseHccnRoute': (fn, _m, input) => call(fn, input),
   'hccn-lldp#parseHccnLldp': (fn, _m, input) => call(fn, input),
   'hccn-ping#parseHccnPing': (fn, _m, input) => call(fn, input),
-  'hccn-ping#parseHccsPing': (fn, _m, input) => call(fn, input),
   'hccn#parseHccnIp': (fn, _m, input) => call(fn, input),
   'hccn#parseHccnVnic': (fn, _m, input) => call(fn, input),
   'hccn#parseHccnLink': (fn, _m, input) => call(fn, input),
@@ -116,10 +115,6 @@ const DRIVERS: Record<string, Driver> = {
   'shell/statements#buildStatements': (fn, _m, input) => call(fn, call(fnOf(modules.get('shell/lexer')!, 'tokenize'), input, () => {}), () => {}),
   'shell/statements#assignmentOf': (fn, _m, input) => {
     const parsed = call(fnOf(modules.get('shell-script')!, 'parseShellScript'), input) as { statements: Array<{ kind: string; words?: unknown[] }> };
-    return parsed.statements.flatMap((statement) => (statement.kind === 'command' ? (statement.words ?? []).map((word) => call(fn, word) ?? null) : []));
-  },
-  'shell-script#assignmentOf': (fn, m, input) => {
-    const parsed = call(fnOf(m, 'parseShellScript'), input) as { statements: Array<{ kind: string; words?: unknown[] }> };
     return parsed.statements.flatMap((statement) => (statement.kind === 'command' ? (statement.words ?? []).map((word) => call(fn, word) ?? null) : []));
   },
   'vllm-args#parseServeArgs': (fn, _m, input) => call(fn, serveFields(input)),

@@ -15,7 +15,6 @@ import { symlinkRefusal } from './links.js';
 export const JOURNAL_PATH = `${STATE_DIR}/journal.json`;
 
 export const entryStatusSchema = z.enum(['pending', 'applied', 'failed', 'reverted', 'revert-failed']);
-export type EntryStatus = z.infer<typeof entryStatusSchema>;
 
 export const journalEntrySchema = z.object({
   /** the check whose plan asked for it, or "persist" */
@@ -38,7 +37,6 @@ export const journalEntrySchema = z.object({
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 
 export const runStateSchema = z.enum(['applying', 'applied', 'reverted', 'revert-failed']);
-export type RunState = z.infer<typeof runStateSchema>;
 
 export const journalRunSchema = z.object({
   runId: z.string(),

@@ -16,7 +16,7 @@ import {
 import { parseHccnConf } from '../../../src/parsers/hccn-conf.js';
 import { parseHccnKeyValues, parseHccnLinkStat, parseHccnRoute } from '../../../src/parsers/hccn-diag.js';
 import { parseHccnLldp } from '../../../src/parsers/hccn-lldp.js';
-import { parseHccnPing, parseHccsPing } from '../../../src/parsers/hccn-ping.js';
+import { parseHccnPing } from '../../../src/parsers/hccn-ping.js';
 import type { Parsed } from '../../../src/parsers/parsed.js';
 import { parseSpodInfo } from '../../../src/parsers/spod-info.js';
 
@@ -256,9 +256,9 @@ describe('hccn_tool -ping -g address X', () => {
   });
 });
 
-describe('hccn_tool -hccs_ping (A3; documented source format only, parsed leniently)', () => {
+describe('hccn_tool -hccs_ping through parseHccnPing, as the probe reads it (A3; documented source format only, parsed leniently)', () => {
   it('reads a success: per-packet status, times in microseconds, "packets loss" summary (documented format, derived)', () => {
-    const [report] = ok(parseHccsPing(synthetic('hccn-hccs-ping-success-a3.txt'))).reports;
+    const [report] = ok(parseHccnPing(synthetic('hccn-hccs-ping-success-a3.txt'))).reports;
     expect(report).toMatchObject({ device: 0, target: '198.19.130.10', method: 'hccs', transmitted: 3, received: 3, lossPercent: 0, verdict: 'ok' });
     expect(report!.replies).toEqual([
       { seq: 0, timeMs: 0.0125 },
@@ -267,7 +267,7 @@ describe('hccn_tool -hccs_ping (A3; documented source format only, parsed lenien
     ]);
   });
   it('reads failed packets with the reason the tool gave (documented format, derived)', () => {
-    const [report] = ok(parseHccsPing(synthetic('hccn-hccs-ping-loss-a3.txt'))).reports;
+    const [report] = ok(parseHccnPing(synthetic('hccn-hccs-ping-loss-a3.txt'))).reports;
     expect(report).toMatchObject({ method: 'hccs', received: 1, lossPercent: 66.67, verdict: 'loss' });
     expect(report!.lost).toEqual([
       { seq: 1, reason: 'This pkt check recv msg fail!' },
