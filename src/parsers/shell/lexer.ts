@@ -55,6 +55,9 @@ function ansiC(body: string): string {
   });
 }
 
+/** Appends literal text to the word being read (joined to the last part when quoted alike). */
+type PushText = (value: string, quoted: boolean) => void;
+
 /** The character-level reader. One instance reads one text (a script, or the operand of `${x:-...}`). */
 class Lexer {
   private i = 0;
@@ -220,7 +223,7 @@ class Lexer {
   readWordParts(toEnd: boolean): WordPart[] {
     const text = this.text;
     const parts: WordPart[] = [];
-    const pushText = (value: string, quoted: boolean) => {
+    const pushText: PushText = (value, quoted) => {
       const last = parts[parts.length - 1];
       if (last && last.kind === 'text' && last.quoted === quoted) last.text += value;
       else parts.push({ kind: 'text', text: value, quoted });
@@ -230,22 +233,10 @@ class Lexer {
       const c = text[this.i]!;
       if (!toEnd && (isBlankChar(c) || c === '\n')) break;
       if (!toEnd && OPERATOR_START.has(c)) {
-        if (this.startsProcessSubstitution()) {
-          const start = this.i;
-          const startLine = this.line;
-          this.i++;
-          this.skipBalanced('(', ')', startLine);
-          parts.push({ kind: 'dynamic', what: 'process-substitution', quoted: false, source: text.slice(start, this.i) });
-          continue;
-        }
-        // NAME=( ... ): an array assignment
-        if (c === '(' && parts.length === 1 && parts[0]!.kind === 'text' && !parts[0]!.quoted && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(parts[0]!.text)) {
-          const start = this.i;
-          this.skipBalanced('(', ')', this.line);
-          parts.push({ kind: 'dynamic', what: 'array', quoted: false, source: text.slice(start, this.i) });
-          continue;
-        }
-        break;
+        const part = this.readParenthesizedPart(parts);
+        if (!part) break;
+        parts.push(part);
+        continue;
       }
       if (c === '~' && this.i === wordStart && !toEnd) {
         const match = /^~([A-Za-z0-9._-]*)(?=\/|$|[\s;&|<>()])/.exec(text.slice(this.i, this.i + 64));
@@ -255,70 +246,89 @@ class Lexer {
           continue;
         }
       }
-      if (c === '\\') {
-        const next = text[this.i + 1];
-        if (next === '\n') {
-          if (toEnd) {
-            this.i += 2;
-            this.line++;
-          } else this.continuation();
-          continue;
-        }
-        if (next === undefined) {
-          pushText('\\', false);
-          this.i++;
-          continue;
-        }
-        pushText(next, true);
-        this.i += 2;
-        continue;
-      }
-      if (c === "'") {
-        const end = text.indexOf("'", this.i + 1);
-        const startLine = this.line;
-        if (end === -1) {
-          this.note(startLine, 'error', 'unterminated quote', `the single quote opened on line ${startLine} is never closed: bash refuses the script`);
-          pushText(text.slice(this.i + 1), true);
-          this.line += linesIn(text.slice(this.i));
-          this.i = text.length;
-          break;
-        }
-        const body = text.slice(this.i + 1, end);
-        pushText(body, true);
-        this.line += linesIn(body);
-        this.i = end + 1;
-        continue;
-      }
-      if (c === '"') {
-        this.readDoubleQuoted(parts, pushText);
-        continue;
-      }
-      if (c === '`') {
-        parts.push(this.readBackticks(false));
-        continue;
-      }
-      if (c === '$') {
+      if (c === '\\') this.readBackslash(toEnd, pushText);
+      else if (c === "'") this.readSingleQuoted(pushText);
+      else if (c === '"') this.readDoubleQuoted(parts, pushText);
+      else if (c === '`') parts.push(this.readBackticks(false));
+      else if (c === '$') {
         const part = this.readDollar(false, pushText);
         if (part) parts.push(part);
-        continue;
-      }
-      if (c === '\n') {
+      } else if (c === '\n') {
         this.line++;
         pushText(c, false);
         this.i++;
-        continue;
+      } else {
+        // a run of ordinary characters in one step: a 10 MB script stays linear and cheap
+        PLAIN_RUN.lastIndex = this.i;
+        const run = PLAIN_RUN.exec(text);
+        const chunk = run && run.index === this.i && run[0].length > 0 ? run[0] : c;
+        pushText(chunk, false);
+        this.i += chunk.length;
       }
-      // a run of ordinary characters in one step: a 10 MB script stays linear and cheap
-      PLAIN_RUN.lastIndex = this.i;
-      const run = PLAIN_RUN.exec(text);
-      const chunk = run && run.index === this.i && run[0].length > 0 ? run[0] : c;
-      pushText(chunk, false);
-      this.i += chunk.length;
     }
     return parts;
   }
 
-  private readDoubleQuoted(parts: WordPart[], pushText: (value: string, quoted: boolean) => void): void {
+  /**
+   * An operator character inside a word that does not end it: `<(...)` / `>(...)` (process
+   * substitution) or the `( ... )` of `NAME=( ... )` (an array). Undefined: the word ends here.
+   */
+  private readParenthesizedPart(parts: readonly WordPart[]): WordPart | undefined {
+    const text = this.text;
+    const c = text[this.i];
+    if (this.startsProcessSubstitution()) {
+      const start = this.i;
+      const startLine = this.line;
+      this.i++;
+      this.skipBalanced('(', ')', startLine);
+      return { kind: 'dynamic', what: 'process-substitution', quoted: false, source: text.slice(start, this.i) };
+    }
+    if (c === '(' && parts.length === 1 && parts[0]!.kind === 'text' && !parts[0]!.quoted && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(parts[0]!.text)) {
+      const start = this.i;
+      this.skipBalanced('(', ')', this.line);
+      return { kind: 'dynamic', what: 'array', quoted: false, source: text.slice(start, this.i) };
+    }
+    return undefined;
+  }
+
+  /** `\` outside quotes: a line continuation, a trailing backslash, or the next character quoted. */
+  private readBackslash(toEnd: boolean, pushText: PushText): void {
+    const next = this.text[this.i + 1];
+    if (next === '\n') {
+      if (toEnd) {
+        this.i += 2;
+        this.line++;
+      } else this.continuation();
+      return;
+    }
+    if (next === undefined) {
+      pushText('\\', false);
+      this.i++;
+      return;
+    }
+    pushText(next, true);
+    this.i += 2;
+  }
+
+  /** `'...'`: the text as it is; one never closed takes the rest of the script (and is noted). */
+  private readSingleQuoted(pushText: PushText): void {
+    const text = this.text;
+    const end = text.indexOf("'", this.i + 1);
+    const startLine = this.line;
+    if (end === -1) {
+      this.note(startLine, 'error', 'unterminated quote', `the single quote opened on line ${startLine} is never closed: bash refuses the script`);
+      pushText(text.slice(this.i + 1), true);
+      this.line += linesIn(text.slice(this.i));
+      this.i = text.length;
+      return;
+    }
+    const body = text.slice(this.i + 1, end);
+    pushText(body, true);
+    this.line += linesIn(body);
+    this.i = end + 1;
+  }
+
+  private readDoubleQuoted(parts: WordPart[], pushText: PushText): void {
     const text = this.text;
     const startLine = this.line;
     this.i++;
@@ -433,7 +443,7 @@ class Lexer {
   }
 
   /** `$...` at `this.i`: an expansion part, or literal text pushed through `pushText`. */
-  private readDollar(quoted: boolean, pushText: (value: string, quoted: boolean) => void): WordPart | undefined {
+  private readDollar(quoted: boolean, pushText: PushText): WordPart | undefined {
     const text = this.text;
     const start = this.i;
     const next = text[this.i + 1];
