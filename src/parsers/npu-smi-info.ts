@@ -204,43 +204,45 @@ function errorOutput(lines: readonly string[]): NpuSmiInfo {
   };
 }
 
-/** Parses the output of `npu-smi info`. Never throws; garbage gives `invalid` with the first offending line. */
-export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
-  const lines = splitLines(decodeText(input));
-  const tooLong = lines.findIndex((line) => line.length > MAX_LINE_LENGTH);
-  if (tooLong >= 0) {
-    return { kind: 'invalid', line: tooLong + 1, text: preview(lines[tooLong]!), reason: `line is ${lines[tooLong]!.length} characters long; npu-smi lines are under 200` };
-  }
-  let headerIndex = lines.findIndex((line) => (cellsOf(line) ?? []).some((c) => /^Health$/i.test(c)));
-  let secondIndex: number;
-  let header: HeaderInfo | undefined;
-  let truncated = false;
+/** Where the table's head is: the two header rows, or the row before an excerpt's first row. */
+interface TableHead {
+  header: HeaderInfo;
+  /** the first header row (0 for an excerpt) */
+  headerIndex: number;
+  /** the second header row: the device rows start after it */
+  secondIndex: number;
+  /** rows pasted without the table's head */
+  truncated: boolean;
+}
+
+/** The table's head, or what the output is instead (an error the tool printed, an unknown layout). */
+function tableHead(lines: readonly string[]): TableHead | NpuSmiInfo {
+  const headerIndex = lines.findIndex((line) => (cellsOf(line) ?? []).some((c) => /^Health$/i.test(c)));
   if (headerIndex < 0) {
     const excerpt = excerptStart(lines);
     if (!excerpt) return errorOutput(lines);
     // rows pasted without the table's head: read them from the row before the first one
-    ({ header } = excerpt);
-    secondIndex = excerpt.index - 1;
-    headerIndex = 0;
-    truncated = true;
-  } else {
-    const firstHeader = cellsOf(lines[headerIndex]!)!;
-    secondIndex = headerIndex + 1;
-    while (secondIndex < lines.length && cellsOf(lines[secondIndex]!) === undefined && lines[secondIndex]!.trim() === '') secondIndex++;
-    const secondHeader = cellsOf(lines[secondIndex] ?? '');
-    header = headerInfo(firstHeader, secondHeader);
-    if (!header) {
-      const at = secondHeader ? secondIndex : headerIndex;
-      return { kind: 'invalid', line: at + 1, text: preview(lines[at]!), reason: 'unknown table layout: the second header row starts with neither "Chip", "Chip Phy-ID" nor "Chip Device"' };
-    }
+    return { header: excerpt.header, headerIndex: 0, secondIndex: excerpt.index - 1, truncated: true };
   }
+  const firstHeader = cellsOf(lines[headerIndex]!)!;
+  let secondIndex = headerIndex + 1;
+  while (secondIndex < lines.length && cellsOf(lines[secondIndex]!) === undefined && lines[secondIndex]!.trim() === '') secondIndex++;
+  const secondHeader = cellsOf(lines[secondIndex] ?? '');
+  const header = headerInfo(firstHeader, secondHeader);
+  if (!header) {
+    const at = secondHeader ? secondIndex : headerIndex;
+    return { kind: 'invalid', line: at + 1, text: preview(lines[at]!), reason: 'unknown table layout: the second header row starts with neither "Chip", "Chip Phy-ID" nor "Chip Device"' };
+  }
+  return { header, headerIndex, secondIndex, truncated: false };
+}
 
-  const table: NpuSmiTable = {
+function emptyTable(head: TableHead): NpuSmiTable {
+  return {
     kind: 'table',
     toolVersion: null,
     driverVersion: null,
-    layout: header.layout,
-    columns: { hbm: header.hbm, hugepages: header.hugepages, containerPid: false },
+    layout: head.header.layout,
+    columns: { hbm: head.header.hbm, hugepages: head.header.hugepages, containerPid: false },
     chips: [],
     processSection: false,
     processes: [],
@@ -248,11 +250,14 @@ export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
     warnings: [],
     notes: [],
     elided: false,
-    truncated,
+    truncated: head.truncated,
     skippedRows: [],
   };
+}
 
-  for (let i = 0; i < (truncated ? 0 : headerIndex); i++) {
+/** The lines above the header: the tool and driver versions, and any note printed before the table. */
+function readPreamble(table: NpuSmiTable, lines: readonly string[], head: TableHead): void {
+  for (let i = 0; i < (head.truncated ? 0 : head.headerIndex); i++) {
     const line = lines[i]!;
     const cells = cellsOf(line);
     if (cells) {
@@ -263,107 +268,145 @@ export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
       table.notes.push(line.trim());
     }
   }
+}
 
-  type Pending = Omit<NpuSmiChip, 'busId' | 'aicorePercent' | 'ddr' | 'hbm' | 'phyId' | 'deviceColumn' | 'chip' | 'partial'>;
-  let pending: Pending | undefined;
-  const flushPending = () => {
-    if (!pending) return;
-    table.chips.push({ ...pending, chip: 0, phyId: null, deviceColumn: null, busId: null, aicorePercent: null, ddr: null, hbm: null, partial: true });
-    pending = undefined;
-  };
-  const skip = (line: number, text: string) => {
-    if (table.skippedRows.length < 20) table.skippedRows.push({ line, text: preview(text) });
-  };
+/** A chip's first row, waiting for its second (bus id, AI core, memory). */
+type PendingChip = Omit<NpuSmiChip, 'busId' | 'aicorePercent' | 'ddr' | 'hbm' | 'phyId' | 'deviceColumn' | 'chip' | 'partial'>;
 
-  let section: 'devices' | 'processes' | 'after' = 'devices';
-  let processCols: ProcessColumns | undefined;
-  for (let i = secondIndex + 1; i < lines.length; i++) {
-    const raw = lines[i]!;
+/** Reads the rows under the header, one line at a time: device rows in pairs, the process section, then notes. */
+class TableRows {
+  private pending: PendingChip | undefined;
+  private section: 'devices' | 'processes' | 'after' = 'devices';
+  private processCols: ProcessColumns | undefined;
+
+  constructor(
+    private readonly table: NpuSmiTable,
+    private readonly header: HeaderInfo,
+  ) {}
+
+  read(raw: string, lineNo: number): void {
+    const table = this.table;
     const trimmed = raw.trim();
-    const lineNo = i + 1;
-    if (trimmed === '') continue;
-    if (BORDER.test(trimmed)) continue;
+    if (trimmed === '') return;
+    if (BORDER.test(trimmed)) return;
     if (/^\.{3,}$/.test(trimmed)) {
       table.elided = true;
-      continue;
+      return;
     }
     const cells = cellsOf(raw);
     if (!cells) {
-      section = 'after';
+      this.section = 'after';
       if (/^\[WARNING\]/i.test(trimmed) || INCOMPLETE_DRIVER_WARNING.test(trimmed)) table.warnings.push(trimmed);
       else table.notes.push(preview(trimmed, 200));
-      continue;
+      return;
     }
     if (cells.some((c) => /^Process id$/i.test(c))) {
-      flushPending();
-      section = 'processes';
+      this.flushPending();
+      this.section = 'processes';
       table.processSection = true;
-      processCols = processColumns(cells);
-      table.columns.containerPid = processCols?.containerPid !== null && processCols !== undefined;
-      continue;
+      this.processCols = processColumns(cells);
+      table.columns.containerPid = this.processCols?.containerPid !== null && this.processCols !== undefined;
+      return;
     }
-    if (section === 'processes') {
-      const idle = /^No running processes found in NPU\s+(\d{1,9})/i.exec(cells[0] ?? '');
-      if (idle) {
-        table.idleNpus.push(Number(idle[1]));
-        continue;
-      }
-      const process = processCols && parseProcessRow(cells, processCols, lineNo);
-      if (process) table.processes.push(process);
-      else skip(lineNo, raw);
-      continue;
-    }
-    if (section === 'after') {
-      skip(lineNo, raw);
-      continue;
-    }
+    if (this.section === 'processes') this.processRow(cells, raw, lineNo);
+    else if (this.section === 'after') this.skip(lineNo, raw);
+    else this.deviceRow(cells, raw, lineNo);
+  }
 
-    // device rows
-    const is950 = header.layout === '950';
+  /** After the last line: a first row whose second never came is kept as a partial chip. */
+  finish(): void {
+    this.flushPending();
+  }
+
+  private flushPending(): void {
+    if (!this.pending) return;
+    this.table.chips.push({ ...this.pending, chip: 0, phyId: null, deviceColumn: null, busId: null, aicorePercent: null, ddr: null, hbm: null, partial: true });
+    this.pending = undefined;
+  }
+
+  private skip(line: number, text: string): void {
+    if (this.table.skippedRows.length < 20) this.table.skippedRows.push({ line, text: preview(text) });
+  }
+
+  private processRow(cells: string[], raw: string, lineNo: number): void {
+    const idle = /^No running processes found in NPU\s+(\d{1,9})/i.exec(cells[0] ?? '');
+    if (idle) {
+      this.table.idleNpus.push(Number(idle[1]));
+      return;
+    }
+    const process = this.processCols && parseProcessRow(cells, this.processCols, lineNo);
+    if (process) this.table.processes.push(process);
+    else this.skip(lineNo, raw);
+  }
+
+  private deviceRow(cells: string[], raw: string, lineNo: number): void {
+    const is950 = this.header.layout === '950';
     const busCell = is950 ? cells[2] : cells[1];
     const isSecondRow = is950 ? (cells[0] ?? '') === '' : /^\d{1,9}(?:\s+\d{1,9})?$/.test(cells[0] ?? '');
     if (busCell !== undefined && isBusIdCell(busCell) && isSecondRow) {
-      const chipCell = tokensOf(is950 ? '' : (cells[0] ?? ''));
-      const chip = is950 ? 0 : integerOf(chipCell[0]);
-      if (!pending || chip === null) {
-        skip(lineNo, raw);
-        continue;
-      }
-      const metrics = tokensOf(is950 ? (cells[3] ?? '') : (cells[2] ?? ''));
-      const pairs = pairsOf(metrics);
-      let ddr: MemoryUsage | null = pairs[0] ?? null;
-      let hbm: MemoryUsage | null = null;
-      if (header.hbm) {
-        if (pairs.length >= 2) hbm = pairs[pairs.length - 1]!;
-        else if (pairs.length === 1) {
-          hbm = pairs[0]!;
-          ddr = null;
-        }
-      }
-      const second = integerOf(chipCell[1]);
-      table.chips.push({
-        ...pending,
-        chip,
-        phyId: header.layout === 'a3' ? second : null,
-        deviceColumn: header.layout === 'chip-device' ? second : null,
-        busId: busCell,
-        aicorePercent: decimalOf(metrics[0]),
-        ddr,
-        hbm,
-        partial: false,
-      });
-      pending = undefined;
-      continue;
+      this.secondRow(cells, busCell, raw, lineNo);
+      return;
     }
-    const first = is950 ? parseFirstRow950(cells) : parseFirstRow(cells, header.layout === 'chip-device');
+    const first = is950 ? parseFirstRow950(cells) : parseFirstRow(cells, this.header.layout === 'chip-device');
     if (first) {
-      flushPending();
-      pending = { ...first, line: lineNo };
-      continue;
+      this.flushPending();
+      this.pending = { ...first, line: lineNo };
+      return;
     }
-    skip(lineNo, raw);
+    this.skip(lineNo, raw);
   }
-  flushPending();
+
+  /** A chip's second row (chip, bus id, AI core, memory) completes the pending first one. */
+  private secondRow(cells: string[], busCell: string, raw: string, lineNo: number): void {
+    const header = this.header;
+    const is950 = header.layout === '950';
+    const chipCell = tokensOf(is950 ? '' : (cells[0] ?? ''));
+    const chip = is950 ? 0 : integerOf(chipCell[0]);
+    if (!this.pending || chip === null) {
+      this.skip(lineNo, raw);
+      return;
+    }
+    const metrics = tokensOf(is950 ? (cells[3] ?? '') : (cells[2] ?? ''));
+    const pairs = pairsOf(metrics);
+    let ddr: MemoryUsage | null = pairs[0] ?? null;
+    let hbm: MemoryUsage | null = null;
+    if (header.hbm) {
+      if (pairs.length >= 2) hbm = pairs[pairs.length - 1]!;
+      else if (pairs.length === 1) {
+        hbm = pairs[0]!;
+        ddr = null;
+      }
+    }
+    const second = integerOf(chipCell[1]);
+    this.table.chips.push({
+      ...this.pending,
+      chip,
+      phyId: header.layout === 'a3' ? second : null,
+      deviceColumn: header.layout === 'chip-device' ? second : null,
+      busId: busCell,
+      aicorePercent: decimalOf(metrics[0]),
+      ddr,
+      hbm,
+      partial: false,
+    });
+    this.pending = undefined;
+  }
+}
+
+/** Parses the output of `npu-smi info`. Never throws; garbage gives `invalid` with the first offending line. */
+export function parseNpuSmiInfo(input: TextInput): NpuSmiInfo {
+  const lines = splitLines(decodeText(input));
+  const tooLong = lines.findIndex((line) => line.length > MAX_LINE_LENGTH);
+  if (tooLong >= 0) {
+    return { kind: 'invalid', line: tooLong + 1, text: preview(lines[tooLong]!), reason: `line is ${lines[tooLong]!.length} characters long; npu-smi lines are under 200` };
+  }
+  const head = tableHead(lines);
+  if ('kind' in head) return head;
+  const table = emptyTable(head);
+  readPreamble(table, lines, head);
+  const rows = new TableRows(table, head.header);
+  for (let i = head.secondIndex + 1; i < lines.length; i++) rows.read(lines[i]!, i + 1);
+  rows.finish();
   return table;
 }
 
