@@ -337,13 +337,194 @@ function describeConditional(conditional: Conditional): string {
   return `set ${where} the ${conditional.construct} at line ${conditional.line}`;
 }
 
+/** Plays a script's statements in order against the variables they see, as bash would run them. */
+class ScriptPlayer {
+  readonly variables = new Map<string, ShellVariable>();
+  /** names exported before they are set (`export NAME`, then `NAME=x`) */
+  private readonly exportOnly = new Set<string>();
+  readonly notes: ScriptNote[];
+  private readonly noted = new Set<string>();
+  readonly assignments: AssignmentRecord[] = [];
+  readonly commands: CommandRecord[] = [];
+  serve: ServeCommand | null = null;
+  readonly otherServeLines: number[] = [];
+  private allexport = false;
+  /** where relative paths point: unknown until a cd to an absolute path */
+  private cwd: string | null = null;
+
+  constructor(parsed: ShellScript) {
+    this.notes = [...parsed.notes];
+  }
+
+  private readonly lookup: Lookup = (name) => this.variables.get(name);
+  private readonly home = (): Value => {
+    const { value, set } = variableValue('HOME', this.lookup);
+    return set ? value : dynamicValue('~', '~ (HOME is not set)');
+  };
+
+  play(statement: Statement): void {
+    switch (statement.kind) {
+      case 'assign':
+        this.assign(statement);
+        break;
+      case 'export':
+        this.exportNames(statement);
+        break;
+      case 'unset':
+        this.unset(statement);
+        break;
+      case 'allexport':
+        if (!statement.conditional) this.allexport = statement.on;
+        break;
+      case 'dynamic':
+        this.setDynamic(statement);
+        break;
+      case 'command':
+        this.command(statement);
+        break;
+    }
+  }
+
+  /** Notes what a value leaves unevaluated where it is written, not again where it is only referenced. */
+  private noteDynamic(line: number, name: string, value: Value, source: string): void {
+    for (const what of value.dynamic) {
+      const key = `${line}:${what}`;
+      if (this.noted.has(key) || !source.includes(what)) continue;
+      this.noted.add(key);
+      if (/^\$(?:\d|\{\d+\})$/.test(what)) {
+        // a template filled in by its launcher: not a doubt about the script, launch.flags names the sizes
+        this.notes.push({ line, severity: 'info', construct: 'script argument', message: `${name} (line ${line}) is the script's argument ${what}: the caller fills it in` });
+        continue;
+      }
+      this.notes.push({
+        line,
+        severity: 'warning',
+        construct: /^\$\(\(/.test(what) ? 'arithmetic' : /^(\$\(|`)/.test(what) ? 'command substitution' : 'expansion',
+        message: `${name} (line ${line}) depends on ${what}, which only a run can tell: it is not checked`,
+      });
+    }
+  }
+
+  private assign(statement: Extract<Statement, { kind: 'assign' }>): void {
+    const { assignment, conditional } = statement;
+    const computed = assignment.value ? wordValue(assignment.value, this.lookup, this.home) : known('');
+    const previous = this.variables.get(assignment.name);
+    if (assignment.append && previous) {
+      const joined = { ...previous.value, dynamic: [...previous.value.dynamic], origins: [...previous.value.origins], inherited: [...previous.value.inherited], unset: [...previous.value.unset] };
+      mergeInto(joined, computed);
+      Object.assign(computed, joined);
+    }
+    const exported = statement.exported ?? (this.allexport || this.exportOnly.has(assignment.name) || (previous?.exported ?? false));
+    this.assignments.push({ name: assignment.name, line: assignment.line, value: computed, source: assignment.source, commandPrefix: false, conditional, exported });
+    this.noteDynamic(assignment.line, assignment.name, computed, assignment.source);
+    const value: Value = conditional
+      ? { ...computed, known: false, dynamic: [...computed.dynamic, describeConditional(conditional)] }
+      : computed;
+    this.variables.set(assignment.name, { name: assignment.name, value, exported, line: assignment.line, conditional });
+    if (statement.exported === false) this.exportOnly.delete(assignment.name);
+  }
+
+  private exportNames(statement: Extract<Statement, { kind: 'export' }>): void {
+    for (const name of statement.names) {
+      const variable = this.variables.get(name);
+      if (variable) variable.exported = statement.exported;
+      if (statement.exported) this.exportOnly.add(name);
+      else this.exportOnly.delete(name);
+    }
+  }
+
+  private unset(statement: Extract<Statement, { kind: 'unset' }>): void {
+    for (const name of statement.names) {
+      if (statement.conditional) {
+        const variable = this.variables.get(name);
+        if (variable) variable.value = { ...variable.value, known: false, dynamic: [...variable.value.dynamic, `maybe unset: ${describeConditional(statement.conditional).replace(/^set /, '')}`] };
+      } else {
+        this.variables.delete(name);
+        this.exportOnly.delete(name);
+      }
+    }
+  }
+
+  /** `read NAME`, a loop variable: set to what only a run can tell. */
+  private setDynamic(statement: Extract<Statement, { kind: 'dynamic' }>): void {
+    for (const name of statement.names) {
+      const previous = this.variables.get(name);
+      this.variables.set(name, {
+        name,
+        value: dynamicValue(`$${name}`, `set by ${statement.reason}`),
+        exported: previous?.exported ?? this.allexport,
+        line: statement.line,
+        conditional: statement.conditional,
+      });
+    }
+  }
+
+  private command(statement: Extract<Statement, { kind: 'command' }>): void {
+    const prefix = statement.env.map((a: Assignment) => {
+      const value = a.value ? wordValue(a.value, this.lookup, this.home) : known('');
+      this.assignments.push({ name: a.name, line: a.line, value, source: a.source, commandPrefix: true, conditional: statement.conditional, exported: true });
+      this.noteDynamic(a.line, a.name, value, a.source);
+      return { name: a.name, value, line: a.line };
+    });
+    const fields = statement.words.flatMap((word) => wordFields(word, this.lookup, this.home));
+    this.commands.push({ line: statement.line, endLine: statement.endLine, fields, conditional: statement.conditional });
+    if (fields[0]?.text === 'cd') {
+      this.changeDirectory(fields[1], statement.conditional);
+      return;
+    }
+    const unwrapped = unwrap(fields);
+    const found = serveOf(unwrapped.fields);
+    if (!found) return;
+    if (this.serve) {
+      this.otherServeLines.push(statement.line);
+      return;
+    }
+    for (const field of found.args) this.noteDynamic(field.line, `the argument ${field.source}`, field, field.source);
+    const env = new Map<string, ShellVariable>();
+    for (const variable of this.variables.values()) if (variable.exported) env.set(variable.name, variable);
+    for (const p of [...prefix, ...unwrapped.env]) env.set(p.name, { name: p.name, value: p.value, exported: true, line: p.line, conditional: statement.conditional });
+    this.serve = { form: found.form, line: statement.line, endLine: statement.endLine, executable: found.executable, args: found.args, env, conditional: statement.conditional, cwd: this.cwd };
+  }
+
+  private changeDirectory(target: Field | undefined, conditional: Conditional | null): void {
+    const chainedOnly = conditional === null || conditional.construct === '&&';
+    const cwd = this.cwd;
+    if (target?.known && chainedOnly && target.text.startsWith('/')) this.cwd = target.text.replace(/\/+$/, '') || '/';
+    else if (target?.known && chainedOnly && cwd !== null && !target.text.startsWith('-')) this.cwd = `${cwd === '/' ? '' : cwd}/${target.text}`;
+    else this.cwd = null;
+  }
+
+  /** What is said about the server command once the whole script is played. */
+  noteServers(): void {
+    const chosen = this.serve;
+    // "cd /models && vllm serve ..." runs the server when cd succeeds: that is the plan, not a doubt
+    if (chosen?.conditional && chosen.conditional.construct !== '&&') {
+      this.notes.push({
+        line: chosen.line,
+        severity: 'warning',
+        construct: chosen.conditional.construct,
+        message: `the server command (line ${chosen.line}) is ${describeConditional(chosen.conditional).replace(/^set /, '')}: it is checked as if that branch runs`,
+      });
+    }
+    if (this.otherServeLines.length > 0) {
+      this.notes.push({
+        line: this.otherServeLines[0]!,
+        severity: 'info',
+        construct: 'several servers',
+        message: `the script starts more than one server (lines ${[chosen?.line, ...this.otherServeLines].join(', ')}): only the first is checked`,
+      });
+    }
+  }
+}
+
 /**
  * Plays the script against `inherited` (the environment it starts with) and finds the server
  * command. `inherited` is the environment qprep runs in: the script is meant to be started
  * from the same shell.
  */
 export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Record<string, string>>, options: EvaluateOptions = {}): LaunchScript {
-  const variables = new Map<string, ShellVariable>();
+  const player = new ScriptPlayer(parsed);
+  const variables = player.variables;
   for (const [name, text] of Object.entries(inherited)) {
     if (name.startsWith('$')) continue;
     variables.set(name, { name, value: known(text), exported: true, line: null, conditional: null });
@@ -354,153 +535,11 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
     const name = `$${index + 1}`;
     variables.set(name, { name, value, exported: false, line: null, conditional: null });
   });
-  const exportOnly = new Set<string>();
-  const notes: ScriptNote[] = [...parsed.notes];
-  const noted = new Set<string>();
-  const assignments: AssignmentRecord[] = [];
-  const commands: CommandRecord[] = [];
-  let serve: ServeCommand | null = null;
-  const otherServeLines: number[] = [];
-  let allexport = false;
-  /** where relative paths point: unknown until a cd to an absolute path */
-  let cwd: string | null = null;
-
-  const lookup: Lookup = (name) => variables.get(name);
-  const home = (): Value => {
-    const { value, set } = variableValue('HOME', lookup);
-    return set ? value : dynamicValue('~', '~ (HOME is not set)');
-  };
-  /** Notes what a value leaves unevaluated where it is written, not again where it is only referenced. */
-  const noteDynamic = (line: number, name: string, value: Value, source: string) => {
-    for (const what of value.dynamic) {
-      const key = `${line}:${what}`;
-      if (noted.has(key) || !source.includes(what)) continue;
-      noted.add(key);
-      if (/^\$(?:\d|\{\d+\})$/.test(what)) {
-        // a template filled in by its launcher: not a doubt about the script, launch.flags names the sizes
-        notes.push({ line, severity: 'info', construct: 'script argument', message: `${name} (line ${line}) is the script's argument ${what}: the caller fills it in` });
-        continue;
-      }
-      notes.push({
-        line,
-        severity: 'warning',
-        construct: /^\$\(\(/.test(what) ? 'arithmetic' : /^(\$\(|`)/.test(what) ? 'command substitution' : 'expansion',
-        message: `${name} (line ${line}) depends on ${what}, which only a run can tell: it is not checked`,
-      });
-    }
-  };
-
-  const assign = (statement: Extract<Statement, { kind: 'assign' }>) => {
-    const { assignment, conditional } = statement;
-    const computed = assignment.value ? wordValue(assignment.value, lookup, home) : known('');
-    const previous = variables.get(assignment.name);
-    if (assignment.append && previous) {
-      const joined = { ...previous.value, dynamic: [...previous.value.dynamic], origins: [...previous.value.origins], inherited: [...previous.value.inherited], unset: [...previous.value.unset] };
-      mergeInto(joined, computed);
-      Object.assign(computed, joined);
-    }
-    const exported = statement.exported ?? (allexport || exportOnly.has(assignment.name) || (previous?.exported ?? false));
-    assignments.push({ name: assignment.name, line: assignment.line, value: computed, source: assignment.source, commandPrefix: false, conditional, exported });
-    noteDynamic(assignment.line, assignment.name, computed, assignment.source);
-    const value: Value = conditional
-      ? { ...computed, known: false, dynamic: [...computed.dynamic, describeConditional(conditional)] }
-      : computed;
-    variables.set(assignment.name, { name: assignment.name, value, exported, line: assignment.line, conditional });
-    if (statement.exported === false) exportOnly.delete(assignment.name);
-  };
-
-  for (const statement of parsed.statements) {
-    switch (statement.kind) {
-      case 'assign':
-        assign(statement);
-        break;
-      case 'export':
-        for (const name of statement.names) {
-          const variable = variables.get(name);
-          if (variable) variable.exported = statement.exported;
-          if (statement.exported) exportOnly.add(name);
-          else exportOnly.delete(name);
-        }
-        break;
-      case 'unset':
-        for (const name of statement.names) {
-          if (statement.conditional) {
-            const variable = variables.get(name);
-            if (variable) variable.value = { ...variable.value, known: false, dynamic: [...variable.value.dynamic, `maybe unset: ${describeConditional(statement.conditional).replace(/^set /, '')}`] };
-          } else {
-            variables.delete(name);
-            exportOnly.delete(name);
-          }
-        }
-        break;
-      case 'allexport':
-        if (!statement.conditional) allexport = statement.on;
-        break;
-      case 'dynamic':
-        for (const name of statement.names) {
-          const previous = variables.get(name);
-          variables.set(name, {
-            name,
-            value: dynamicValue(`$${name}`, `set by ${statement.reason}`),
-            exported: previous?.exported ?? allexport,
-            line: statement.line,
-            conditional: statement.conditional,
-          });
-        }
-        break;
-      case 'command': {
-        const prefix = statement.env.map((a: Assignment) => {
-          const value = a.value ? wordValue(a.value, lookup, home) : known('');
-          assignments.push({ name: a.name, line: a.line, value, source: a.source, commandPrefix: true, conditional: statement.conditional, exported: true });
-          noteDynamic(a.line, a.name, value, a.source);
-          return { name: a.name, value, line: a.line };
-        });
-        const fields = statement.words.flatMap((word) => wordFields(word, lookup, home));
-        commands.push({ line: statement.line, endLine: statement.endLine, fields, conditional: statement.conditional });
-        if (fields[0]?.text === 'cd') {
-          const target = fields[1];
-          const chainedOnly = statement.conditional === null || statement.conditional.construct === '&&';
-          if (target?.known && chainedOnly && target.text.startsWith('/')) cwd = target.text.replace(/\/+$/, '') || '/';
-          else if (target?.known && chainedOnly && cwd !== null && !target.text.startsWith('-')) cwd = `${cwd === '/' ? '' : cwd}/${target.text}`;
-          else cwd = null;
-          break;
-        }
-        const unwrapped = unwrap(fields);
-        const found = serveOf(unwrapped.fields);
-        if (!found) break;
-        if (serve) {
-          otherServeLines.push(statement.line);
-          break;
-        }
-        for (const field of found.args) noteDynamic(field.line, `the argument ${field.source}`, field, field.source);
-        const env = new Map<string, ShellVariable>();
-        for (const variable of variables.values()) if (variable.exported) env.set(variable.name, variable);
-        for (const p of [...prefix, ...unwrapped.env]) env.set(p.name, { name: p.name, value: p.value, exported: true, line: p.line, conditional: statement.conditional });
-        serve = { form: found.form, line: statement.line, endLine: statement.endLine, executable: found.executable, args: found.args, env, conditional: statement.conditional, cwd };
-        break;
-      }
-    }
-  }
-  const chosen = serve as ServeCommand | null;
-  // "cd /models && vllm serve ..." runs the server when cd succeeds: that is the plan, not a doubt
-  if (chosen?.conditional && chosen.conditional.construct !== '&&') {
-    notes.push({
-      line: chosen.line,
-      severity: 'warning',
-      construct: chosen.conditional.construct,
-      message: `the server command (line ${chosen.line}) is ${describeConditional(chosen.conditional).replace(/^set /, '')}: it is checked as if that branch runs`,
-    });
-  }
-  if (otherServeLines.length > 0) {
-    notes.push({
-      line: otherServeLines[0]!,
-      severity: 'info',
-      construct: 'several servers',
-      message: `the script starts more than one server (lines ${[chosen?.line, ...otherServeLines].join(', ')}): only the first is checked`,
-    });
-  }
+  for (const statement of parsed.statements) player.play(statement);
+  player.noteServers();
+  const { notes, assignments, commands, serve, otherServeLines } = player;
   notes.sort((a, b) => a.line - b.line);
-  return { parsed, notes, assignments, commands, variables, serve: chosen, otherServeLines };
+  return { parsed, notes, assignments, commands, variables, serve, otherServeLines };
 }
 
 export interface EvaluateOptions {
