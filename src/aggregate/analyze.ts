@@ -234,16 +234,10 @@ function missingNode(node: ClusterNode): AggregateNode {
 
 const SEVERITY_ORDER: Record<Severity, number> = { fail: 0, warn: 1, note: 2 };
 
-/**
- * The cluster verdict over the nodes' documents: every node's readiness, what differs across
- * nodes, colliding device addresses, and with a cluster file the nodes that did not report.
- * Pure: the caller reads the files and passes the clock.
- */
-export function aggregate(documents: readonly NodeDocument[], options: AggregateOptions): AggregateDocument {
-  const cluster = options.cluster?.cluster;
-  const clusterFile = options.cluster?.file;
+type Duplicate = AggregateDocument['duplicates'][number];
 
-  // 1. name every report, keep the newest of each node
+/** Every report named (after its cluster node, else its host), and the newest of each node kept. */
+function newestReports(documents: readonly NodeDocument[], cluster: Cluster | undefined): { newest: Map<string, ReportEntry>; dropped: Map<string, ReportEntry[]> } {
   const clusterNodeOf = cluster ? clusterIndex(cluster) : () => undefined;
   const newest = new Map<string, ReportEntry>();
   const dropped = new Map<string, ReportEntry[]>();
@@ -260,9 +254,11 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
       dropped.set(key, [...(dropped.get(key) ?? []), drop]);
     }
   }
-  const reports = [...newest.values()];
+  return { newest, dropped };
+}
 
-  // 2. documents without a verdict, named after their file (a cluster node, when it is one)
+/** Documents without a verdict, named after their file (a cluster node, when it is one). */
+function errorNodes(documents: readonly NodeDocument[], cluster: Cluster | undefined, reports: readonly ReportEntry[]): AggregateNode[] {
   const taken = new Set(reports.map((r) => r.name.toLowerCase()));
   const errors: AggregateNode[] = [];
   for (const doc of documents) {
@@ -273,34 +269,34 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     taken.add(name.toLowerCase());
     errors.push(errorNode(doc, name));
   }
+  return errors;
+}
 
-  // 3. what each node reports, and what differs
+/** The fields compared across nodes: the fixed ones, then every sysctl some node reports. */
+function comparedFields(reports: readonly ReportEntry[]): FieldSpec[] {
   const sysctlFields = new Set<string>();
   for (const entry of reports) for (const field of Object.keys(entry.record.values)) if (field.startsWith(SYSCTL_PREFIX)) sysctlFields.add(field);
-  const fields: FieldSpec[] = [
-    ...FIELDS,
-    ...[...sysctlFields].sort().map((field) => ({ field, label: field.slice(SYSCTL_PREFIX.length), severity: 'warn' as const })),
-  ];
-  const reportNodes = reports.map((entry) => {
-    const values: Record<string, string | null> = {};
-    for (const { field } of fields) values[field] = entry.record.values[field] ?? null;
-    return reportNode(entry, values, options);
-  });
-  const drift = findDrift(reportNodes, fields).map((d) => (d.field === 'profile' && profilesFollowRoles(d, reports) ? { ...d, severity: 'note' as const, message: `${d.message} (one profile per prefill/decode role, as the launch scripts show)` } : d));
-  const collisions = findCollisions(reports.map((entry) => ({ name: entry.name, devices: entry.record.devices })));
+  return [...FIELDS, ...[...sysctlFields].sort().map((field) => ({ field, label: field.slice(SYSCTL_PREFIX.length), severity: 'warn' as const }))];
+}
 
-  // 4. the cluster file: who did not report, who is not in it
-  const present = new Set([...reportNodes, ...errors].map((n) => n.name.toLowerCase()));
-  const missingNodes = cluster ? cluster.nodes.filter((n) => !present.has(n.name.toLowerCase())) : [];
-  const unexpected = cluster ? reportNodes.filter((n) => n.nameFrom === 'report').map((n) => n.name) : [];
+/** What differs across nodes; profiles that differ by prefill/decode role are a note. */
+function clusterDrift(reportNodes: readonly AggregateNode[], fields: readonly FieldSpec[], reports: readonly ReportEntry[]): Drift[] {
+  return findDrift(reportNodes, fields).map((d) =>
+    d.field === 'profile' && profilesFollowRoles(d, reports) ? { ...d, severity: 'note' as const, message: `${d.message} (one profile per prefill/decode role, as the launch scripts show)` } : d,
+  );
+}
 
-  // 5. the nodes, in the cluster file's order, then by name
+/** The nodes in the cluster file's order, then by name. */
+function inClusterOrder(nodes: AggregateNode[], cluster: Cluster | undefined): AggregateNode[] {
   const position = new Map((cluster?.nodes ?? []).map((n, i) => [n.name.toLowerCase(), i]));
   const order = (a: AggregateNode, b: AggregateNode) =>
     (position.get(a.name.toLowerCase()) ?? Number.MAX_SAFE_INTEGER) - (position.get(b.name.toLowerCase()) ?? Number.MAX_SAFE_INTEGER) || naturalOrder(a.name, b.name);
-  const nodes = [...reportNodes, ...errors, ...missingNodes.map(missingNode)].sort(order);
+  return nodes.sort(order);
+}
 
-  const duplicates = [...dropped.entries()]
+/** The nodes that sent more than one report: the one kept, the ones ignored. */
+function duplicateReports(newest: ReadonlyMap<string, ReportEntry>, dropped: ReadonlyMap<string, ReportEntry[]>): Duplicate[] {
+  return [...dropped.entries()]
     .map(([key, list]) => {
       const kept = newest.get(key)!;
       return {
@@ -310,9 +306,12 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
       };
     })
     .sort((a, b) => naturalOrder(a.node, b.node));
+}
 
-  // 6. every reason for the verdict
+/** One finding per node that is not ready, has no verdict, did not report, or reported too long ago. */
+function nodeFindings(nodes: readonly AggregateNode[], options: AggregateOptions): Finding[] {
   const findings: Finding[] = [];
+  const clusterFile = options.cluster?.file;
   const maxAge = options.maxAgeMs === undefined ? '' : formatDuration(options.maxAgeMs);
   for (const node of nodes) {
     if (node.verdict === 'not-ready') {
@@ -327,19 +326,64 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
       findings.push({ severity: 'fail', kind: 'stale', message: `${node.name}'s report ${age}, more than --max-age ${maxAge} (${node.source})`, nodes: [node.name] });
     }
   }
+  return findings;
+}
+
+/** Fewer nodes than the profile's deployment spans. */
+function missingDeploymentNodes(reports: readonly ReportEntry[], nodeCount: number, options: AggregateOptions): Finding | undefined {
+  const expected = expectedNodes(reports, options);
+  if (!expected || nodeCount >= expected.nodes) return undefined;
+  const absent = expected.nodes - nodeCount;
+  return {
+    severity: 'fail',
+    kind: 'missing',
+    message: `the deployment of profile ${expected.profile} spans ${expected.nodes} nodes, but ${plural(nodeCount, 'node')} ${nodeCount === 1 ? 'is' : 'are'} here: ${absent} missing`,
+    nodes: [],
+  };
+}
+
+function duplicateFinding(d: Duplicate): Finding {
+  const others = d.dropped.map((x) => `${x.source} (${x.startedAt})`);
+  return { severity: 'note', kind: 'duplicate', message: `${d.node} has ${plural(d.dropped.length + 1, 'report')}: kept the newest, ${d.kept.source} (${d.kept.startedAt}); ignored ${summarizeList(others, 3)}`, nodes: [d.node] };
+}
+
+/**
+ * The cluster verdict over the nodes' documents: every node's readiness, what differs across
+ * nodes, colliding device addresses, and with a cluster file the nodes that did not report.
+ * Pure: the caller reads the files and passes the clock.
+ */
+export function aggregate(documents: readonly NodeDocument[], options: AggregateOptions): AggregateDocument {
+  const cluster = options.cluster?.cluster;
+  const clusterFile = options.cluster?.file;
+
+  const { newest, dropped } = newestReports(documents, cluster);
+  const reports = [...newest.values()];
+  const errors = errorNodes(documents, cluster, reports);
+
+  // what each node reports, and what differs
+  const fields = comparedFields(reports);
+  const reportNodes = reports.map((entry) => {
+    const values: Record<string, string | null> = {};
+    for (const { field } of fields) values[field] = entry.record.values[field] ?? null;
+    return reportNode(entry, values, options);
+  });
+  const drift = clusterDrift(reportNodes, fields, reports);
+  const collisions = findCollisions(reports.map((entry) => ({ name: entry.name, devices: entry.record.devices })));
+
+  // the cluster file: who did not report, who is not in it
+  const present = new Set([...reportNodes, ...errors].map((n) => n.name.toLowerCase()));
+  const missingNodes = cluster ? cluster.nodes.filter((n) => !present.has(n.name.toLowerCase())) : [];
+  const unexpected = cluster ? reportNodes.filter((n) => n.nameFrom === 'report').map((n) => n.name) : [];
+  const nodes = inClusterOrder([...reportNodes, ...errors, ...missingNodes.map(missingNode)], cluster);
+  const duplicates = duplicateReports(newest, dropped);
+
+  // every reason for the verdict
+  const findings = nodeFindings(nodes, options);
   for (const d of drift) {
     findings.push({ severity: d.severity, kind: 'drift', message: d.message, nodes: d.majority ? d.odd.map((o) => o.node) : d.groups.flatMap((g) => g.nodes) });
   }
-  const expected = expectedNodes(reports, options);
-  if (expected && nodes.length < expected.nodes) {
-    const absent = expected.nodes - nodes.length;
-    findings.push({
-      severity: 'fail',
-      kind: 'missing',
-      message: `the deployment of profile ${expected.profile} spans ${expected.nodes} nodes, but ${plural(nodes.length, 'node')} ${nodes.length === 1 ? 'is' : 'are'} here: ${absent} missing`,
-      nodes: [],
-    });
-  }
+  const short = missingDeploymentNodes(reports, nodes.length, options);
+  if (short) findings.push(short);
   for (const c of collisions) findings.push({ severity: 'fail', kind: 'ip-collision', message: c.message, nodes: [...new Set(c.owners.map((o) => o.node))] });
   // the launch layouts of the nodes checked with --launch, judged together
   const withLayout = reports.filter((entry) => entry.record.launch !== null);
@@ -349,10 +393,7 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
   const joined = joinPeerPairs(reports.flatMap((entry) => (entry.record.peerPairs ? [entry.record.peerPairs] : [])), options.now.getTime());
   if (joined) findings.push(...joined.findings);
   for (const name of unexpected) findings.push({ severity: 'warn', kind: 'unexpected-node', message: `${name} reported, but ${clusterFile} does not list it`, nodes: [name] });
-  for (const d of duplicates) {
-    const others = d.dropped.map((x) => `${x.source} (${x.startedAt})`);
-    findings.push({ severity: 'note', kind: 'duplicate', message: `${d.node} has ${plural(d.dropped.length + 1, 'report')}: kept the newest, ${d.kept.source} (${d.kept.startedAt}); ignored ${summarizeList(others, 3)}`, nodes: [d.node] });
-  }
+  for (const d of duplicates) findings.push(duplicateFinding(d));
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 
   const strict = options.strict ?? false;
