@@ -3,11 +3,11 @@ import type { CheckContext } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { en } from '../src/i18n/en/index.js';
 import type { Catalogue } from '../src/i18n/index.js';
-import { describeOutcome, describePing, formatPingSummary, summarizePings, type PingOutcome } from '../src/cluster/ping-summary.js';
+import { describeOutcome, describePing, formatPingSummary, summarizePings, type PingOutcome, type PingSummary } from '../src/cluster/ping-summary.js';
 import { planPings, type PingPlan, type PlannedPing, type RollingPart } from '../src/cluster/plan.js';
 import { RollingLedger, type PairProof, type RollingCoverage } from '../src/cluster/rolling.js';
 import type { Outcome } from '../src/core/types.js';
-import { hccnLink, hccnVnic, runPings } from '../src/probes/hccn.js';
+import { hccnLink, hccnVnic, runPings, type PingRun } from '../src/probes/hccn.js';
 import { devName, hccnScope } from '../src/probes/hccn-scope.js';
 import { formatDuration } from '../src/util/duration.js';
 import { plural, summarizeList } from '../src/util/text.js';
@@ -124,6 +124,106 @@ function peerOwnedLine(plan: PingPlan, text: Catalogue): string[] {
   return [t.peerOwned({ list: summarizeList([...counts].map(([node, count]) => t.peerOwnedItem({ node, count })), 8, text.report.list) })];
 }
 
+/** Names the reason a ping was not run in English (the evidence) and keeps the run's language for a person. */
+type ReasonOf = (say: (c: Catalogue) => string) => string;
+
+/**
+ * A device whose port is DOWN cannot answer: its pings are skipped with that cause, not run
+ * to time out. The RoCE link of every device pinged from, and its vNIC when HCCS is used.
+ */
+async function downLinks(ctx: CheckContext, plan: PingPlan, reason: ReasonOf): Promise<(ping: PlannedPing) => string | undefined> {
+  const involved = [...new Set(plan.pings.map((p) => p.localDevice))];
+  const usesHccs = plan.pings.some((p) => p.method === 'hccs');
+  const [links, vnics] = await Promise.all([
+    Promise.all(involved.map(async (device) => ({ device, answer: await hccnLink(ctx, device) }))),
+    usesHccs ? Promise.all(involved.map(async (device) => ({ device, answer: await hccnVnic(ctx, device) }))) : Promise.resolve([]),
+  ]);
+  const roceDown = new Set(links.filter(({ answer }) => answer.ok && answer.value.entries.some((e) => !e.vnic && !e.up)).map((l) => l.device));
+  const vnicDown = new Set(vnics.filter(({ answer }) => answer.ok && answer.value.entries.some((e) => e.linkStatus !== null && e.linkStatus !== 'UP')).map((v) => v.device));
+  return (ping) => {
+    const device = devName(ping.localDevice);
+    if (ping.method === 'roce' && roceDown.has(ping.localDevice)) return reason((c) => c.checks['hccn.peers'].linkDown({ device }));
+    if (ping.method === 'hccs' && vnicDown.has(ping.localDevice)) return reason((c) => c.checks['hccn.peers'].vnicDown({ device }));
+    return undefined;
+  };
+}
+
+/** Every planned ping and its outcome, for programs. */
+function pingEvidence(planEvidence: Record<string, unknown>, plan: PingPlan, runs: readonly PingRun[], summary: PingSummary, rolling: RollingJudgement | undefined): Record<string, unknown> {
+  return {
+    ...planEvidence,
+    total: runs.length,
+    ok: summary.ok,
+    failed: summary.failed,
+    errors: summary.errors,
+    skipped: summary.skipped,
+    results: runs.map((r) => ({
+      localDevice: r.ping.localDevice,
+      peerNode: r.ping.peerNode,
+      peerDevice: r.ping.peerDevice,
+      address: r.ping.address,
+      method: r.ping.method,
+      outcome: r.outcome,
+      attempts: r.attempts,
+    })),
+    unplanned: plan.unplanned,
+    ...(rolling ? { rolling: rolling.evidence } : {}),
+  };
+}
+
+/** What a failing run is judged with. */
+interface PingVerdictInput {
+  ctx: CheckContext;
+  plan: PingPlan;
+  runs: readonly PingRun[];
+  summary: PingSummary;
+  /** the pings not run (link down, budget spent), and the reason of each as a person reads it */
+  notRun: readonly PingRun[];
+  reasonShown: (r: PingRun) => string | undefined;
+  /** the reason of the pings the budget left untried */
+  budgetSpent: string;
+  budget: number;
+  evidence: Record<string, unknown>;
+  details: string[];
+}
+
+/** Pairs that lost packets or were not run: the first one's exact ping is the fix; a spent budget says so. */
+function failedPings(input: PingVerdictInput): Outcome {
+  const { ctx, plan, runs, summary, notRun, reasonShown, budget, evidence, details } = input;
+  const t = ctx.text.checks['hccn.peers'];
+  const parts: string[] = [];
+  if (summary.failed > 0) parts.push(summary.headline);
+  if (notRun.length > 0) parts.push(t.notRun({ notRun: notRun.length, total: runs.length, reasons: summarizeList([...new Set(notRun.map((r) => reasonShown(r)!))], 2, ctx.text.report.list) }));
+  const first = summary.failed > 0 ? runs.find((r) => r.outcome.status === 'loss' || r.outcome.status === 'unreachable')!.ping : notRun[0]!.ping;
+  const command = first.method === 'hccs' ? '-hccs_ping' : '-ping';
+  const untried = notRun.filter((r) => (r.outcome as { reason: string }).reason === input.budgetSpent).length;
+  if (summary.failed === 0 && untried > 0) {
+    const message = untried === notRun.length ? t.untried({ untried, total: runs.length, budget: formatDuration(budget) }) : t.parts({ parts });
+    return fail(message, {
+      expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')}) within hccn.peersBudget (${formatDuration(budget)})`,
+      actual: `${summary.ok} of ${runs.length} ok, ${untried} not tried, ${summary.errors} not assessed`,
+      remediation: t.budgetFix({ untried }),
+      evidence,
+      details,
+    });
+  }
+  return fail(t.parts({ parts }), {
+    expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')})`,
+    actual: `${summary.ok} of ${runs.length} ok, ${summary.failed} failed, ${notRun.length} not run, ${summary.errors} not assessed`,
+    remediation: t.failFix({
+      ping: describePing(first, ctx.text),
+      localDevice: first.localDevice,
+      localNode: first.localNode,
+      peerDevice: first.peerDevice,
+      peerNode: first.peerNode,
+      command,
+      address: first.address,
+    }),
+    evidence,
+    details,
+  });
+}
+
 // title, why, fix, reads and every message: src/i18n/*/checks/hccn.ts
 export default defineCheck({
   id: 'hccn.peers',
@@ -147,7 +247,7 @@ export default defineCheck({
     const budget = ctx.profile.hccn.peersBudget;
     // the reasons a ping was not run are evidence, in English; `shown` has what a person reads
     const shown = new Map<string, string>();
-    const reason = (say: (c: Catalogue) => string) => {
+    const reason: ReasonOf = (say) => {
       const english = say(en);
       shown.set(english, say(ctx.text));
       return english;
@@ -177,24 +277,10 @@ export default defineCheck({
       });
     }
 
-    // A device whose port is DOWN cannot answer: its pings are skipped with that cause, not run to time out.
-    const involved = [...new Set(plan.pings.map((p) => p.localDevice))];
-    const usesHccs = plan.pings.some((p) => p.method === 'hccs');
-    const [links, vnics] = await Promise.all([
-      Promise.all(involved.map(async (device) => ({ device, answer: await hccnLink(ctx, device) }))),
-      usesHccs ? Promise.all(involved.map(async (device) => ({ device, answer: await hccnVnic(ctx, device) }))) : Promise.resolve([]),
-    ]);
-    const roceDown = new Set(links.filter(({ answer }) => answer.ok && answer.value.entries.some((e) => !e.vnic && !e.up)).map((l) => l.device));
-    const vnicDown = new Set(vnics.filter(({ answer }) => answer.ok && answer.value.entries.some((e) => e.linkStatus !== null && e.linkStatus !== 'UP')).map((v) => v.device));
-    const downReason = (ping: PlannedPing): string | undefined => {
-      const device = devName(ping.localDevice);
-      if (ping.method === 'roce' && roceDown.has(ping.localDevice)) return reason((c) => c.checks['hccn.peers'].linkDown({ device }));
-      if (ping.method === 'hccs' && vnicDown.has(ping.localDevice)) return reason((c) => c.checks['hccn.peers'].vnicDown({ device }));
-      return undefined;
-    };
+    const downReason = await downLinks(ctx, plan, reason);
 
     const runs = await runPings(ctx, plan.pings, { skip: downReason, startBy });
-    const reasonShown = (r: (typeof runs)[number]) => (r.outcome.status === 'skipped' ? (shown.get(r.outcome.reason) ?? r.outcome.reason) : undefined);
+    const reasonShown = (r: PingRun) => (r.outcome.status === 'skipped' ? (shown.get(r.outcome.reason) ?? r.outcome.reason) : undefined);
     // the same runs with the reasons a person reads: for the message and the details only
     const said = runs.map((r) => {
       const why = reasonShown(r);
@@ -207,58 +293,10 @@ export default defineCheck({
     const notRun = runs.filter((r) => r.outcome.status === 'skipped');
     const judged = runs.length - notRun.length;
     const details = [...formatPingSummary(summary), ...summary.skippedLines, ...peerOwnedLine(plan, ctx.text)];
-    const evidence = {
-      ...planEvidence,
-      total: runs.length,
-      ok: summary.ok,
-      failed: summary.failed,
-      errors: summary.errors,
-      skipped: summary.skipped,
-      results: runs.map((r) => ({
-        localDevice: r.ping.localDevice,
-        peerNode: r.ping.peerNode,
-        peerDevice: r.ping.peerDevice,
-        address: r.ping.address,
-        method: r.ping.method,
-        outcome: r.outcome,
-        attempts: r.attempts,
-      })),
-      unplanned: plan.unplanned,
-      ...(rolling ? { rolling: rolling.evidence } : {}),
-    };
+    const evidence = pingEvidence(planEvidence, plan, runs, summary, rolling);
 
     if (summary.failed > 0 || notRun.length > 0) {
-      const parts: string[] = [];
-      if (summary.failed > 0) parts.push(summary.headline);
-      if (notRun.length > 0) parts.push(t.notRun({ notRun: notRun.length, total: runs.length, reasons: summarizeList([...new Set(notRun.map((r) => reasonShown(r)!))], 2, list) }));
-      const first = summary.failed > 0 ? runs.find((r) => r.outcome.status === 'loss' || r.outcome.status === 'unreachable')!.ping : notRun[0]!.ping;
-      const command = first.method === 'hccs' ? '-hccs_ping' : '-ping';
-      const untried = notRun.filter((r) => (r.outcome as { reason: string }).reason === startBy.why).length;
-      if (summary.failed === 0 && untried > 0) {
-        const message = untried === notRun.length ? t.untried({ untried, total: runs.length, budget: budgetText }) : t.parts({ parts });
-        return fail(message, {
-          expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')}) within hccn.peersBudget (${formatDuration(budget)})`,
-          actual: `${summary.ok} of ${runs.length} ok, ${untried} not tried, ${summary.errors} not assessed`,
-          remediation: t.budgetFix({ untried }),
-          evidence,
-          details,
-        });
-      }
-      return fail(t.parts({ parts }), {
-        expected: `every planned pair answers (${plan.plan}, ${plural(plan.peers.length, 'peer')})`,
-        actual: `${summary.ok} of ${runs.length} ok, ${summary.failed} failed, ${notRun.length} not run, ${summary.errors} not assessed`,
-        remediation: t.failFix({
-          ping: describePing(first, ctx.text),
-          localDevice: first.localDevice,
-          localNode: first.localNode,
-          peerDevice: first.peerDevice,
-          peerNode: first.peerNode,
-          command,
-          address: first.address,
-        }),
-        evidence,
-        details,
-      });
+      return failedPings({ ctx, plan, runs, summary, notRun, reasonShown, budgetSpent: startBy.why, budget, evidence, details });
     }
     if (summary.errors > 0) {
       return error(t.notAssessed({ errors: summary.errors, total: runs.length, list: summarizeList(summary.problems, 2, list) }), {
