@@ -47,24 +47,9 @@ interface Cell {
   paint?: (text: string) => string;
 }
 
-/**
- * The cluster verdict as a person reads it: one row per node (16 fit a terminal), the failing
- * checks of each node that is not ready, then what differs across nodes, and the verdict.
- */
-export function formatAggregateHuman(input: AggregateDocument, options: HumanOptions): string {
-  // node names, hostnames and messages come from the nodes' reports: their controls are shown, never raw
-  const document = visibleStrings(input);
-  const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const t = (options.text ?? en).commands.aggregate;
+/** One row per node: verdict, age, NPUs, versions, failing checks; a value that differs from the other nodes' is marked. */
+function nodeTable(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
   const out: string[] = [];
-  const s = document.summary;
-  const header = [
-    t.nodesFrom({ nodes: s.nodes, documents: s.documents }),
-    document.cluster ? t.cluster({ file: document.cluster.file, nodes: document.cluster.nodes.length }) : t.noCluster,
-    document.maxAgeSeconds === null ? t.noMaxAge : t.maxAge({ age: formatDuration(document.maxAgeSeconds * 1000) }),
-  ];
-  out.push(`${chalk.bold(`qprep ${document.tool.version} aggregate`)}  ${header.join(' · ')}`);
-
   const oddValues = new Set<string>();
   for (const drift of document.drift) for (const odd of drift.odd) oddValues.add(`${odd.node}\u0000${drift.field}`);
   const value = (node: AggregateNode, field: string): Cell => {
@@ -118,66 +103,103 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
   if (document.drift.some((d) => d.odd.length > 0) || document.nodes.some((n) => n.stale)) {
     out.push(chalk.dim(t.odd));
   }
+  return out;
+}
 
+/** The failing checks of each node that is not ready, one line each. */
+function notReadySection(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
   const notReady = document.nodes.filter((n) => n.verdict === 'not-ready');
-  if (notReady.length > 0) {
-    out.push('', chalk.bold.underline(t.notReady));
-    const nameWidth = Math.max(...notReady.map((n) => n.name.length));
-    const statusWidth = Math.max(...Object.values(t.statuses).map(visibleWidth));
-    const idWidth = Math.max(...notReady.flatMap((n) => n.failing.map((f) => f.id.length)), 0);
-    for (const node of notReady) {
-      node.failing.forEach((check, i) => {
-        const name = i === 0 ? node.name : '';
-        const word = pad(t.statuses[check.status === 'error' ? 'error' : check.status === 'warn' ? 'warn' : 'fail'], statusWidth);
-        const status = check.status === 'error' ? chalk.magenta(word) : check.status === 'warn' ? chalk.yellow(word) : chalk.red(word);
-        out.push(`  ${name.padEnd(nameWidth)}  ${status}  ${chalk.bold(check.id.padEnd(idWidth))}  ${check.message}`);
-      });
-    }
+  if (notReady.length === 0) return [];
+  const out = ['', chalk.bold.underline(t.notReady)];
+  const nameWidth = Math.max(...notReady.map((n) => n.name.length));
+  const statusWidth = Math.max(...Object.values(t.statuses).map(visibleWidth));
+  const idWidth = Math.max(...notReady.flatMap((n) => n.failing.map((f) => f.id.length)), 0);
+  for (const node of notReady) {
+    node.failing.forEach((check, i) => {
+      const name = i === 0 ? node.name : '';
+      const word = pad(t.statuses[check.status === 'error' ? 'error' : check.status === 'warn' ? 'warn' : 'fail'], statusWidth);
+      const status = check.status === 'error' ? chalk.magenta(word) : check.status === 'warn' ? chalk.yellow(word) : chalk.red(word);
+      out.push(`  ${name.padEnd(nameWidth)}  ${status}  ${chalk.bold(check.id.padEnd(idWidth))}  ${check.message}`);
+    });
   }
+  return out;
+}
 
-  if (document.launch && document.launch.instances.length > 0) {
-    out.push('', chalk.bold.underline(t.launchLayout));
-    // a thousand single-node servers are one line; the instances that span nodes or roles get one each
-    const alone = document.launch.instances.filter((i) => i.role === 'serve' && i.nodes.length === 1 && i.dp === i.nodes[0]!.dpLocal);
-    const listed = document.launch.instances.filter((i) => !alone.includes(i));
-    if (alone.length > 0) out.push(t.singleNode({ count: alone.length, nodes: fitList(alone.map((i) => i.nodes[0]!.node), 80) }));
-    for (const instance of listed) {
-      const role = instance.role === 'serve' ? t.instance : t.roleInstance({ role: instance.role });
-      const master = instance.master ? t.master({ master: instance.master, address: instance.address ?? null }) : t.noMaster;
-      const nodes = instance.nodes.map((n) => t.ranks({ node: n.node, ranks: n.ranks, script: n.script })).join(', ');
-      out.push(t.layout({ role, dp: instance.dp, tp: instance.tp, pp: instance.pp, master, nodes }));
-    }
+/** The launch layout of the instances: a thousand single-node servers are one line; the instances that span nodes or roles get one each. */
+function launchSection(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
+  if (!document.launch || document.launch.instances.length === 0) return [];
+  const out = ['', chalk.bold.underline(t.launchLayout)];
+  const alone = document.launch.instances.filter((i) => i.role === 'serve' && i.nodes.length === 1 && i.dp === i.nodes[0]!.dpLocal);
+  const listed = document.launch.instances.filter((i) => !alone.includes(i));
+  if (alone.length > 0) out.push(t.singleNode({ count: alone.length, nodes: fitList(alone.map((i) => i.nodes[0]!.node), 80) }));
+  for (const instance of listed) {
+    const role = instance.role === 'serve' ? t.instance : t.roleInstance({ role: instance.role });
+    const master = instance.master ? t.master({ master: instance.master, address: instance.address ?? null }) : t.noMaster;
+    const nodes = instance.nodes.map((n) => t.ranks({ node: n.node, ranks: n.ranks, script: n.script })).join(', ');
+    out.push(t.layout({ role, dp: instance.dp, tp: instance.tp, pp: instance.pp, master, nodes }));
   }
+  return out;
+}
 
+/** The ping matrix joined from the nodes' halves (pairs: once, rolling). */
+function pairsSection(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
   const matrix = document.peerPairs;
-  if (matrix) {
-    out.push('', chalk.bold.underline(matrix.rolling ? t.pairsRolling : t.pairsOnce));
-    out.push(t.pairs({ total: matrix.total, reports: matrix.nodes.length, ok: matrix.ok, failed: matrix.failed, notVerified: matrix.notVerified }));
-    if (matrix.rolling) {
-      const r = matrix.rolling;
-      const oldest = r.oldestAgeS === null ? t.noProof : t.oldestProof({ age: r.oldestAgeS });
-      const percent = matrix.total > 0 ? Math.floor((matrix.ok * 100) / matrix.total) : 0;
-      out.push(t.coverage({ percent, oldest, bound: r.maxAgeS, never: r.never, stale: r.stale }));
-    }
+  if (!matrix) return [];
+  const out = ['', chalk.bold.underline(matrix.rolling ? t.pairsRolling : t.pairsOnce)];
+  out.push(t.pairs({ total: matrix.total, reports: matrix.nodes.length, ok: matrix.ok, failed: matrix.failed, notVerified: matrix.notVerified }));
+  if (matrix.rolling) {
+    const r = matrix.rolling;
+    const oldest = r.oldestAgeS === null ? t.noProof : t.oldestProof({ age: r.oldestAgeS });
+    const percent = matrix.total > 0 ? Math.floor((matrix.ok * 100) / matrix.total) : 0;
+    out.push(t.coverage({ percent, oldest, bound: r.maxAgeS, never: r.never, stale: r.stale }));
   }
+  return out;
+}
 
+/** The findings across nodes (all but not-ready, shown above), each with its fix. */
+function acrossSection(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
   const others = document.findings.filter((f) => f.kind !== 'not-ready');
-  if (others.length > 0) {
-    out.push('', chalk.bold.underline(t.across));
-    const severityWidth = Math.max(...Object.values(t.severities).map(visibleWidth));
-    // the fix line starts under the message; its continuation lines under the command
-    const indent = ' '.repeat(2 + 2 + severityWidth + 2);
-    for (const finding of others) {
-      out.push(`  ${paintSeverity(chalk, finding.severity, `${SYMBOLS[finding.severity]} ${pad(t.severities[finding.severity], severityWidth)}`)}  ${finding.message}`);
-      if (finding.remediation) {
-        const [first, ...rest] = finding.remediation.split('\n');
-        out.push(`${indent}${chalk.cyan(t.fixLabel)} ${first}`);
-        for (const line of rest) out.push(`${indent}${' '.repeat(visibleWidth(t.fixLabel) + 1)}${line}`);
-      }
+  if (others.length === 0) return [];
+  const out = ['', chalk.bold.underline(t.across)];
+  const severityWidth = Math.max(...Object.values(t.severities).map(visibleWidth));
+  // the fix line starts under the message; its continuation lines under the command
+  const indent = ' '.repeat(2 + 2 + severityWidth + 2);
+  for (const finding of others) {
+    out.push(`  ${paintSeverity(chalk, finding.severity, `${SYMBOLS[finding.severity]} ${pad(t.severities[finding.severity], severityWidth)}`)}  ${finding.message}`);
+    if (finding.remediation) {
+      const [first, ...rest] = finding.remediation.split('\n');
+      out.push(`${indent}${chalk.cyan(t.fixLabel)} ${first}`);
+      for (const line of rest) out.push(`${indent}${' '.repeat(visibleWidth(t.fixLabel) + 1)}${line}`);
     }
   }
+  return out;
+}
 
-  out.push('', verdictLine(document, chalk, t));
+/**
+ * The cluster verdict as a person reads it: one row per node (16 fit a terminal), the failing
+ * checks of each node that is not ready, then what differs across nodes, and the verdict.
+ */
+export function formatAggregateHuman(input: AggregateDocument, options: HumanOptions): string {
+  // node names, hostnames and messages come from the nodes' reports: their controls are shown, never raw
+  const document = visibleStrings(input);
+  const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const t = (options.text ?? en).commands.aggregate;
+  const s = document.summary;
+  const header = [
+    t.nodesFrom({ nodes: s.nodes, documents: s.documents }),
+    document.cluster ? t.cluster({ file: document.cluster.file, nodes: document.cluster.nodes.length }) : t.noCluster,
+    document.maxAgeSeconds === null ? t.noMaxAge : t.maxAge({ age: formatDuration(document.maxAgeSeconds * 1000) }),
+  ];
+  const out = [
+    `${chalk.bold(`qprep ${document.tool.version} aggregate`)}  ${header.join(' · ')}`,
+    ...nodeTable(document, chalk, t),
+    ...notReadySection(document, chalk, t),
+    ...launchSection(document, chalk, t),
+    ...pairsSection(document, chalk, t),
+    ...acrossSection(document, chalk, t),
+    '',
+    verdictLine(document, chalk, t),
+  ];
   return `${out.join('\n')}\n`;
 }
 
