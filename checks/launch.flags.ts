@@ -355,6 +355,115 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
   }
 }
 
+/** The arguments as vllm's parser reads them: every flag with its value, one model, whole-number sizes; sizes a caller fills in are named. */
+function checkArguments(ctx: CheckContext, view: LaunchView, args: ServeArgs, evidence: Record<string, unknown>, problems: Problem[]): void {
+  const serve = view.serve!;
+  const english = en.checks['launch.flags'];
+  for (const flag of args.missingValues) {
+    const { written, line } = flag;
+    problems.push({ level: 'fail', text: (tt) => tt.missingValue({ flag: written, at: at(view, line) }), fix: (tt) => tt.missingValueFix({ script: view.name, line, flag: written }) });
+  }
+  if (!args.model) problems.push({ level: 'fail', text: (tt) => tt.noModel({ form: serve.form, at: at(view, serve.line) }), fix: (tt) => tt.noModelFix({ script: view.name, line: serve.line }) });
+  for (const extra of args.extraPositionals) {
+    const { text, line } = extra;
+    problems.push({ level: 'fail', text: (tt) => tt.extraPositional({ text, at: at(view, line) }), fix: (tt) => tt.extraPositionalFix({ script: view.name, line }) });
+  }
+  const layout = parallelism(args);
+  const launchText = (tt: Text) => (tt === english ? en.probes.launch : ctx.text.probes.launch);
+  for (const invalid of layout.invalid) {
+    problems.push({ level: 'fail', text: (tt) => tt.reason({ reason: flagReasonAt(invalid, launchText(tt)) }), fix: (tt) => tt.wholeNumberFix({ script: view.name }) });
+  }
+  const template = layout.unknowns.filter((u) => u.positional);
+  if (template.length > 0) {
+    evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
+    const values = describeCallerValues(template);
+    const used = view.arguments?.used;
+    const positional = template.some((u) => u.positional);
+    problems.push({
+      level: 'warn',
+      text: (tt) =>
+        used
+          ? tt.fromInvocation({ values, invocation: describeInvocation(used), count: template.length })
+          : tt.fromTemplate({ values, script: view.name, positional }),
+      fix: (tt) => tt.fromCallerFix({ script: view.name }),
+    });
+  }
+}
+
+/** The same flag twice with different values: the last one wins, silently. */
+function checkGivenTwice(view: LaunchView, args: ServeArgs, problems: Problem[]): void {
+  const seen = new Map<string, string>();
+  for (const flag of args.flags) {
+    const value = flag.negated ? 'false' : (flag.value?.text ?? 'true');
+    const before = seen.get(flag.name);
+    if (before !== undefined && before !== value) {
+      // a secret's value is never quoted, not even its first characters
+      const shown = (text: string) => (isSecretName(flag.name) ? REDACTED : text.slice(0, 30));
+      const { name, line } = flag;
+      const twice = { flag: name, before: shown(before), after: shown(value), line };
+      problems.push({ level: 'warn', text: (tt) => tt.givenTwice(twice), fix: (tt) => tt.givenTwiceFix({ script: view.name, flag: name }) });
+    }
+    seen.set(flag.name, value);
+  }
+}
+
+/** Qwen3.5 with prefix caching needs --mamba-cache-mode align. */
+function checkPrefixCaching(view: LaunchView, args: ServeArgs, problems: Problem[]): void {
+  const model = args.model?.text;
+  if (!isQwen35(model) || booleanFlag(args, 'enable-prefix-caching') !== true) return;
+  const mode = lastFlag(args, 'mamba-cache-mode');
+  if (mode?.value?.text === 'align') return;
+  const line = lastFlag(args, 'enable-prefix-caching')!.line;
+  const hybrid = model!;
+  problems.push({
+    level: 'warn',
+    text: (tt) => tt.prefixCaching({ model: hybrid }),
+    fix: (tt) => tt.prefixCachingFix({ script: view.name, line }),
+  });
+}
+
+/** With MTP, every graph capture size is a multiple of num_speculative_tokens + 1. */
+function checkMtpCaptureSizes(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, problems: Problem[]): void {
+  const speculative = json.get('speculative-config');
+  const sizes = captureSizes(json.get('compilation-config'));
+  if (!isObject(speculative) || !/mtp/i.test(String(speculative.method ?? '')) || typeof speculative.num_speculative_tokens !== 'number' || !sizes) return;
+  const step = speculative.num_speculative_tokens + 1;
+  const odd = sizes.filter((n) => n % step !== 0);
+  if (odd.length === 0) return;
+  const tokens = speculative.num_speculative_tokens;
+  const line = lastFlag(args, 'compilation-config')!.line;
+  const rounded = [...new Set(sizes.map((n) => Math.max(step, Math.round(n / step) * step)))].join(', ');
+  problems.push({
+    level: 'warn',
+    text: (tt) => tt.mtpSizes({ tokens, step, odd }),
+    fix: (tt) => tt.mtpSizesFix({ script: view.name, line, sizes: rounded }),
+  });
+}
+
+/** The fails first, then the warnings; a pass names the JSON flags that were read. */
+function verdict(ctx: CheckContext, form: string, args: ServeArgs, json: Map<string, unknown>, evidence: Record<string, unknown>, problems: Problem[]): Outcome {
+  const t = ctx.text.checks['launch.flags'];
+  const english = en.checks['launch.flags'];
+  // for programs: English whatever the run's language
+  evidence.problems = problems.map((p) => `${p.level}: ${p.text(english)}`);
+  if (problems.length === 0) {
+    const jsonNames = [...json.keys()];
+    const valid = jsonNames.length > 0 ? summarizeList(jsonNames.map((n) => `--${n}`), 4, ctx.text.report.list) : null;
+    return pass(t.allRead({ count: args.flags.length, form, json: valid }), { evidence });
+  }
+  const failing = problems.filter((p) => p.level === 'fail');
+  const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
+  const message = t.andMore({ first: ordered[0]!.text(t), more: ordered.length - 1 });
+  const details = {
+    expected: 'flags vllm accepts, consistent with each other and this NPU',
+    // for programs: English whatever the run's language
+    actual: summarizeList(ordered.map((p) => p.text(english)), 2),
+    remediation: [...new Set(ordered.map((p) => p.fix(t)))].join('\n'),
+    evidence,
+  };
+  return failing.length > 0 ? fail(message, details) : warn(message, details);
+}
+
 // title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.flags',
@@ -363,7 +472,6 @@ export default defineCheck({
   level: 'required',
   async run(ctx) {
     const t = ctx.text.checks['launch.flags'];
-    const english = en.checks['launch.flags'];
     const view = await launchView(ctx);
     if (!view) return noLaunchScript(ctx);
     const serve = view.serve;
@@ -371,91 +479,17 @@ export default defineCheck({
     const args = serve.parsed;
     const problems: Problem[] = [];
     const evidence: Record<string, unknown> = { script: view.input.file, line: serve.line };
-
-    for (const flag of args.missingValues) {
-      const { written, line } = flag;
-      problems.push({ level: 'fail', text: (tt) => tt.missingValue({ flag: written, at: at(view, line) }), fix: (tt) => tt.missingValueFix({ script: view.name, line, flag: written }) });
-    }
-    if (!args.model) problems.push({ level: 'fail', text: (tt) => tt.noModel({ form: serve.form, at: at(view, serve.line) }), fix: (tt) => tt.noModelFix({ script: view.name, line: serve.line }) });
-    for (const extra of args.extraPositionals) {
-      const { text, line } = extra;
-      problems.push({ level: 'fail', text: (tt) => tt.extraPositional({ text, at: at(view, line) }), fix: (tt) => tt.extraPositionalFix({ script: view.name, line }) });
-    }
-    const layout = parallelism(args);
-    const launchText = (tt: Text) => (tt === english ? en.probes.launch : ctx.text.probes.launch);
-    for (const invalid of layout.invalid) {
-      problems.push({ level: 'fail', text: (tt) => tt.reason({ reason: flagReasonAt(invalid, launchText(tt)) }), fix: (tt) => tt.wholeNumberFix({ script: view.name }) });
-    }
-    const template = layout.unknowns.filter((u) => u.positional);
-    if (template.length > 0) {
-      evidence.fromCaller = template.map((u) => ({ flag: u.flag, source: u.source, line: u.line }));
-      const values = describeCallerValues(template);
-      const used = view.arguments?.used;
-      const positional = template.some((u) => u.positional);
-      problems.push({
-        level: 'warn',
-        text: (tt) =>
-          used
-            ? tt.fromInvocation({ values, invocation: describeInvocation(used), count: template.length })
-            : tt.fromTemplate({ values, script: view.name, positional }),
-        fix: (tt) => tt.fromCallerFix({ script: view.name }),
-      });
-    }
-
+    checkArguments(ctx, view, args, evidence, problems);
     const json = checkJson(ctx, view, args, problems);
     // kv_connector_extra_config, ranks and concurrency are judged against sizes; an unknown size judges nothing
-    if (layout.unknowns.length === 0) {
+    if (parallelism(args).unknowns.length === 0) {
       checkKvSizes(ctx, view, args, json.get('kv-transfer-config'), problems);
       checkRanks(view, args, problems);
       checkConcurrency(ctx, view, args, problems);
     }
-
-    // the same flag twice with different values: the last one wins, silently
-    const seen = new Map<string, string>();
-    for (const flag of args.flags) {
-      const value = flag.negated ? 'false' : (flag.value?.text ?? 'true');
-      const before = seen.get(flag.name);
-      if (before !== undefined && before !== value) {
-        // a secret's value is never quoted, not even its first characters
-        const shown = (text: string) => (isSecretName(flag.name) ? REDACTED : text.slice(0, 30));
-        const { name, line } = flag;
-        const twice = { flag: name, before: shown(before), after: shown(value), line };
-        problems.push({ level: 'warn', text: (tt) => tt.givenTwice(twice), fix: (tt) => tt.givenTwiceFix({ script: view.name, flag: name }) });
-      }
-      seen.set(flag.name, value);
-    }
-
-    const model = args.model?.text;
-    if (isQwen35(model) && booleanFlag(args, 'enable-prefix-caching') === true) {
-      const mode = lastFlag(args, 'mamba-cache-mode');
-      if (mode?.value?.text !== 'align') {
-        const line = lastFlag(args, 'enable-prefix-caching')!.line;
-        const hybrid = model!;
-        problems.push({
-          level: 'warn',
-          text: (tt) => tt.prefixCaching({ model: hybrid }),
-          fix: (tt) => tt.prefixCachingFix({ script: view.name, line }),
-        });
-      }
-    }
-
-    const speculative = json.get('speculative-config');
-    const sizes = captureSizes(json.get('compilation-config'));
-    if (isObject(speculative) && /mtp/i.test(String(speculative.method ?? '')) && typeof speculative.num_speculative_tokens === 'number' && sizes) {
-      const step = speculative.num_speculative_tokens + 1;
-      const odd = sizes.filter((n) => n % step !== 0);
-      if (odd.length > 0) {
-        const tokens = speculative.num_speculative_tokens;
-        const line = lastFlag(args, 'compilation-config')!.line;
-        const rounded = [...new Set(sizes.map((n) => Math.max(step, Math.round(n / step) * step)))].join(', ');
-        problems.push({
-          level: 'warn',
-          text: (tt) => tt.mtpSizes({ tokens, step, odd }),
-          fix: (tt) => tt.mtpSizesFix({ script: view.name, line, sizes: rounded }),
-        });
-      }
-    }
-
+    checkGivenTwice(view, args, problems);
+    checkPrefixCaching(view, args, problems);
+    checkMtpCaptureSizes(view, args, json, problems);
     const npuFamily = await family(ctx);
     evidence.family = npuFamily;
     if (npuFamily === '310p') check310p(view, args, json, problems);
@@ -463,25 +497,6 @@ export default defineCheck({
     checkHeads(view, args, weights, problems);
     checkQuantization(view, args, weights, problems);
     checkTorchair(view, args, json, weights, problems);
-
-    // for programs: English whatever the run's language
-    evidence.problems = problems.map((p) => `${p.level}: ${p.text(english)}`);
-    if (problems.length === 0) {
-      const jsonNames = [...json.keys()];
-      const valid = jsonNames.length > 0 ? summarizeList(jsonNames.map((n) => `--${n}`), 4, ctx.text.report.list) : null;
-      return pass(t.allRead({ count: args.flags.length, form: serve.form, json: valid }), { evidence });
-    }
-    const failing = problems.filter((p) => p.level === 'fail');
-    const ordered = [...failing, ...problems.filter((p) => p.level === 'warn')];
-    const message = t.andMore({ first: ordered[0]!.text(t), more: ordered.length - 1 });
-    const details = {
-      expected: 'flags vllm accepts, consistent with each other and this NPU',
-      // for programs: English whatever the run's language
-      actual: summarizeList(ordered.map((p) => p.text(english)), 2),
-      remediation: [...new Set(ordered.map((p) => p.fix(t)))].join('\n'),
-      evidence,
-    };
-    const outcome: Outcome = failing.length > 0 ? fail(message, details) : warn(message, details);
-    return outcome;
+    return verdict(ctx, serve.form, args, json, evidence, problems);
   },
 });
