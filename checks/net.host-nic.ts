@@ -22,6 +22,70 @@ function state(iface: NetInterface, t: NicText): string {
   return t.interfaceState({ name: iface.name, up: isUp(iface), operState: iface.operState });
 }
 
+const nic = (c: Catalogue) => c.checks['net.host-nic'];
+
+/** The address HCCL binds (HCCL_IF_IP, else the cluster file's host): an IP of an UP interface of this host. Its interface, when it has one. */
+function judgeAddress(interfaces: readonly NetInterface[], address: string | undefined, addressSource: (c: Catalogue) => string, problems: Phrase[]): NetInterface | undefined {
+  if (address === undefined) return undefined;
+  if (!isIP(address)) {
+    problems.push((c) => nic(c).notAnIp({ source: addressSource(c), address: address.slice(0, 60) }));
+    return undefined;
+  }
+  const found = interfaces.find((i) => i.addresses.some((a) => a.address === address));
+  const local = interfaces.filter((i) => !i.loopback).flatMap((i) => i.addresses.filter((a) => a.family === 'IPv4').map((a) => ({ address: a.address, name: i.name })));
+  if (!found) {
+    problems.push((c) => nic(c).notLocal({ source: addressSource(c), address, has: summarizeList(local.map((l) => nic(c).addressOn(l)), 4, c.report.list) || nic(c).none }));
+  } else if (!isUp(found)) problems.push((c) => nic(c).addressOnDown({ address, state: state(found, nic(c)) }));
+  return found;
+}
+
+/** A *_SOCKET_IFNAME selector as the launch will see it: from the environment, or the cluster file's ifname. */
+interface Selector {
+  name: string;
+  value: string;
+  from: string;
+}
+
+/**
+ * Each selector names UP interfaces, among them the one carrying the address. The interfaces
+ * each selects, keyed by the selector in English (evidence keys do not depend on the language).
+ */
+function judgeSelectors(interfaces: readonly NetInterface[], selectors: readonly Selector[], owner: NetInterface | undefined, address: string | undefined, problems: Phrase[]): Map<string, string[]> {
+  const chosen = new Map<string, string[]>();
+  for (const { name, value, from } of selectors) {
+    const selector = parseIfnameSelector(name as IfnameVariable, value);
+    const label = (c: Catalogue) => (from === 'environment' ? `${name}=${value}` : nic(c).fileIfname({ ifname: value.slice(1) }));
+    if (!selector.ok) {
+      // the parser's reason is quoted as it gave it
+      const reason = selector.reason;
+      problems.push((c) => nic(c).selectorInvalid({ label: label(c), reason }));
+      continue;
+    }
+    const matches = interfaces.filter((i) => !(selector.exclude && i.loopback) && selectorAllows(selector, i.name));
+    chosen.set(label(en), matches.map((m) => m.name));
+    if (matches.length === 0) {
+      problems.push((c) => nic(c).matchesNone({ label: label(c), interfaces: summarizeList(interfaces.map((i) => i.name), 6, c.report.list) }));
+      continue;
+    }
+    if (selector.exact && !selector.exclude) {
+      const down = matches.filter((m) => !isUp(m));
+      if (down.length > 0) {
+        problems.push((c) => nic(c).namesDown({ label: label(c), interfaces: summarizeList(down.map((d) => state(d, nic(c))), 3, c.report.list) }));
+        continue;
+      }
+    } else if (!matches.some(isUp)) {
+      problems.push((c) => nic(c).onlyDown({ label: label(c), interfaces: summarizeList(matches.map((m) => state(m, nic(c))), 3, c.report.list) }));
+      continue;
+    }
+    const carrier = owner;
+    if (carrier && !matches.some((m) => m.name === carrier.name)) problems.push((c) => nic(c).missesOwner({ label: label(c), owner: carrier.name, address }));
+    if (!owner && address === undefined && !matches.some((m) => isUp(m) && m.addresses.some((a) => a.family === 'IPv4'))) {
+      problems.push((c) => nic(c).noUsable({ label: label(c) }));
+    }
+  }
+  return chosen;
+}
+
 // title, why, fix, reads and every message: src/i18n/*/checks/net.ts
 export default defineCheck({
   id: 'net.host-nic',
@@ -50,7 +114,6 @@ export default defineCheck({
     const interfaces = listed.value;
     // each problem is put into words twice: the run's language for the message, English for actual
     const problems: Phrase[] = [];
-    const nic = (c: Catalogue) => c.checks['net.host-nic'];
     const evidence: Record<string, unknown> = {
       HCCL_IF_IP: envIp ?? null,
       variables: Object.fromEntries(set.map((n) => [n, env[n]])),
@@ -61,56 +124,13 @@ export default defineCheck({
     const address = envIp ?? clusterHost ?? undefined;
     const addressSource = (c: Catalogue) => (envIp ? 'HCCL_IF_IP' : nic(c).clusterHostOf({ node: cluster?.self.name }));
     if (envIp && clusterHost && envIp !== clusterHost) problems.push((c) => nic(c).ipDiffersFromFile({ ip: envIp, node: cluster!.self.name, host: clusterHost }));
-    let owner: NetInterface | undefined;
-    if (address !== undefined) {
-      if (!isIP(address)) problems.push((c) => nic(c).notAnIp({ source: addressSource(c), address: address.slice(0, 60) }));
-      else {
-        const found = interfaces.find((i) => i.addresses.some((a) => a.address === address));
-        owner = found;
-        const local = interfaces.filter((i) => !i.loopback).flatMap((i) => i.addresses.filter((a) => a.family === 'IPv4').map((a) => ({ address: a.address, name: i.name })));
-        if (!found) {
-          problems.push((c) => nic(c).notLocal({ source: addressSource(c), address, has: summarizeList(local.map((l) => nic(c).addressOn(l)), 4, c.report.list) || nic(c).none }));
-        } else if (!isUp(found)) problems.push((c) => nic(c).addressOnDown({ address, state: state(found, nic(c)) }));
-      }
-    }
+    const owner = judgeAddress(interfaces, address, addressSource, problems);
     evidence.addressInterface = owner?.name ?? null;
 
     // The variables as the launch will see them; without them, the cluster file's ifname says what they should name.
-    const selectors = set.map((name) => ({ name, value: env[name]!, from: 'environment' }));
+    const selectors: Selector[] = set.map((name) => ({ name, value: env[name]!, from: 'environment' }));
     if (selectors.length === 0 && cluster?.self.ifname) selectors.push({ name: 'HCCL_SOCKET_IFNAME', value: `=${cluster.self.ifname}`, from: 'cluster file ifname' });
-    const chosen = new Map<string, string[]>();
-    for (const { name, value, from } of selectors) {
-      const selector = parseIfnameSelector(name as IfnameVariable, value);
-      const label = (c: Catalogue) => (from === 'environment' ? `${name}=${value}` : nic(c).fileIfname({ ifname: value.slice(1) }));
-      if (!selector.ok) {
-        // the parser's reason is quoted as it gave it
-        const reason = selector.reason;
-        problems.push((c) => nic(c).selectorInvalid({ label: label(c), reason }));
-        continue;
-      }
-      const matches = interfaces.filter((i) => !(selector.exclude && i.loopback) && selectorAllows(selector, i.name));
-      // evidence keys: in English, whatever the run's language
-      chosen.set(label(en), matches.map((m) => m.name));
-      if (matches.length === 0) {
-        problems.push((c) => nic(c).matchesNone({ label: label(c), interfaces: summarizeList(interfaces.map((i) => i.name), 6, c.report.list) }));
-        continue;
-      }
-      if (selector.exact && !selector.exclude) {
-        const down = matches.filter((m) => !isUp(m));
-        if (down.length > 0) {
-          problems.push((c) => nic(c).namesDown({ label: label(c), interfaces: summarizeList(down.map((d) => state(d, nic(c))), 3, c.report.list) }));
-          continue;
-        }
-      } else if (!matches.some(isUp)) {
-        problems.push((c) => nic(c).onlyDown({ label: label(c), interfaces: summarizeList(matches.map((m) => state(m, nic(c))), 3, c.report.list) }));
-        continue;
-      }
-      const carrier = owner;
-      if (carrier && !matches.some((m) => m.name === carrier.name)) problems.push((c) => nic(c).missesOwner({ label: label(c), owner: carrier.name, address }));
-      if (!owner && address === undefined && !matches.some((m) => isUp(m) && m.addresses.some((a) => a.family === 'IPv4'))) {
-        problems.push((c) => nic(c).noUsable({ label: label(c) }));
-      }
-    }
+    const chosen = judgeSelectors(interfaces, selectors, owner, address, problems);
     evidence.selected = Object.fromEntries(chosen);
 
     // the link of the NICs in use (state, speed, MTU) from the host inventory
