@@ -61,7 +61,13 @@ export interface ExecOptions {
 }
 
 /** Collects one output stream up to the cap; `onOverflow` runs once when the cap is reached. */
-function collect(stream: Readable | null | undefined, onOverflow: () => void): { text(): string; overflowed(): boolean } {
+/** A pipe's output as it is read, up to MAX_OUTPUT_BYTES. */
+interface Collected {
+  text(): string;
+  overflowed(): boolean;
+}
+
+function collect(stream: Readable | null | undefined, onOverflow: () => void): Collected {
   const chunks: Buffer[] = [];
   let size = 0;
   let overflowed = false;
@@ -168,46 +174,67 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     void sweep();
   });
 
-  const result = await settle();
+  const call: RunningCall = { file, base, started, ended, abandoned, child, pgid, stdout, stderr, timedOut: () => timedOut };
+  let result: CommandResult;
+  try {
+    result = await settle(call);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', killTree);
+    if (drainTimer) clearTimeout(drainTimer);
+    if (pgid !== undefined) liveGroups.delete(pgid);
+  }
   if (pgid === undefined) {
     forgetCall(mark.call);
     return result;
   }
   const leftProcesses = await sweep();
   return leftProcesses > 0 ? { ...result, leftProcesses } : result;
+}
 
-  async function settle(): Promise<CommandResult> {
-    try {
-      const outcome = await Promise.race([ended, abandoned]);
-      const durationMs = Math.round(performance.now() - started);
-      const output = { stdout: stdout.text(), stderr: stderr.text() };
-      const overflow = stdout.overflowed() ? 'stdout' : stderr.overflowed() ? 'stderr' : undefined;
-      if (overflow) {
-        return { ...base, ...output, durationMs, failure: `printed more than ${mebibytes(MAX_OUTPUT_BYTES)} on ${overflow}: stopped there and killed with its child processes` };
-      }
-      if (outcome === 'abandoned') return { ...base, ...output, durationMs, timedOut: true };
-      if ('error' in outcome) {
-        const code = outcome.error.code;
-        if (code === 'ENOENT') return { ...base, durationMs, notFound: true, failure: `${file}: command not found` };
-        if (code === 'EACCES') return { ...base, durationMs, failure: `${file}: permission denied` };
-        if (pgid === undefined) return { ...base, durationMs, failure: `${file}: ${code ?? outcome.error.message}` };
-        // an error after the process started (a pipe error): wait for its end as usual
-        const late = await Promise.race([new Promise<Ended>((resolve) => child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode, signal }))), abandoned]);
-        if (late === 'abandoned' || 'error' in late) return { ...base, ...output, durationMs, failure: `${file}: ${code ?? outcome.error.message}` };
-        return finished(late, { stdout: stdout.text(), stderr: stderr.text() }, Math.round(performance.now() - started));
-      }
-      return finished(outcome, output, durationMs);
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', killTree);
-      if (drainTimer) clearTimeout(drainTimer);
-      if (pgid !== undefined) liveGroups.delete(pgid);
-    }
-  }
+/** A started command, as settle() reads its end. */
+interface RunningCall {
+  file: string;
+  base: CommandResult;
+  started: number;
+  /** 'close' (the process ended and both pipes closed), or 'error' alone when no process started */
+  ended: Promise<Ended>;
+  /** the pipes were given up: a grandchild holds them open */
+  abandoned: Promise<'abandoned'>;
+  child: ChildProcess;
+  pgid: number | undefined;
+  stdout: Collected;
+  stderr: Collected;
+  timedOut: () => boolean;
+}
 
-  function finished(outcome: { exitCode: number | null; signal: NodeJS.Signals | null }, output: { stdout: string; stderr: string }, durationMs: number): CommandResult {
-    if (timedOut) return { ...base, ...output, durationMs, timedOut: true, signal: outcome.signal ?? 'SIGKILL' };
-    if (stopped && outcome.signal) return { ...base, ...output, durationMs, failure: 'interrupted: killed with its child processes when qprep was interrupted' };
-    return { ...base, ...output, exitCode: outcome.exitCode, signal: outcome.signal, durationMs };
+/** The result of a call once its process has ended, its pipes were given up, or it could not start. */
+async function settle(call: RunningCall): Promise<CommandResult> {
+  const { file, base, started, ended, abandoned, child, pgid, stdout, stderr } = call;
+  const outcome = await Promise.race([ended, abandoned]);
+  const durationMs = Math.round(performance.now() - started);
+  const output = { stdout: stdout.text(), stderr: stderr.text() };
+  const overflow = stdout.overflowed() ? 'stdout' : stderr.overflowed() ? 'stderr' : undefined;
+  if (overflow) {
+    return { ...base, ...output, durationMs, failure: `printed more than ${mebibytes(MAX_OUTPUT_BYTES)} on ${overflow}: stopped there and killed with its child processes` };
   }
+  if (outcome === 'abandoned') return { ...base, ...output, durationMs, timedOut: true };
+  if ('error' in outcome) {
+    const code = outcome.error.code;
+    if (code === 'ENOENT') return { ...base, durationMs, notFound: true, failure: `${file}: command not found` };
+    if (code === 'EACCES') return { ...base, durationMs, failure: `${file}: permission denied` };
+    if (pgid === undefined) return { ...base, durationMs, failure: `${file}: ${code ?? outcome.error.message}` };
+    // an error after the process started (a pipe error): wait for its end as usual
+    const late = await Promise.race([new Promise<Ended>((resolve) => child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode, signal }))), abandoned]);
+    if (late === 'abandoned' || 'error' in late) return { ...base, ...output, durationMs, failure: `${file}: ${code ?? outcome.error.message}` };
+    return finished(call, late, { stdout: stdout.text(), stderr: stderr.text() }, Math.round(performance.now() - started));
+  }
+  return finished(call, outcome, output, durationMs);
+}
+
+function finished(call: RunningCall, outcome: { exitCode: number | null; signal: NodeJS.Signals | null }, output: { stdout: string; stderr: string }, durationMs: number): CommandResult {
+  const base = call.base;
+  if (call.timedOut()) return { ...base, ...output, durationMs, timedOut: true, signal: outcome.signal ?? 'SIGKILL' };
+  if (stopped && outcome.signal) return { ...base, ...output, durationMs, failure: 'interrupted: killed with its child processes when qprep was interrupted' };
+  return { ...base, ...output, exitCode: outcome.exitCode, signal: outcome.signal, durationMs };
 }
