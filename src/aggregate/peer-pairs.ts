@@ -205,31 +205,24 @@ const pairKey = (a: string, ad: number, b: string, bd: number) => (a < b ? `${a}
 /** `node1 dev3 -> node2 dev3`: the owner first, as it pinged. */
 const describePair = (p: MatrixPair) => `${p.owner} dev${p.ownerDevice} -> ${p.other} dev${p.otherDevice}`;
 
-/**
- * The whole matrix of the reports run with pairs: once, and the findings it makes: every failing
- * pair, and by owner the pairs nobody verified. Undefined when no report used pairs: once.
- */
-export function joinPeerPairs(given: readonly PeerPairsRecord[], nowMs: number = Date.now()): { peerPairs: PeerPairs; findings: Finding[] } | undefined {
-  const records = given.map((r) => (r.rollingProofs ? { ...r, results: judgeRollingProofs(r, nowMs) } : r));
-  const once = records.filter((r) => r.pairs === 'once' || r.plan === 'rolling');
-  if (once.length === 0) return undefined;
-  const byNode = new Map(records.map((r) => [r.node.toLowerCase(), r]));
+/** What the owner's report says of a pair a peer listed as the owner's to ping. */
+function ownersView(byNode: ReadonlyMap<string, PeerPairsRecord>, owner: string, ownerDevice: number, other: string, otherDevice: number): Judged {
+  const record = byNode.get(owner.toLowerCase());
+  if (!record) return { state: 'not-verified', detail: `not verified: ${owner} has no report` };
+  const result = record.results.get(resultKey(other, ownerDevice, otherDevice));
+  if (result) return result;
+  const unplanned = record.unplanned.get(resultKey(other, ownerDevice, otherDevice));
+  if (unplanned) return { state: 'not-verified', detail: `not verified: not planned: ${unplanned}` };
+  if (record.checkStatus === null) return { state: 'not-verified', detail: `not verified: ${owner}'s report has no hccn.peers (run it without --only or --skip hiding it)` };
+  if (record.checkStatus === 'skip' || record.checkStatus === 'error' || record.plan === null) {
+    return { state: 'not-verified', detail: `not verified: hccn.peers on ${owner} is ${record.checkStatus} and pinged nothing` };
+  }
+  return { state: 'not-verified', detail: `not verified: ${owner} did not ping it (its cluster file or device list differs)` };
+}
+
+/** Every pair of the matrix once, in a stable order, judged by the report that owns it. */
+function joinMatrix(once: readonly PeerPairsRecord[], byNode: ReadonlyMap<string, PeerPairsRecord>): MatrixPair[] {
   const matrix = new Map<string, MatrixPair>();
-
-  const ownersView = (owner: string, ownerDevice: number, other: string, otherDevice: number): Judged => {
-    const record = byNode.get(owner.toLowerCase());
-    if (!record) return { state: 'not-verified', detail: `not verified: ${owner} has no report` };
-    const result = record.results.get(resultKey(other, ownerDevice, otherDevice));
-    if (result) return result;
-    const unplanned = record.unplanned.get(resultKey(other, ownerDevice, otherDevice));
-    if (unplanned) return { state: 'not-verified', detail: `not verified: not planned: ${unplanned}` };
-    if (record.checkStatus === null) return { state: 'not-verified', detail: `not verified: ${owner}'s report has no hccn.peers (run it without --only or --skip hiding it)` };
-    if (record.checkStatus === 'skip' || record.checkStatus === 'error' || record.plan === null) {
-      return { state: 'not-verified', detail: `not verified: hccn.peers on ${owner} is ${record.checkStatus} and pinged nothing` };
-    }
-    return { state: 'not-verified', detail: `not verified: ${owner} did not ping it (its cluster file or device list differs)` };
-  };
-
   for (const record of once) {
     // the pairs this node owns: its own results are the proof
     for (const [key, judged] of record.results) {
@@ -249,20 +242,21 @@ export function joinPeerPairs(given: readonly PeerPairsRecord[], nowMs: number =
     for (const pair of record.peerOwned) {
       const id = pairKey(record.node, pair.localDevice, pair.peerNode, pair.peerDevice);
       if (matrix.has(id)) continue;
-      matrix.set(id, { owner: pair.peerNode, ownerDevice: pair.peerDevice, other: record.node, otherDevice: pair.localDevice, judged: ownersView(pair.peerNode, pair.peerDevice, record.node, pair.localDevice) });
+      matrix.set(id, { owner: pair.peerNode, ownerDevice: pair.peerDevice, other: record.node, otherDevice: pair.localDevice, judged: ownersView(byNode, pair.peerNode, pair.peerDevice, record.node, pair.localDevice) });
     }
   }
+  return [...matrix.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
+}
 
-  const pairs = [...matrix.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
-  const failing = pairs.filter((p) => p.judged.state === 'failed');
-  const unverified = pairs.filter((p) => p.judged.state === 'not-verified');
+/** One finding for the failing pairs, and one per owner and reason for the pairs nobody verified. */
+function pairFindings(total: number, failing: readonly MatrixPair[], unverified: readonly MatrixPair[]): Finding[] {
   const findings: Finding[] = [];
   if (failing.length > 0) {
     const lines = failing.map((p) => `${describePair(p)}: ${p.judged.detail}`);
     findings.push({
       severity: 'fail',
       kind: 'pair-failed',
-      message: `${failing.length} of ${plural(pairs.length, 'NPU pair')} failed: ${summarizeList(lines, 3)}`,
+      message: `${failing.length} of ${plural(total, 'NPU pair')} failed: ${summarizeList(lines, 3)}`,
       nodes: [...new Set(failing.flatMap((p) => [p.owner, p.other]))],
     });
   }
@@ -280,6 +274,22 @@ export function joinPeerPairs(given: readonly PeerPairsRecord[], nowMs: number =
       nodes: [...new Set(group.flatMap((p) => [p.owner, p.other]))],
     });
   }
+  return findings;
+}
+
+/**
+ * The whole matrix of the reports run with pairs: once, and the findings it makes: every failing
+ * pair, and by owner the pairs nobody verified. Undefined when no report used pairs: once.
+ */
+export function joinPeerPairs(given: readonly PeerPairsRecord[], nowMs: number = Date.now()): { peerPairs: PeerPairs; findings: Finding[] } | undefined {
+  const records = given.map((r) => (r.rollingProofs ? { ...r, results: judgeRollingProofs(r, nowMs) } : r));
+  const once = records.filter((r) => r.pairs === 'once' || r.plan === 'rolling');
+  if (once.length === 0) return undefined;
+  const byNode = new Map(records.map((r) => [r.node.toLowerCase(), r]));
+  const pairs = joinMatrix(once, byNode);
+  const failing = pairs.filter((p) => p.judged.state === 'failed');
+  const unverified = pairs.filter((p) => p.judged.state === 'not-verified');
+  const findings = pairFindings(pairs.length, failing, unverified);
   const entry = (p: MatrixPair) => ({
     owner: p.owner,
     ownerDevice: p.ownerDevice,
