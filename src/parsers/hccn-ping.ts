@@ -91,99 +91,131 @@ function judge(report: PingReport): PingVerdict {
   return 'loss';
 }
 
+/** The sections of a ping answer as they are read, one line at a time. */
+class PingSections {
+  readonly reports: PingReport[] = [];
+  private current: PingReport | undefined;
+  /** HCCS prints the packet's status line before its `recv seq` line */
+  private pendingStatus: string | undefined;
+
+  /** Reads one line; false when it is not part of a ping answer. */
+  read(line: string): boolean {
+    return this.header(line) || this.roceLine(line) || this.hccsPacket(line) || this.summary(line) || this.hccsStatistic(line) || this.deviceError(line);
+  }
+
+  /** A line inside a section that is not the ping's own: most likely the tool's error text, kept. */
+  keepUnknown(line: string): void {
+    if (this.current && this.current.messages.length < 10) this.current.messages.push(shorten(line.trim()));
+  }
+
+  /** The end of the text: a failed HCCS packet whose `recv seq` line never came is still lost. */
+  finish(): void {
+    this.flushStatus();
+  }
+
+  private section(): PingReport {
+    if (!this.current) {
+      this.current = newReport(null, null);
+      this.reports.push(this.current);
+    }
+    return this.current;
+  }
+
+  private flushStatus(): void {
+    if (this.current && this.pendingStatus && !/success/i.test(this.pendingStatus)) this.current.lost.push({ seq: null, reason: this.pendingStatus });
+    this.pendingStatus = undefined;
+  }
+
+  private header(line: string): boolean {
+    const match = HEADER.exec(line);
+    if (!match) return false;
+    this.flushStatus();
+    this.current = newReport(Number(match[1]), isIP(match[2]!) ? match[2]! : shorten(match[2]!, 64));
+    this.reports.push(this.current);
+    return true;
+  }
+
+  private roceLine(line: string): boolean {
+    let match = ROCE_REPLY.exec(line);
+    if (match) {
+      this.section().replies.push({ seq: Number(match[1]), timeMs: Number(match[2]) });
+      return true;
+    }
+    if ((match = ROCE_TIMEOUT.exec(line))) {
+      this.section().lost.push({ seq: Number(match[1]), reason: 'recv time out' });
+      return true;
+    }
+    return false;
+  }
+
+  /** HCCS: a packet's status line, then its `recv seq` line with the time in microseconds. */
+  private hccsPacket(line: string): boolean {
+    let match = HCCS_STATUS.exec(line);
+    if (match) {
+      this.flushStatus();
+      this.section().method = 'hccs';
+      this.pendingStatus = `This pkt ${match[1]!.toLowerCase()}!`;
+      return true;
+    }
+    if ((match = HCCS_REPLY.exec(line))) {
+      const report = this.section();
+      report.method = 'hccs';
+      const seq = Number(match[1]);
+      if (this.pendingStatus && !/success/i.test(this.pendingStatus)) report.lost.push({ seq, reason: this.pendingStatus });
+      else report.replies.push({ seq, timeMs: Number(match[2]) / 1000 });
+      this.pendingStatus = undefined;
+      return true;
+    }
+    return false;
+  }
+
+  private summary(line: string): boolean {
+    const match = SUMMARY.exec(line);
+    if (!match) return false;
+    this.flushStatus();
+    const report = this.section();
+    report.transmitted = Number(match[1]);
+    report.received = Number(match[2]);
+    report.lossPercent = Number(match[3]);
+    if (/^packets$/i.test(match[4]!)) report.method = 'hccs';
+    return true;
+  }
+
+  private hccsStatistic(line: string): boolean {
+    if (!HCCS_STATISTIC.test(line)) return false;
+    if (this.current) this.current.method = 'hccs';
+    return true;
+  }
+
+  private deviceError(line: string): boolean {
+    if (!UNREACHABLE.test(line) && !TOO_LONG.test(line)) return false;
+    const report = this.section();
+    if (UNREACHABLE.test(line)) report.unreachable = true;
+    else report.messageTooLong = true;
+    if (report.messages.length < 10) report.messages.push(shorten(line.trim()));
+    return true;
+  }
+}
+
 /** Parses every `device N PING X` section of the text: the answer of `-ping`, and of `-hccs_ping` (the A3 super pod plane), which has the same grammar. Never throws. */
 export function parseHccnPing(text: string): Parsed<HccnPing> {
-  const reports: PingReport[] = [];
+  const sections = new PingSections();
   const skipped = new SkippedLines();
   let elided = false;
   let recognized = 0;
-  let current: PingReport | undefined;
-  /** HCCS prints the packet's status line before its `recv seq` line */
-  let pendingStatus: string | undefined;
-
-  const section = (): PingReport => {
-    if (!current) {
-      current = newReport(null, null);
-      reports.push(current);
-    }
-    return current;
-  };
-  const flushStatus = () => {
-    if (current && pendingStatus && !/success/i.test(pendingStatus)) current.lost.push({ seq: null, reason: pendingStatus });
-    pendingStatus = undefined;
-  };
-
   forEachDataLine(text, skipped, () => {
     elided = true;
   }, (line, number) => {
-    let match = HEADER.exec(line);
-    if (match) {
-      flushStatus();
+    if (sections.read(line)) {
       recognized++;
-      current = newReport(Number(match[1]), isIP(match[2]!) ? match[2]! : shorten(match[2]!, 64));
-      reports.push(current);
       return;
     }
-    if ((match = ROCE_REPLY.exec(line))) {
-      recognized++;
-      section().replies.push({ seq: Number(match[1]), timeMs: Number(match[2]) });
-      return;
-    }
-    if ((match = ROCE_TIMEOUT.exec(line))) {
-      recognized++;
-      section().lost.push({ seq: Number(match[1]), reason: 'recv time out' });
-      return;
-    }
-    if ((match = HCCS_STATUS.exec(line))) {
-      recognized++;
-      flushStatus();
-      section().method = 'hccs';
-      pendingStatus = `This pkt ${match[1]!.toLowerCase()}!`;
-      return;
-    }
-    if ((match = HCCS_REPLY.exec(line))) {
-      recognized++;
-      const report = section();
-      report.method = 'hccs';
-      const seq = Number(match[1]);
-      if (pendingStatus && !/success/i.test(pendingStatus)) report.lost.push({ seq, reason: pendingStatus });
-      else report.replies.push({ seq, timeMs: Number(match[2]) / 1000 });
-      pendingStatus = undefined;
-      return;
-    }
-    if ((match = SUMMARY.exec(line))) {
-      flushStatus();
-      recognized++;
-      const report = section();
-      report.transmitted = Number(match[1]);
-      report.received = Number(match[2]);
-      report.lossPercent = Number(match[3]);
-      if (/^packets$/i.test(match[4]!)) report.method = 'hccs';
-      return;
-    }
-    if (HCCS_STATISTIC.test(line)) {
-      recognized++;
-      if (current) current.method = 'hccs';
-      return;
-    }
-    if (UNREACHABLE.test(line) || TOO_LONG.test(line)) {
-      recognized++;
-      const report = section();
-      if (UNREACHABLE.test(line)) report.unreachable = true;
-      else report.messageTooLong = true;
-      if (report.messages.length < 10) report.messages.push(shorten(line.trim()));
-      return;
-    }
-    if (PROMPT.test(line)) {
-      skipped.add(line, number);
-      return;
-    }
-    // Inside a section, an unknown line is most likely the tool's own error text: keep it.
-    if (current && current.messages.length < 10) current.messages.push(shorten(line.trim()));
+    if (!PROMPT.test(line)) sections.keepUnknown(line);
     skipped.add(line, number);
   });
-  flushStatus();
+  sections.finish();
   if (recognized === 0 && skipped.count > 0) return nothingRecognized('hccn_tool -ping', skipped);
+  const reports = sections.reports;
   for (const report of reports) {
     if (report.lossPercent === null && report.transmitted !== null && report.received !== null && report.transmitted > 0) {
       report.lossPercent = Math.round(((report.transmitted - report.received) / report.transmitted) * 10000) / 100;
@@ -192,4 +224,3 @@ export function parseHccnPing(text: string): Parsed<HccnPing> {
   }
   return { ok: true, value: { reports, skipped: skipped.kept, skippedCount: skipped.count, elided } };
 }
-
