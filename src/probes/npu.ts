@@ -1,10 +1,10 @@
 import { en, type Catalogue } from '../i18n/en/index.js';
 import type { CheckContext } from '../core/types.js';
 import { dcmiError, type DcmiError } from '../data/dcmi-errors.js';
-import type { CommandLocation } from '../host/types.js';
+import type { CommandLocation, CommandResult } from '../host/types.js';
 import { boardInfo, parseNpuSmiKeyValue, type NpuBoardInfo } from '../parsers/npu-smi-kv.js';
 import { preview } from '../parsers/lines.js';
-import { deviceIdOf, familyOf, parseNpuSmiInfo, type NpuFamily, type NpuSmiLayout, type NpuSmiTable } from '../parsers/npu-smi-info.js';
+import { deviceIdOf, familyOf, parseNpuSmiInfo, type NpuFamily, type NpuSmiInfo, type NpuSmiLayout, type NpuSmiTable } from '../parsers/npu-smi-info.js';
 import { commandLine } from '../host/command-line.js';
 import { commandProblem } from './commands.js';
 import { parseIdRanges } from '../parsers/id-ranges.js';
@@ -172,6 +172,94 @@ function worded<P extends NpuProblem>(ctx: CheckContext, make: (text: Catalogue)
   return problem;
 }
 
+function tableInventory(argv: string[], parsed: NpuSmiTable): NpuInventory {
+  return {
+    ok: true,
+    argv,
+    toolVersion: parsed.toolVersion,
+    driverVersion: parsed.driverVersion,
+    family: familyOf(parsed),
+    layout: parsed.layout,
+    devices: devicesOf(parsed),
+    processSection: parsed.processSection,
+    warnings: parsed.warnings,
+    elided: parsed.elided,
+    truncated: parsed.truncated,
+    skippedRows: parsed.skippedRows,
+    table: parsed,
+  };
+}
+
+/** An error npu-smi is known to print (a DCMI code, a missing library, no NPU), from either stream. */
+function reportedError(ctx: CheckContext, argv: string[], combined: NpuSmiInfo): NpuInventory | undefined {
+  const line = `"${commandLine(argv)}"`;
+  switch (combined.kind) {
+    case 'dcmi-error': {
+      const dcmi = dcmiError(combined.code);
+      return {
+        ok: false,
+        argv,
+        problem: worded(ctx, (text) => ({
+          kind: 'dcmi',
+          code: combined.code,
+          line: combined.text,
+          dcmi,
+          message: text.probes.npu.problems.dcmi({ line, text: combined.text, name: dcmi.name, cause: dcmi.cause }),
+        })),
+      };
+    }
+    case 'library-missing':
+      return {
+        ok: false,
+        argv,
+        problem: worded(ctx, (text) => ({
+          kind: 'library-missing',
+          library: combined.library,
+          line: combined.text,
+          message: text.probes.npu.problems.libraryMissing({ line, library: combined.library, text: combined.text }),
+        })),
+      };
+    case 'no-npu':
+      return { ok: false, argv, problem: worded(ctx, (text) => ({ kind: 'no-npu', line: combined.text, message: text.probes.npu.problems.noNpu({ line, text: combined.text }) })) };
+    default:
+      return undefined;
+  }
+}
+
+/** No table to trust: killed by a signal, a non-zero exit, or output that is not npu-smi's. */
+function failedInventory(ctx: CheckContext, argv: string[], result: CommandResult, parsed: NpuSmiInfo): NpuInventory {
+  const line = `"${commandLine(argv)}"`;
+  if (result.signal !== null) {
+    const output = firstLines(`${result.stdout}\n${result.stderr}`);
+    const signal = result.signal;
+    return {
+      ok: false,
+      argv,
+      problem: worded(ctx, (text) => ({ kind: 'killed', signal, output, message: text.probes.npu.problems.killed({ problem: commandProblem(result, ctx.timeoutMs, text)!, output: output || null }) })),
+    };
+  }
+  if (result.exitCode !== 0) {
+    const output = firstLines(`${result.stdout}\n${result.stderr}`);
+    return {
+      ok: false,
+      argv,
+      problem: worded(ctx, (text) => ({ kind: 'failed', exitCode: result.exitCode, output, message: text.probes.npu.problems.exited({ line, exitCode: result.exitCode, output: output || null }) })),
+    };
+  }
+  const invalid = parsed.kind === 'invalid' ? parsed : { line: 1, text: '', reason: 'unexpected output' };
+  return {
+    ok: false,
+    argv,
+    problem: worded(ctx, (text) => ({
+      kind: 'unparseable',
+      line: invalid.line,
+      text: invalid.text,
+      reason: invalid.reason,
+      message: text.probes.npu.problems.unparseable({ line, lineNumber: invalid.line, reason: invalid.reason, text: invalid.text || null }),
+    })),
+  };
+}
+
 /** Runs `npu-smi info` once per run and parses it; every failure is a structured problem, never an exception. */
 export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
   return ctx.shared('npu-inventory', async (): Promise<NpuInventory> => {
@@ -190,87 +278,9 @@ export function npuInventory(ctx: CheckContext): Promise<NpuInventory> {
 
     const parsed = parseNpuSmiInfo(result.stdout);
     // A table printed by a process that then crashed may be cut short: never trust it.
-    if (parsed.kind === 'table' && result.signal === null) {
-      const devices = devicesOf(parsed);
-      return {
-        ok: true,
-        argv,
-        toolVersion: parsed.toolVersion,
-        driverVersion: parsed.driverVersion,
-        family: familyOf(parsed),
-        layout: parsed.layout,
-        devices,
-        processSection: parsed.processSection,
-        warnings: parsed.warnings,
-        elided: parsed.elided,
-        truncated: parsed.truncated,
-        skippedRows: parsed.skippedRows,
-        table: parsed,
-      };
-    }
+    if (parsed.kind === 'table' && result.signal === null) return tableInventory(argv, parsed);
     // errors go to either stream depending on the driver; the loader's go to stderr
-    const combined = parseNpuSmiInfo(`${result.stdout}\n${result.stderr}`);
-    const line = `"${commandLine(argv)}"`;
-    switch (combined.kind) {
-      case 'dcmi-error': {
-        const dcmi = dcmiError(combined.code);
-        return {
-          ok: false,
-          argv,
-          problem: worded(ctx, (text) => ({
-            kind: 'dcmi',
-            code: combined.code,
-            line: combined.text,
-            dcmi,
-            message: text.probes.npu.problems.dcmi({ line, text: combined.text, name: dcmi.name, cause: dcmi.cause }),
-          })),
-        };
-      }
-      case 'library-missing':
-        return {
-          ok: false,
-          argv,
-          problem: worded(ctx, (text) => ({
-            kind: 'library-missing',
-            library: combined.library,
-            line: combined.text,
-            message: text.probes.npu.problems.libraryMissing({ line, library: combined.library, text: combined.text }),
-          })),
-        };
-      case 'no-npu':
-        return { ok: false, argv, problem: worded(ctx, (text) => ({ kind: 'no-npu', line: combined.text, message: text.probes.npu.problems.noNpu({ line, text: combined.text }) })) };
-      default:
-        break;
-    }
-    if (result.signal !== null) {
-      const output = firstLines(`${result.stdout}\n${result.stderr}`);
-      const signal = result.signal;
-      return {
-        ok: false,
-        argv,
-        problem: worded(ctx, (text) => ({ kind: 'killed', signal, output, message: text.probes.npu.problems.killed({ problem: commandProblem(result, ctx.timeoutMs, text)!, output: output || null }) })),
-      };
-    }
-    if (result.exitCode !== 0) {
-      const output = firstLines(`${result.stdout}\n${result.stderr}`);
-      return {
-        ok: false,
-        argv,
-        problem: worded(ctx, (text) => ({ kind: 'failed', exitCode: result.exitCode, output, message: text.probes.npu.problems.exited({ line, exitCode: result.exitCode, output: output || null }) })),
-      };
-    }
-    const invalid = parsed.kind === 'invalid' ? parsed : { line: 1, text: '', reason: 'unexpected output' };
-    return {
-      ok: false,
-      argv,
-      problem: worded(ctx, (text) => ({
-        kind: 'unparseable',
-        line: invalid.line,
-        text: invalid.text,
-        reason: invalid.reason,
-        message: text.probes.npu.problems.unparseable({ line, lineNumber: invalid.line, reason: invalid.reason, text: invalid.text || null }),
-      })),
-    };
+    return reportedError(ctx, argv, parseNpuSmiInfo(`${result.stdout}\n${result.stderr}`)) ?? failedInventory(ctx, argv, result, parsed);
   });
 }
 
