@@ -4,9 +4,7 @@ import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { cannInstall, driverVersionInfo, type CannLocation } from '../src/probes/ascend-versions.js';
 import { npuInventory } from '../src/probes/npu.js';
-import { declaredDriverCann, describeInnerList, knownIncompatibilities, type DriverDeclarations } from '../src/util/ascend-compat.js';
-import { cannInstall, driverVersionInfo } from '../src/probes/ascend-versions.js';
-import { declaredDriverCann, describeInnerList, knownIncompatibilities } from '../src/probes/ascend-compat.js';
+import { declaredDriverCann, describeInnerList, knownIncompatibilities, type DriverDeclarations } from '../src/probes/ascend-compat.js';
 import { compareAscendVersions } from '../src/util/ascend-version.js';
 
 type Found = Extract<CannLocation, { found: true }>;
