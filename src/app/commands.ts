@@ -10,7 +10,7 @@ import { writeOutputFile } from '../host/output.js';
 import { qprepInvocation } from '../host/invocation.js';
 import { RecordingHost } from '../host/snapshot.js';
 import type { HumanOptions } from '../report/human.js';
-import { formatErrorReport, formatReport } from '../report/formats.js';
+import { formatErrorReport, formatReport, missingSuffix } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
 import { closest, didYouMean } from '../util/suggest.js';
@@ -120,9 +120,8 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
   const valid = reportSchema.safeParse(report);
   if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
   const text = formatReport(report, options.format ?? 'human', humanOptions(options));
-  if (options.format === 'prometheus' && options.output && !options.output.endsWith('.prom')) {
-    process.stderr.write(`qprep: note: node_exporter's textfile collector reads only files named *.prom\n`);
-  }
+  const unseen = options.output ? missingSuffix(options.format ?? 'human', options.output) : undefined;
+  if (unseen) process.stderr.write(`qprep: note: ${textFor(options.lang ?? 'en').errors.outputSuffix(unseen)}\n`);
   await emit(text, options);
   if (report.error?.code === 'nothing-assessed') {
     process.stderr.write(`qprep: error: ${report.error.message}\n`);

@@ -1,10 +1,6 @@
-import { formatErrorReport, formatReport } from '../report/formats.js';
+import { formatErrorReport, formatReport, SERVED_FORMATS, type ServedFormat } from '../report/formats.js';
 import type { AnyReport } from '../report/schema.js';
 import { formatRunMetrics } from '../report/serve-metrics.js';
-
-/** The formats GET /report serves (`?format=`), json first: the default. */
-export const SERVED_FORMATS = ['json', 'junit', 'prometheus'] as const;
-export type ServedFormat = (typeof SERVED_FORMATS)[number];
 
 /** What the HTTP side serves of one finished run, rendered when the run finishes. */
 export interface RunDocuments {
@@ -22,7 +18,7 @@ export function renderRunDocuments(report: AnyReport, durationMs: number, finish
   const render = (format: ServedFormat) =>
     'checks' in report ? formatReport(report, format, { color: false }) : (formatErrorReport(report, format, new Date(finishedAtMs)) ?? `${JSON.stringify(report, null, 2)}\n`);
   return {
-    report: { json: render('json'), junit: render('junit'), prometheus: render('prometheus') },
+    report: Object.fromEntries(SERVED_FORMATS.map((format) => [format, render(format)])) as Record<ServedFormat, string>,
     metrics: formatRunMetrics({ report, durationMs, finishedAtMs }),
   };
 }

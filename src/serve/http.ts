@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatAgentMetrics, formatRunMetrics, type ServeMetrics } from '../report/serve-metrics.js';
 import type { AgentView } from './agent.js';
-import { SERVED_FORMATS, type ServedFormat } from './documents.js';
+import { FORMATS, SERVED_FORMATS, type ServedFormat } from '../report/formats.js';
 import { readiness } from './readiness.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 
@@ -20,9 +20,8 @@ export interface HandlerOptions {
 }
 
 const TEXT = 'text/plain; charset=utf-8';
-/** The content type Prometheus asks for and expects back (text exposition format 0.0.4). */
-const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
-const REPORT_TYPES: Record<ServedFormat, string> = { json: 'application/json', junit: 'application/xml; charset=utf-8', prometheus: PROMETHEUS };
+/** GET /metrics: the agent's own metrics, in the format Prometheus scrapes */
+const PROMETHEUS = FORMATS.prometheus.mediaType;
 /** /metrics before the first run has finished: the node is not judged yet */
 const NO_RUN_METRICS = formatRunMetrics(undefined);
 
@@ -117,7 +116,7 @@ function serveReport(agent: AgentView, url: URL, req: IncomingMessage, res: Serv
     res.end();
     return;
   }
-  send(res, 200, REPORT_TYPES[format], last.documents.report[format], headers);
+  send(res, 200, FORMATS[format].mediaType, last.documents.report[format], headers);
 }
 
 /** If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2). */

@@ -42,4 +42,6 @@ export const errors = {
   unknownSelector: (p: { flag: string; token: string }) => `${p.flag}: unknown check or category "${p.token}"`,
   selectorChoices: (p: { names: string }) => `the choices here: ${p.names}`,
   listShowsSelectors: (p: { categories: string }) => `qprep list shows every check id and category (${p.categories})`,
+  /** an --output file whose reader will not see it under that name (a .prom file for node_exporter) */
+  outputSuffix: (p: { reader: string; suffix: string }) => `${p.reader} reads only files named *${p.suffix}`,
 };

@@ -33,4 +33,5 @@ export const errors: typeof en = {
   unknownSelector: (p) => `${p.flag}：未知的检查或类别 "${p.token}"`,
   selectorChoices: (p) => `此处可选：${p.names}`,
   listShowsSelectors: (p) => `qprep list 列出所有检查 id 和类别（${p.categories}）`,
+  outputSuffix: (p) => `${p.reader} 只读取名为 *${p.suffix} 的文件`,
 };
