@@ -11,7 +11,6 @@ import { build } from 'esbuild';
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({ options: { outfile: { type: 'string', default: join(repo, 'dist', 'qprep.mjs') } } });
 const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-const cliSource = join(repo, 'src', 'cli.ts');
 
 /**
  * zod's `z.locales` namespace pulls every translation of its error messages (about 260 KiB)
@@ -50,7 +49,8 @@ const common = {
 };
 
 /*
- * Two parts in one file. src/cli.ts imports every command's implementation lazily so that
+ * Two parts in one file. src/cli.ts (and src/app/lifecycle.ts, which runs the process around
+ * it) import every command's implementation lazily so that
  * `qprep --version` and `--help` load commander alone. In one flat bundle Node would still
  * compile all of it (zod, yaml and the checks) at every start, which costs more than
  * the start-up target allows on a slow or busy host. So the implementation is built apart, as
@@ -60,27 +60,39 @@ const common = {
  * is most of what loading ~300 modules from dist/ costs.
  */
 const LAZY_IMPORT = /\bimport\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/g;
-const lazySpecifiers = [...new Set([...readFileSync(cliSource, 'utf8').matchAll(LAZY_IMPORT)].map((match) => match[2]))];
-if (lazySpecifiers.length === 0) throw new Error('bundle: src/cli.ts has no lazy import(); the two-part layout expects some');
+/**
+ * The modules the start-up part imports lazily, by their path in the repository
+ * (`src/app/commands.js`): found while the start-up part is first built, then numbered in a
+ * fixed order, so that the output does not depend on the order esbuild loads files in.
+ */
+const lazyFound = new Set();
+let lazyTargets = [];
 
-const lazyImportsThroughFunction = {
+/** Rewrites the lazy import()s of a start-up module of src/ (records them while `recording`). */
+const lazyImportsThroughFunction = (recording) => ({
   name: 'lazy-imports-through-function',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]cli\.ts$/ }, (args) => ({
-      // A turn of the event loop before and after the implementation is evaluated, as the import()
-      // of files it replaces gives them: a signal that came in the first moments, or while the
-      // implementation was being compiled, is handled before the command's code runs (which,
-      // started at once, could finish the whole command before the signal's turn)
-      contents: readFileSync(args.path, 'utf8').replace(
-        LAZY_IMPORT,
-        (_, _quote, specifier) =>
-          `new Promise((resolve) => setImmediate(resolve)).then(() => { const loaded = __qprepImplementation(); return new Promise((resolve) => setImmediate(() => resolve(loaded.m${lazySpecifiers.indexOf(specifier)}))); })`,
-      ),
-      loader: 'ts',
-      resolveDir: dirname(args.path),
-    }));
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.match(LAZY_IMPORT)) return undefined;
+      const target = (specifier) => relative(repo, resolve(dirname(args.path), specifier));
+      return {
+        // A turn of the event loop before and after the implementation is evaluated, as the import()
+        // of files it replaces gives them: a signal that came in the first moments, or while the
+        // implementation was being compiled, is handled before the command's code runs (which,
+        // started at once, could finish the whole command before the signal's turn)
+        contents: text.replace(LAZY_IMPORT, (_, _quote, specifier) => {
+          if (recording) lazyFound.add(target(specifier));
+          const index = recording ? 0 : lazyTargets.indexOf(target(specifier));
+          if (index < 0) throw new Error(`bundle: ${specifier} of ${args.path} was not seen when the start-up part was first built`);
+          return `new Promise((resolve) => setImmediate(resolve)).then(() => { const loaded = __qprepImplementation(); return new Promise((resolve) => setImmediate(() => resolve(loaded.m${index}))); })`;
+        }),
+        loader: 'ts',
+        resolveDir: dirname(args.path),
+      };
+    });
   },
-};
+});
 const launcherEntry = (sharedImports) => ({
   contents: `import { main } from './src/cli.ts';\n${sharedImports}await main(process.argv);\n`,
   resolveDir: repo,
@@ -96,10 +108,12 @@ const launcherEntry = (sharedImports) => ({
  * error thrown by one copy would not be an `instanceof QprepError` of the other.
  */
 const startUpSources = new Set(
-  Object.keys(Object.values((await build({ ...common, stdin: launcherEntry(''), outfile: 'qprep.mjs', plugins: [lazyImportsThroughFunction] })).metafile.outputs)[0].inputs)
+  Object.keys(Object.values((await build({ ...common, stdin: launcherEntry(''), outfile: 'qprep.mjs', plugins: [lazyImportsThroughFunction(true)] })).metafile.outputs)[0].inputs)
     .filter((input) => input.startsWith('src/'))
     .map((input) => join(repo, input)),
 );
+lazyTargets = [...lazyFound].sort();
+if (lazyTargets.length === 0) throw new Error('bundle: the start-up part has no lazy import(); the two-part layout expects some');
 const shared = [];
 const startUpModulesFromTheLauncher = {
   name: 'start-up-modules-from-the-launcher',
@@ -118,8 +132,8 @@ const implementation = await build({
   ...common,
   format: 'cjs',
   stdin: {
-    contents: lazySpecifiers.map((specifier, i) => `export * as m${i} from ${JSON.stringify(specifier)};`).join('\n'),
-    resolveDir: dirname(cliSource),
+    contents: lazyTargets.map((target, i) => `export * as m${i} from ${JSON.stringify(`./${target}`)};`).join('\n'),
+    resolveDir: repo,
     sourcefile: 'qprep-implementation.ts',
     loader: 'ts',
   },
@@ -140,7 +154,7 @@ const launcher = await build({
   ...common,
   stdin: launcherEntry(sharedImports + sharedTable),
   outfile: 'qprep.mjs',
-  plugins: [lazyImportsThroughFunction],
+  plugins: [lazyImportsThroughFunction(false)],
   banner: {
     js: [
       '#!/usr/bin/env node',
@@ -173,7 +187,7 @@ const launcherText = launcher.outputFiles[0].text;
 if (!/\b__qprepLauncherModules\s*=/.test(launcherText)) throw new Error('bundle: the table of start-up modules was renamed in the output');
 const launcherInputs = Object.keys(Object.values(launcher.metafile.outputs)[0].inputs);
 const heavy = launcherInputs.filter((input) => /node_modules[\\/](zod|yaml)[\\/]/.test(input));
-if (heavy.length > 0) throw new Error(`bundle: the start-up part pulls in ${heavy.slice(0, 3).join(', ')}: a static import in src/cli.ts?`);
+if (heavy.length > 0) throw new Error(`bundle: the start-up part pulls in ${heavy.slice(0, 3).join(', ')}: a static import in src/cli.ts or src/app/lifecycle.ts?`);
 
 /** The licence text of every npm package in the bundle: their licences ask for it to travel with the code. */
 function licenceNotices(...metafiles) {

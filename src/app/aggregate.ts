@@ -5,24 +5,13 @@ import { QprepError, usageError } from '../errors.js';
 import { inputKind, listJsonFiles, readInputFileSync, readStandardInputBytes } from '../host/inputs.js';
 import { writeOutputFile } from '../host/output.js';
 import { formatErrorReport } from '../report/formats.js';
-import { parseDuration } from '../util/duration.js';
-import { textFor, type Lang } from '../i18n/index.js';
+import { textFor } from '../i18n/index.js';
+import type { CommandOptions } from './cli-options.js';
 import { useColor } from './color.js';
 import { describeFailure, errorDocument } from '../report/error-document.js';
 import { claimDocument, releaseDocument } from './signals.js';
 
-export interface AggregateCliOptions {
-  format?: string;
-  output?: string;
-  color?: boolean | string;
-  cluster?: string;
-  maxAge?: string;
-  strict?: boolean;
-  /** the deployment's profile: its deployment.nodes is how many nodes must report */
-  profile?: string;
-  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
-  lang?: Lang;
-}
+export type AggregateCliOptions = CommandOptions<'aggregate'>;
 
 /**
  * The documents of the operands: files, every *.json under directories, and "-" for standard
@@ -53,16 +42,10 @@ async function readOperands(operands: readonly string[]): Promise<NodeDocument[]
   return perSource.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
 }
 
-function maxAgeOption(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const ms = parseDuration(text);
-  if (ms === undefined) throw usageError(`--max-age expects a duration such as 30m, 2h, 1d or 1h30m, got "${text}"`);
-  return ms;
-}
 
 /** Reads, judges and formats: the document of `qprep aggregate`, before it is written anywhere. */
 export async function aggregateOperands(operands: readonly string[], options: AggregateCliOptions, now = new Date()): Promise<AggregateDocument> {
-  const maxAgeMs = maxAgeOption(options.maxAge);
+  const maxAgeMs = options.maxAge;
   // the cluster loader (and its YAML parser) and the human formatter load only when asked for:
   // at 1,000 reports every part of the 2 s budget counts
   const clusterFile = options.cluster;

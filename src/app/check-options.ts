@@ -1,11 +1,9 @@
 import { usageError } from '../errors.js';
+import type { CommandOptions } from './cli-options.js';
 import type { CheckOptions } from './session.js';
 
-/** The check options as the command line gives them to `qprep check`, `snapshot` and `serve`. */
-export type CheckOptionFlags = Omit<CheckOptions, 'timeoutMs'> & {
-  /** --timeout, in milliseconds */
-  timeout?: number;
-};
+/** The check options as the command line gives them to `qprep check`, `snapshot` and `serve` (snapshot has no --ignore, --strict or --snapshot). */
+export type CheckOptionFlags = CommandOptions<'check' | 'serve' | 'snapshot'> & Partial<Pick<CommandOptions<'check'>, 'ignore' | 'strict' | 'snapshot'>>;
 
 /** --only, --skip and --ignore take lists separated by commas or spaces, and can be repeated. */
 function splitList(values: string[] | undefined): string[] {

@@ -3,7 +3,7 @@ import { QprepError, usageError } from '../errors.js';
 import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORY_IDS } from '../core/ids/categories.js';
-import { describeCheck, textFor, type Lang } from '../i18n/index.js';
+import { describeCheck, textFor } from '../i18n/index.js';
 import { visibleWidth } from '../report/wrap.js';
 import { exitCodeFor } from '../core/verdict.js';
 import { writeOutputFile } from '../host/output.js';
@@ -15,7 +15,8 @@ import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
 import { closest, didYouMean } from '../util/suggest.js';
 import { terminalWidth, useColor } from './color.js';
-import { toCheckOptions, type CheckOptionFlags } from './check-options.js';
+import { toCheckOptions } from './check-options.js';
+import type { CommandOptions } from './cli-options.js';
 import { describeFailure, errorDocument } from '../report/error-document.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
@@ -23,19 +24,7 @@ import { claimDocument, describeRun, releaseDocument, writeRunDocument } from '.
 import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord } from './session.js';
 import { escapeControls } from '../util/text.js';
 
-interface CommonCliOptions {
-  format?: string;
-  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
-  lang?: Lang;
-  output?: string;
-  color?: boolean | string;
-}
-
-type CheckCliOptions = CommonCliOptions &
-  CheckOptionFlags & {
-    verbose?: boolean;
-    quiet?: boolean;
-  };
+type CheckCliOptions = CommandOptions<'check'>;
 
 // in its own module so that commands which need no check (aggregate) do not load the catalogue
 export { useColor };
@@ -52,7 +41,7 @@ export function adviseOnInterruption(advice: string): void {
 }
 
 /** The run's one document: to the --output file (atomically) or standard output. */
-async function emit(text: string, options: CommonCliOptions): Promise<void> {
+async function emit(text: string, options: { output?: string | undefined }): Promise<void> {
   if (!claimDocument()) return;
   if (options.output) {
     await writeOutputFile(options.output, text).catch((error: unknown) => {
@@ -134,7 +123,7 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
   return exitCodeFor(report.ready);
 }
 
-export async function runSnapshotCommand(options: CheckCliOptions): Promise<number> {
+export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): Promise<number> {
   const interruption = watchInterruption();
   const checkOptions = toCheckOptions(options);
   const handle = await openHost(checkOptions);
@@ -179,7 +168,7 @@ export async function runSnapshotCommand(options: CheckCliOptions): Promise<numb
   return 0;
 }
 
-export async function runListCommand(options: CommonCliOptions & { profiles?: boolean; profile?: string }): Promise<number> {
+export async function runListCommand(options: CommandOptions<'list'>): Promise<number> {
   if (options.profiles) return listProfiles(options);
   const loaded = await loadProfile(options.profile, options.lang);
   const text = textFor(options.lang ?? 'en');
@@ -209,7 +198,7 @@ export async function runListCommand(options: CommonCliOptions & { profiles?: bo
 }
 
 /** `qprep list --profiles`: every built-in profile, or with --profile the one given (a file resolved over its base). */
-async function listProfiles(options: CommonCliOptions & { profile?: string }): Promise<number> {
+async function listProfiles(options: CommandOptions<'list'>): Promise<number> {
   const { profileSummary, formatProfilesHuman } = await import('../report/profiles.js');
   const names = options.profile !== undefined ? [options.profile] : builtinProfileNames();
   const summaries = [];
@@ -236,7 +225,7 @@ function wrap(text: string, width = 96, indent = '  '): string {
   return lines.map((l) => indent + l).join('\n');
 }
 
-export async function runExplainCommand(id: string, options: CommonCliOptions): Promise<number> {
+export async function runExplainCommand(id: string, options: CommandOptions<'explain'>): Promise<number> {
   const check = catalogue.find((c) => c.id === id);
   if (!check) {
     const errors = textFor(options.lang ?? 'en').errors;
@@ -281,7 +270,7 @@ export async function runSchemaCommand(name: string): Promise<number> {
 }
 
 export async function runFactsCommand(
-  options: CommonCliOptions & { profile?: string; root?: string; snapshot?: string; timeout?: number; includeSerial?: boolean; includeMac?: boolean },
+  options: CommandOptions<'facts'>,
 ): Promise<number> {
   const { gatherFacts } = await import('./facts.js');
   const hostOptions: Parameters<typeof gatherFacts>[0] = {};

@@ -6,27 +6,15 @@ import { buildLaunchEnv } from './launch-env.js';
 import { createContext } from '../core/runner.js';
 import type { NodeAddressRequest } from '../probes/node-address.js';
 import { formatEnvSh } from '../report/env.js';
-import { textFor, type Catalogue, type Lang } from '../i18n/index.js';
+import { textFor, type Catalogue } from '../i18n/index.js';
+import type { CommandOptions } from './cli-options.js';
 import { envDocumentSchema, type EnvDocument } from '../report/env-schema.js';
 import { VERSION } from '../version.js';
 import { claimDocument, writeRunDocument } from './signals.js';
 import { DEFAULT_TIMEOUT_MS, openHost, profileFor, type HostOptions } from './session.js';
 import { escapeControls } from '../util/text.js';
 
-export interface EnvCliOptions {
-  profile?: string;
-  root?: string;
-  snapshot?: string;
-  timeout?: number;
-  ip?: string;
-  nic?: string;
-  format?: string;
-  /** --cluster FILE: take this node's host address (and ifname) from the cluster file */
-  cluster?: string;
-  node?: string;
-  /** resolved before the action runs: the language of the comments */
-  lang?: Lang;
-}
+export type EnvCliOptions = CommandOptions<'env'>;
 
 function failure(error: unknown, format: string | undefined): 2 {
   const code: ErrorCode = error instanceof QprepError ? error.code : 'internal';

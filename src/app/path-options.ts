@@ -3,6 +3,7 @@ import type { Stats } from 'node:fs';
 import { usageError } from '../errors.js';
 import { kindOfStat, statInputPath } from '../host/inputs.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
+import { longFlag, optionsOf, PATH_KINDS, type CommandName, type PathKind } from './cli-options.js';
 
 /**
  * Every path-valued option is judged here, once, before a command reads a profile, opens a host
@@ -10,31 +11,6 @@ import { en, type Catalogue } from '../i18n/en/index.js';
  * Left to the commands, `--snapshot ""` meant the live host, `--root ""` the current directory
  * and `-o ""` standard output, each a verdict on something the operator did not name.
  */
-
-type PathKind =
-  /** an input document: a regular file (absent is left to its reader, which says so) */
-  | 'input'
-  /** an input document, or "-" for standard input */
-  | 'input-or-stdin'
-  /** a built-in profile name, or a profile file */
-  | 'profile'
-  /** an existing directory */
-  | 'directory'
-  /** a file to write, or "-" for standard output */
-  | 'output';
-
-const PATH_OPTIONS: Record<string, PathKind> = {
-  snapshot: 'input',
-  cluster: 'input',
-  launch: 'input-or-stdin',
-  profile: 'profile',
-  root: 'directory',
-  output: 'output',
-};
-
-function flagOf(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
 
 /** A profile given as a file rather than a built-in name: it has a path separator or a YAML/JSON extension. */
 export function looksLikeProfileFile(spec: string): boolean {
@@ -83,22 +59,26 @@ function checkOption(flag: string, kind: PathKind, value: string, words: Words):
 }
 
 /**
- * Validates the path options of a parsed command and normalizes them: `-o -` becomes standard
- * output (no output file). Returns the options to set on the command.
+ * Validates the path options of a parsed command (those the option table gives a path kind) and
+ * normalizes them: `-o -` becomes standard output (no output file). Returns the options to set
+ * on the command.
  */
-export function validatePathOptions(options: Record<string, unknown>, words: Words = en.errors): Record<string, unknown> {
+export function validatePathOptions(command: CommandName, options: Record<string, unknown>, words: Words = en.errors): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
-  for (const [key, kind] of Object.entries(PATH_OPTIONS)) {
-    const value = options[key];
+  for (const { option } of optionsOf(command)) {
+    if (!PATH_KINDS.includes(option.kind)) continue;
+    const kind = option.kind as PathKind;
+    const flag = longFlag(option);
+    const value = options[option.name];
     // a repeatable option (--launch) holds every value given: each is judged
     if (Array.isArray(value)) {
-      for (const item of value) if (typeof item === 'string') checkOption(flagOf(key), kind, item, words);
-      if (kind === 'input-or-stdin' && value.filter((item) => item === '-').length > 1) throw usageError(words.stdinTwice({ flag: flagOf(key) }));
+      for (const item of value) if (typeof item === 'string') checkOption(flag, kind, item, words);
+      if (kind === 'input-or-stdin' && value.filter((item) => item === '-').length > 1) throw usageError(words.stdinTwice({ flag }));
       continue;
     }
     if (typeof value !== 'string') continue;
-    checkOption(flagOf(key), kind, value, words);
-    if (kind === 'output' && value === '-') changes[key] = undefined;
+    checkOption(flag, kind, value, words);
+    if (kind === 'output' && value === '-') changes[option.name] = undefined;
   }
   return changes;
 }

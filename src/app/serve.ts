@@ -12,20 +12,16 @@ import { createServeHandler } from '../serve/http.js';
 import { DEFAULT_LISTEN, formatListenAddress, parseListenAddress } from '../serve/listen.js';
 import { streamLogger, type Logger } from '../serve/log.js';
 import { textFor } from '../i18n/index.js';
-import { parseSchedule } from '../serve/policy.js';
+import { scheduleOf } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
 import { VERSION } from '../version.js';
-import { toCheckOptions, type CheckOptionFlags } from './check-options.js';
+import { toCheckOptions } from './check-options.js';
+import type { CommandOptions } from './cli-options.js';
 import { describeFailure } from '../report/error-document.js';
 import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
 import { takeSignals } from './signals.js';
 
-export type ServeCliOptions = CheckOptionFlags & {
-  listen?: string;
-  interval?: string;
-  budget?: string;
-  allowTrigger?: boolean;
-};
+export type ServeCliOptions = CommandOptions<'serve'>;
 
 /** SIGTERM must end serve within 3 s (systemd's and the kubelet's grace periods are longer). */
 export const STOP_DEADLINE_MS = 3000;
@@ -91,7 +87,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   takeSignals((signal) => onSignal(signal));
 
   const address = parseListenAddress(options.listen ?? DEFAULT_LISTEN);
-  const schedule = parseSchedule(options.interval, options.budget);
+  const schedule = scheduleOf(options.interval, options.budget);
   if (options.launch?.includes('-')) throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
   if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
   const checkOptions = toCheckOptions(options);

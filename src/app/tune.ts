@@ -19,25 +19,11 @@ import { adviseOnInterruption, useColor } from './commands.js';
 import { DEFAULT_TIMEOUT_MS, describeHost, openHost, profileFor, type HostHandle } from './session.js';
 import { claimDocument, writeRunDocument } from './signals.js';
 import { escapeControls } from '../util/text.js';
-import { textFor, type Lang } from '../i18n/index.js';
+import { textFor } from '../i18n/index.js';
+import type { CommandOptions } from './cli-options.js';
 
-export interface TuneCliOptions {
-  profile?: string;
-  root?: string;
-  snapshot?: string;
-  timeout?: number;
-  only?: string[];
-  skip?: string[];
-  dryRun?: boolean;
-  persist?: boolean;
-  force?: boolean;
-  format?: string;
-  color?: boolean | string;
-  /** resolved before the action runs (--lang, QPREP_LANG, the locale) */
-  lang?: Lang;
-}
-
-export type RollbackCliOptions = Omit<TuneCliOptions, 'only' | 'skip' | 'persist' | 'profile'>;
+export type TuneCliOptions = CommandOptions<'tune'>;
+export type RollbackCliOptions = CommandOptions<'rollback'>;
 
 function processDeps(): TuneDeps {
   return { self: currentProcess(), isRunning: isProcessRunning, now: () => new Date() };
@@ -153,7 +139,7 @@ function checkContract<T>(schema: { safeParse(value: unknown): { success: boolea
   return document;
 }
 
-async function openWritableHost(options: TuneCliOptions, what: string): Promise<HostHandle> {
+async function openWritableHost(options: Pick<CommandOptions<'tune'>, 'snapshot' | 'dryRun' | 'timeout' | 'root'>, what: string): Promise<HostHandle> {
   if (options.snapshot && !options.dryRun) {
     throw usageError(`a snapshot is read-only: add --dry-run to see what ${what} would do on the host it was taken on`);
   }

@@ -1,5 +1,5 @@
 import { QprepError } from '../errors.js';
-import { parseDuration } from '../util/duration.js';
+import { formatDuration } from '../util/duration.js';
 
 /**
  * When serve runs the checks. Each run starts one interval (± JITTER_FRACTION of it) after the
@@ -11,24 +11,20 @@ import { parseDuration } from '../util/duration.js';
 export const JITTER_FRACTION = 0.1;
 export const DEFAULT_BUDGET_FRACTION = 0.8;
 export const STALE_AFTER_INTERVALS = 2;
-export const MIN_INTERVAL_MS = 1000;
-export const DEFAULT_INTERVAL = '5m';
 
 export interface Schedule {
   intervalMs: number;
   budgetMs: number;
 }
 
-export function parseSchedule(interval: string | undefined, budget: string | undefined): Schedule {
-  const intervalText = interval ?? DEFAULT_INTERVAL;
-  const intervalMs = parseDuration(intervalText);
-  if (intervalMs === undefined) throw new QprepError('usage', `--interval expects a duration such as 30s, 5m or 1h, got "${intervalText}"`);
-  if (intervalMs < MIN_INTERVAL_MS) throw new QprepError('usage', `--interval ${intervalText} is shorter than the minimum of 1s`);
-  if (budget === undefined) return { intervalMs, budgetMs: Math.round(intervalMs * DEFAULT_BUDGET_FRACTION) };
-  const budgetMs = parseDuration(budget);
-  if (budgetMs === undefined) throw new QprepError('usage', `--budget expects a duration such as 30s or 4m, got "${budget}"`);
+/**
+ * The schedule of --interval and --budget (parsed, each at least its minimum, by the command
+ * line): the budget is 80 % of the interval unless given, and never longer than it.
+ */
+export function scheduleOf(intervalMs: number, budgetMs: number | undefined): Schedule {
+  if (budgetMs === undefined) return { intervalMs, budgetMs: Math.round(intervalMs * DEFAULT_BUDGET_FRACTION) };
   if (budgetMs > intervalMs) {
-    throw new QprepError('usage', `--budget ${budget} is longer than --interval ${intervalText}: a run would still be going when the next one is due`);
+    throw new QprepError('usage', `--budget ${formatDuration(budgetMs)} is longer than --interval ${formatDuration(intervalMs)}: a run would still be going when the next one is due`);
   }
   return { intervalMs, budgetMs };
 }

@@ -13,13 +13,16 @@ export function parseDuration(text: string): number | undefined {
 }
 
 /**
- * A timeout as --timeout takes it: a duration ("10s", "500ms", "2m") or, as before units were
- * accepted, a bare number of milliseconds. Undefined when it is neither or not positive.
+ * A duration as a command-line option takes it: its milliseconds, or why it is refused. A bare
+ * number is refused, never read as milliseconds or seconds: `--timeout 10` meant 10 ms while
+ * every other duration of qprep took units, and no reader can tell which was meant.
  */
-export function parseTimeout(text: string): number | undefined {
+export function judgeDuration(text: string, minimumMs = 1): { ms: number } | { refused: 'no-unit' | 'not-a-duration' | 'too-short' } {
   const trimmed = text.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) > 0 ? Number(trimmed) : undefined;
-  return parseDuration(trimmed);
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return { refused: Number(trimmed) > 0 ? 'no-unit' : 'not-a-duration' };
+  const ms = parseDuration(trimmed);
+  if (ms === undefined) return { refused: 'not-a-duration' };
+  return ms < minimumMs ? { refused: 'too-short' } : { ms };
 }
 
 /** 95_000 -> "1m35s", 7_200_000 -> "2h": the largest two units, for ages in tables. */

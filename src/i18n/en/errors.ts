@@ -19,7 +19,9 @@ export const errors = {
   nothingAssessedHint: 'select checks that apply to this host, or give the inputs they need (--launch, --cluster); each skip says why',
   /** the command line's own usage errors */
   positiveInteger: (p: { flag: string; value: string }) => `${p.flag} expects a positive integer, got "${p.value}"`,
-  duration: (p: { flag: string; value: string }) => `${p.flag} expects a duration such as 10s, 500ms or 2m (a bare number is milliseconds), got "${p.value}"`,
+  duration: (p: { flag: string; value: string }) => `${p.flag} expects a duration such as 10s, 500ms or 2m, got "${p.value}"`,
+  durationMinimum: (p: { flag: string; value: string; minimum: string }) => `${p.flag} ${p.value} is shorter than the minimum of ${p.minimum}`,
+
   didYouMean: (p: { name: string }) => `did you mean "${p.name}"?`,
   seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
   unknownCheck: (p: { id: string }) => `unknown check "${p.id}"`,

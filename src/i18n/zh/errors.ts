@@ -12,7 +12,9 @@ export const errors: typeof en = {
   nothingAssessed: (p) => `所选的 ${p.count} 项检查全部跳过：没有评估任何内容；无结论`,
   nothingAssessedHint: '选择适用于此主机的检查，或提供它们所需的输入（--launch、--cluster）；每个跳过都说明了原因',
   positiveInteger: (p) => `${p.flag} 需要一个正整数，得到的是 "${p.value}"`,
-  duration: (p) => `${p.flag} 需要一个时长，例如 10s、500ms 或 2m（纯数字为毫秒），得到的是 "${p.value}"`,
+  duration: (p) => `${p.flag} 需要一个时长，例如 10s、500ms 或 2m，得到的是 "${p.value}"`,
+  durationMinimum: (p) => `${p.flag} ${p.value} 短于最小值 ${p.minimum}`,
+
   didYouMean: (p) => `您是否要输入 "${p.name}"？`,
   seeHelp: '运行 "qprep --help"（或 "qprep COMMAND --help"）查看用法',
   unknownCheck: (p) => `未知的检查 "${p.id}"`,

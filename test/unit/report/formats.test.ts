@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FORMATS, REPORT_FORMATS, SERVED_FORMATS, formatErrorReport, formatReport, isMachineFormat, missingSuffix } from '../../../src/report/formats.js';
 import { renderRunDocuments } from '../../../src/serve/documents.js';
-import { errorDocument } from '../../../src/app/failure.js';
+import { errorDocument } from '../../../src/report/error-document.js';
 import { demoReport } from '../../helpers/node-reports.js';
 
 describe('the output format registry', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration, parseTimeout } from '../../../src/util/duration.js';
+import { formatDuration, judgeDuration, parseDuration } from '../../../src/util/duration.js';
 
 describe('durations (--max-age)', () => {
   it('reads what operators write', () => {
@@ -26,17 +26,24 @@ describe('durations (--max-age)', () => {
   });
 });
 
-describe('timeouts (--timeout)', () => {
-  it('takes 10s, 500ms, 2m and a bare number of milliseconds', () => {
-    expect(parseTimeout('10s')).toBe(10_000);
-    expect(parseTimeout('500ms')).toBe(500);
-    expect(parseTimeout('2m')).toBe(120_000);
-    expect(parseTimeout('1m30s')).toBe(90_000);
-    expect(parseTimeout('2500')).toBe(2500);
-    expect(parseDuration('500ms')).toBe(500);
+describe('durations as every option takes them (--timeout, --interval, --budget, --max-age)', () => {
+  it('takes 10s, 500ms, 2m and 1m30s', () => {
+    expect(judgeDuration('10s')).toEqual({ ms: 10_000 });
+    expect(judgeDuration('500ms')).toEqual({ ms: 500 });
+    expect(judgeDuration('2m')).toEqual({ ms: 120_000 });
+    expect(judgeDuration('1m30s')).toEqual({ ms: 90_000 });
   });
 
-  it('refuses zero, negatives and unknown units', () => {
-    for (const bad of ['0', '0s', '-5', '10x', 's', '', '1.5']) expect(parseTimeout(bad)).toBeUndefined();
+  it('refuses a bare number as having no unit: 10 is neither 10 ms nor 10 s until the user says so', () => {
+    for (const bare of ['10', '2500', '1.5', ' 20000 ']) expect(judgeDuration(bare), bare).toEqual({ refused: 'no-unit' });
+  });
+
+  it('refuses zero, negatives and unknown units as not a duration', () => {
+    for (const bad of ['0', '0s', '-5', '-5s', '10x', 's', '']) expect(judgeDuration(bad), bad).toEqual({ refused: 'not-a-duration' });
+  });
+
+  it('refuses what is shorter than the minimum of the option', () => {
+    expect(judgeDuration('0.5s', 1000)).toEqual({ refused: 'too-short' });
+    expect(judgeDuration('1s', 1000)).toEqual({ ms: 1000 });
   });
 });
