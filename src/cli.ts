@@ -56,12 +56,12 @@ function positiveInt(flag: string, words: ErrorText) {
   };
 }
 
-/** --timeout and every other duration: 10s, 500ms, 2m; --timeout also takes a bare number of milliseconds, as it always did. */
+/** --timeout and every other duration: 10s, 500ms, 2m; a bare number is refused with the unit suggested. */
 function duration(flag: string, minimumMs: number | undefined, words: ErrorText) {
   return (value: string): number => {
     const judged = judgeDuration(value, minimumMs);
     if ('ms' in judged) return judged.ms;
-    if (judged.refused === 'no-unit' && flag === '--timeout' && /^\d+$/.test(value.trim())) return Number(value);
+    if (judged.refused === 'no-unit') throw usage(`${words.durationUnit({ flag, value })}\n${words.didYouMean({ name: `${flag} ${value.trim()}s` })}`);
     if (judged.refused === 'too-short') throw usage(words.durationMinimum({ flag, value, minimum: `${(minimumMs ?? 0) / 1000}s` }));
     throw usage(words.duration({ flag, value }));
   };

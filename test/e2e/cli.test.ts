@@ -261,7 +261,7 @@ describe('a hung command', () => {
     writeFileSync(join(bin, 'ldconfig'), `#!/bin/sh\nsleep 600 &\necho "$$ $!" > ${pids}\nsleep 600\n`);
     chmodSync(join(bin, 'ldconfig'), 0o755);
     const started = Date.now();
-    const run = await qprep(['check', '--root', tree, '--timeout', '500', '--format', 'json'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    const run = await qprep(['check', '--root', tree, '--timeout', '500ms', '--format', 'json'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
     expect(Date.now() - started).toBeLessThan(20_000);
     const report = JSON.parse(run.stdout);
     const jemalloc = report.checks.find((c: { id: string }) => c.id === 'mem.jemalloc');

@@ -257,7 +257,7 @@ describe('broken hosts', () => {
     const bin = fakeTools({ info: { hang: true } }, pids);
     const tree = hostTree({ plainFileDevices: true });
     const started = Date.now();
-    const run = await qprep(['check', '--root', tree, '--timeout', '700', '--format', 'json'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    const run = await qprep(['check', '--root', tree, '--timeout', '700ms', '--format', 'json'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
     expect(Date.now() - started).toBeLessThan(30_000);
     const report = JSON.parse(run.stdout);
     expect((await validateAgainstSchema('report', report)).valid).toBe(true);

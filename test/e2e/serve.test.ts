@@ -214,7 +214,8 @@ describe('the log carries no secrets', () => {
 
 describe('bad usage: exit 2 with one error line (and its hint, when there is one), before listening', () => {
   it.each([
-    [['--interval', '300'], 'qprep: error: --interval expects a duration such as 10s, 500ms or 2m, got "300"\n'],
+    [['--interval', '300'], 'qprep: error: --interval 300: a duration needs its unit (ms, s, m, h or d)\nqprep: hint: did you mean "--interval 300s"?\n'],
+    [['--interval', '0.5s'], 'qprep: error: --interval 0.5s is shorter than the minimum of 1s\n'],
     [['--interval', '1m', '--budget', '2m'], 'qprep: error: --budget 2m is longer than --interval 1m: a run would still be going when the next one is due\n'],
     [['--listen', 'node1:9105'], 'qprep: error: --listen: "node1" is not an IPv4 address or a bracketed IPv6 address ([::1]:9105); hostnames are not resolved\n'],
     [['--listen', '9105'], 'qprep: error: --listen expects ADDRESS:PORT (127.0.0.1:9105, [::1]:9105, 0.0.0.0:9105), got "9105"\n'],

@@ -125,7 +125,7 @@ describe('qprep tune on a host tree', () => {
     const fifo = join(root, 'sys/devices/system/cpu/cpu1/cpufreq/scaling_governor');
     await execa('rm', [fifo]);
     await execa('mkfifo', [fifo]);
-    const killed = execa(process.execPath, [BIN, 'tune', '--root', root, '--timeout', '120000'], { reject: false });
+    const killed = execa(process.execPath, [BIN, 'tune', '--root', root, '--timeout', '120s'], { reject: false });
     const journal = join(root, 'var/lib/qprep/journal.json');
     for (let i = 0; i < 600; i++) {
       if (existsSync(journal) && readFileSync(join(root, 'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'), 'utf8') === 'performance\n') break;
@@ -140,7 +140,7 @@ describe('qprep tune on a host tree', () => {
     const check = await qprep(['check', '--root', root, '--only', 'tune.journal', '--format', 'json']);
     const [entry] = JSON.parse(check.stdout).checks;
     expect(entry.status).toBe('warn');
-    expect(entry.message).toMatch(/^"qprep tune --root .* --timeout 120000" started .* did not finish \(it was interrupted, or is running right now\): 5 changes may be half applied$/);
+    expect(entry.message).toMatch(/^"qprep tune --root .* --timeout 120s" started .* did not finish \(it was interrupted, or is running right now\): 5 changes may be half applied$/);
     expect(entry.remediation).toBe(`sudo qprep rollback --root ${root}   (restores the old values from /var/lib/qprep/journal.json)`);
 
     // the dead process's lock is stale: the next run takes it over (and so is not "locked") ...

@@ -97,7 +97,7 @@ describe('a hung probe', () => {
   it('a run over its budget ends without a verdict, its probe killed with its process group', async () => {
     const pidFile = join(tmp('pid'), 'pids');
     const smi = switchableNpuSmi({ sleepSeconds: 600, pidFile });
-    const agent = await serve(['--root', tmp('root'), '--only', 'npu.idle', '--interval', '10s', '--budget', '2s', '--timeout', '600000'], { PATH: `${smi.bin}:/usr/bin:/bin` });
+    const agent = await serve(['--root', tmp('root'), '--only', 'npu.idle', '--interval', '10s', '--budget', '2s', '--timeout', '600s'], { PATH: `${smi.bin}:/usr/bin:/bin` });
     const [shell, child] = await waitForPidFile(pidFile);
     const run = await agent.waitForLog((l) => l.event === 'run');
     expect(run).toMatchObject({ level: 'error', verdict: 'no-verdict', error: { code: 'interrupted', message: 'the run exceeded its budget of 2s: 1 of 1 check did not finish; no verdict' } });
@@ -113,7 +113,7 @@ describe('a hung probe', () => {
   it('SIGTERM stops serve within 3 s, killing the running probe with its process group; exit 0', async () => {
     const pidFile = join(tmp('pid'), 'pids');
     const smi = switchableNpuSmi({ sleepSeconds: 600, pidFile });
-    const agent = await serve(['--root', tmp('root'), '--only', 'npu.idle', '--interval', '10m', '--timeout', '600000'], { PATH: `${smi.bin}:/usr/bin:/bin` });
+    const agent = await serve(['--root', tmp('root'), '--only', 'npu.idle', '--interval', '10m', '--timeout', '600s'], { PATH: `${smi.bin}:/usr/bin:/bin` });
     const [shell, child] = await waitForPidFile(pidFile);
     expect(alive(child!)).toBe(true);
     const signalled = Date.now();

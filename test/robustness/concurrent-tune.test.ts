@@ -47,7 +47,7 @@ describe('two qprep tune at once on one host tree', () => {
     execaSync('mkfifo', [join(root, CPU1)]);
     linkSync(join(root, CPU1), alias);
 
-    const first = startQprep(null, ['tune', '--root', root, '--format', 'json', '--timeout', '600000']);
+    const first = startQprep(null, ['tune', '--root', root, '--format', 'json', '--timeout', '600s']);
     await waitFor('the first tune to write cpu0', () => existsSync(join(root, STATE, 'journal.json')) && readFileSync(join(root, 'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'), 'utf8') === 'performance\n');
     const lock = JSON.parse(readFileSync(join(root, STATE, 'tune.lock'), 'utf8'));
     expect(lock).toMatchObject({ pid: first.pid, hostname: hostname() });
@@ -61,7 +61,7 @@ describe('two qprep tune at once on one host tree', () => {
     const refused = JSON.parse(second.stdout) as TuneDocument;
     expect((await validateAgainstSchema('tune', refused)).valid).toBe(true);
     expect(refused).toMatchObject({ changed: false, error: { code: 'locked' } });
-    expect(refused.error!.message).toMatch(new RegExp(`^another qprep is changing this host: "qprep tune --root ${root} --format json --timeout 600000" \\(pid ${first.pid} on .*, since .*\\) holds /var/lib/qprep/tune\\.lock; wait for it to finish$`));
+    expect(refused.error!.message).toMatch(new RegExp(`^another qprep is changing this host: "qprep tune --root ${root} --format json --timeout 600s" \\(pid ${first.pid} on .*, since .*\\) holds /var/lib/qprep/tune\\.lock; wait for it to finish$`));
     expect(second.stderr).toBe(`qprep: error: ${refused.error!.message}\n`);
     // the refused run wrote nothing, and the lock is still the first run's
     expect(valuesOf(root, untouched)).toEqual(untouched);

@@ -38,7 +38,7 @@ describe('a tune killed half-way', () => {
       // cpu1's governor is a FIFO: the tune blocks writing it, after cpu0, and is killed there
       unlinkSync(join(root, CPU1));
       execaSync('mkfifo', [join(root, CPU1)]);
-      const tune = startQprep(null, ['tune', '--root', root, '--timeout', '600000', '--format', 'json']);
+      const tune = startQprep(null, ['tune', '--root', root, '--timeout', '600s', '--format', 'json']);
       await waitFor('the tune to write cpu0', () => existsSync(join(root, STATE, 'journal.json')) && readFileSync(join(root, CPU0), 'utf8') === 'performance\n');
       tune.kill(signal);
       const killed = await tune;
@@ -64,7 +64,7 @@ describe('a tune killed half-way', () => {
 
       const { run, check } = await journalCheck(root);
       expect(check.status).toBe('warn');
-      expect(check.message).toMatch(/^"qprep tune --root .* --timeout 600000 --format json" started .* did not finish \(it was interrupted, or is running right now\): 5 changes may be half applied$/);
+      expect(check.message).toMatch(/^"qprep tune --root .* --timeout 600s --format json" started .* did not finish \(it was interrupted, or is running right now\): 5 changes may be half applied$/);
       expect(check.remediation).toBe(`sudo qprep rollback --root ${root}   (restores the old values from ${JOURNAL})`);
       expect(run.exitCode).toBe(0);
 

@@ -65,7 +65,7 @@ describe('a tool whose descendants leave its process group', () => {
       'npu-smi': healthyNpuSmi(),
       hccn_tool: `( setsid sh -c ${shellQuote(grandchild)} & )\nsleep 0.2\necho "link status: UP"\nexit 0\n`,
     });
-    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'hccn.link', '--timeout', '60000', '--no-color'], { ROBUST_MARK: mark });
+    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'hccn.link', '--timeout', '60s', '--no-color'], { ROBUST_MARK: mark });
     expect(run.stdout).not.toMatch(/did not finish within/);
     expect(run.stdout).toMatch(new RegExp(`note: ${bin}/hccn_tool left \\d+ process(es)? running outside its process group after \\d+ calls? \\("${bin}/hccn_tool -i \\d+ [^"]+" first\\); qprep killed them`));
     await expectNoneLeft(mark, pidFile);

@@ -47,7 +47,7 @@ describe('a tool printing 50 MB', () => {
       '',
     ].join('\n');
     const bin = fakeBin({ 'npu-smi': script });
-    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'npu.smi', '--timeout', '120000', '--format', 'json'], SMALL_HEAP);
+    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'npu.smi', '--timeout', '120s', '--format', 'json'], SMALL_HEAP);
     const { byId } = await parseReport(run.stdout);
     // capped, not timed out: the 120 s timeout is far away
     expect(byId['npu.smi']!.message).toBe(`"${bin}/npu-smi info": ${CAPPED}`);

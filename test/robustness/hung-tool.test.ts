@@ -12,7 +12,7 @@ describe('a hung tool', () => {
   it('npu-smi that sleeps forever (one process, exec): npu.smi is an error naming the command and the timeout; the process is gone', async () => {
     const pidFile = join(tmp('pid'), 'pid');
     const bin = fakeBin({ 'npu-smi': `echo "$$ $$" > '${pidFile}'\nexec sleep 3600\n` });
-    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'npu', '--timeout', '500', '--format', 'json']);
+    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'npu', '--timeout', '500ms', '--format', 'json']);
     const { byId } = await parseReport(run.stdout);
     expect(byId['npu.smi']).toMatchObject({ status: 'error', message: `"${bin}/npu-smi info" did not finish within 500 ms and was killed with its child processes` });
     expect(byId['npu.smi']!.remediation).toContain('the driver may be wedged');
@@ -24,7 +24,7 @@ describe('a hung tool', () => {
   it('npu-smi that forks a child which sleeps holding stdout: both are killed with their group, the run ends', async () => {
     const pidFile = join(tmp('pid'), 'pids');
     const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
-    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--timeout', '500', '--format', 'json']);
+    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--timeout', '500ms', '--format', 'json']);
     const { byId, report } = await parseReport(run.stdout);
     expect(byId['npu.smi']!.status).toBe('error');
     expect(byId['npu.smi']!.message).toBe(`"${bin}/npu-smi info" did not finish within 500 ms and was killed with its child processes`);
@@ -40,7 +40,7 @@ describe('a hung tool', () => {
   it('hccn_tool that hangs with a child: the first call is killed at the timeout, the queued ones are not made, every HCCN check names the hung call', async () => {
     const pidFile = join(tmp('pid'), 'pids');
     const bin = fakeBin({ 'npu-smi': healthyNpuSmi(), hccn_tool: hangingWithChild(pidFile) });
-    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'hccn', '--timeout', '400', '--format', 'json']);
+    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'hccn', '--timeout', '400ms', '--format', 'json']);
     const { report } = await parseReport(run.stdout);
     const queried = report.checks.filter((c) => !['hccn.spod', 'hccn.peers'].includes(c.id));
     expect(queried.length).toBeGreaterThanOrEqual(8);
@@ -56,7 +56,7 @@ describe('a hung tool', () => {
 
   it('the human report shows the hung command too, on one line with its fix', async () => {
     const bin = fakeBin({ 'npu-smi': 'exec sleep 3600\n' });
-    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'npu.smi', '--timeout', '300', '--no-color']);
+    const run = await qprepWith(bin, ['check', '--root', hostTree(), '--only', 'npu.smi', '--timeout', '300ms', '--no-color']);
     expect(run.stdout).toContain(`? error  npu.smi  "${bin}/npu-smi info" did not finish within 300 ms and was killed with its child processes`);
     expect(run.stdout).toMatch(/fix: the driver may be wedged/);
     expect(run.stdout).toContain('NOT READY: 1 problem (npu.smi (could not assess))');

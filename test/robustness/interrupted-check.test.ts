@@ -25,7 +25,7 @@ async function interruptedRun(signal: 'SIGTERM' | 'SIGINT', args: string[]) {
   const pidFile = join(tmp('pid'), 'pids');
   const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
   // a timeout far beyond the test: only the signal can end this run
-  const child = startQprep(bin, ['check', '--root', hostTree(), '--timeout', '600000', ...WITHOUT_EARLY_NPU_SMI, ...args]);
+  const child = startQprep(bin, ['check', '--root', hostTree(), '--timeout', '600s', ...WITHOUT_EARLY_NPU_SMI, ...args]);
   const pids = await pidsFrom(pidFile);
   child.kill(signal);
   const result = await child;
@@ -114,7 +114,7 @@ describe('SIGTERM during qprep snapshot', () => {
     const pidFile = join(tmp('pid'), 'pids');
     const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
     const file = join(tmp('snap'), 'host.json');
-    const child = startQprep(bin, ['snapshot', '-o', file, '--root', hostTree(), '--timeout', '600000', ...WITHOUT_EARLY_NPU_SMI]);
+    const child = startQprep(bin, ['snapshot', '-o', file, '--root', hostTree(), '--timeout', '600s', ...WITHOUT_EARLY_NPU_SMI]);
     const pids = await pidsFrom(pidFile);
     child.kill('SIGTERM');
     const result = await child;
@@ -137,7 +137,7 @@ describe('SIGTERM during qprep facts', () => {
   it('exit 2, one line on stderr and the error document on stdout, no process left', async () => {
     const pidFile = join(tmp('pid'), 'pids');
     const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
-    const child = startQprep(bin, ['facts', '--root', hostTree(), '--timeout', '600000']);
+    const child = startQprep(bin, ['facts', '--root', hostTree(), '--timeout', '600s']);
     const pids = await pidsFrom(pidFile);
     child.kill('SIGTERM');
     const result = await child;

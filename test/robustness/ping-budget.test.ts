@@ -38,7 +38,7 @@ describe('a ping plan larger than its budget', () => {
     writeFileSync(profile, 'extends: default\nhccn:\n  peersBudget: 3s\n');
 
     // 14 peers x 16 x 16 planned pairs x (600 s + busy retries): about 2.2e9 ms, over 2^31
-    const run = await qprepWith(node.bin, ['check', '--root', node.root, '--cluster', node.cluster, '--node', 'a2-node1', '--only', 'hccn.peers', '--timeout', '600000', '--profile', profile, '--format', 'json']);
+    const run = await qprepWith(node.bin, ['check', '--root', node.root, '--cluster', node.cluster, '--node', 'a2-node1', '--only', 'hccn.peers', '--timeout', '600s', '--profile', profile, '--format', 'json']);
     const pingsAtExit = loggedCalls(node).length;
     const { byId } = await parseReport(run.stdout);
     const peers = byId['hccn.peers']!;

@@ -64,7 +64,7 @@ describe('SIGHUP during a check', () => {
   it('is handled like SIGTERM: the running tool and its child killed, a partial report, exit 2', async () => {
     const pidFile = join(tmp('pid'), 'pids');
     const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
-    const child = startQprep(bin, ['check', '--root', hostTree(), '--timeout', '600000', '--skip', 'hccn.conf,hccn.ip', '--format', 'json']);
+    const child = startQprep(bin, ['check', '--root', hostTree(), '--timeout', '600s', '--skip', 'hccn.conf,hccn.ip', '--format', 'json']);
     const pids = await pidsFrom(pidFile);
     child.kill('SIGHUP');
     const result = await child;

@@ -54,7 +54,7 @@ function expectVisible(text: string, what: string): void {
 
 describe('terminal escapes from the host', () => {
   it('the human report shows every control character as \\xNN', async () => {
-    const run = await qprepWith(bin, ['check', '--root', root, '--no-color', '--timeout', '5000']);
+    const run = await qprepWith(bin, ['check', '--root', root, '--no-color', '--timeout', '5s']);
     expect(run.exitCode, run.stderr).toBeLessThan(2);
     expectVisible(run.stdout, 'check (human)');
     // the fields the attack went into are all quoted in the report
@@ -65,7 +65,7 @@ describe('terminal escapes from the host', () => {
   });
 
   it('the JUnit XML too, in attributes and in element text', async () => {
-    const run = await qprepWith(bin, ['check', '--root', root, '--format', 'junit', '--timeout', '5000']);
+    const run = await qprepWith(bin, ['check', '--root', root, '--format', 'junit', '--timeout', '5s']);
     expect(run.exitCode, run.stderr).toBeLessThan(2);
     expectVisible(run.stdout, 'check --format junit');
     expect(run.stdout).not.toContain('#x1B');
@@ -73,7 +73,7 @@ describe('terminal escapes from the host', () => {
 
   it("a snapshot's hostname and recorded outputs, replayed", async () => {
     const snapshot = join(tmp('inject-snap'), 'host.json');
-    const recorded = await qprepWith(bin, ['snapshot', '--root', root, '-o', snapshot, '--timeout', '5000']);
+    const recorded = await qprepWith(bin, ['snapshot', '--root', root, '-o', snapshot, '--timeout', '5s']);
     expect(recorded.exitCode, recorded.stderr).toBe(0);
     const document = JSON.parse(readFileSync(snapshot, 'utf8')) as { identity: { hostname: string } };
     document.identity.hostname = `node1${ATTACK}`;

@@ -33,7 +33,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   'host --snapshot':
     'answer from a snapshot file instead of the live host',
   'host --timeout':
-    'timeout of each probe: 10s, 500ms, 2m (a bare number is milliseconds)',
+    'timeout of each probe, with its unit: 10s, 500ms, 2m',
   'cluster --cluster':
     'the nodes of the deployment: a YAML/JSON cluster file or a JSON array of qprep facts documents',
   'cluster --node':
@@ -119,7 +119,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   'rollback --snapshot':
     'with --dry-run: what rollback would do on the host of a snapshot',
   'rollback --timeout':
-    'timeout of each probe: 10s, 500ms, 2m (a bare number is milliseconds)',
+    'timeout of each probe, with its unit: 10s, 500ms, 2m',
   'env':
     'print the export lines a launch script needs on this host: LD_PRELOAD, HCCL_IF_IP, *_SOCKET_IFNAME, the profile\'s variables',
   'env --format':

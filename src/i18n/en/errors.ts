@@ -20,6 +20,8 @@ export const errors = {
   /** the command line's own usage errors */
   positiveInteger: (p: { flag: string; value: string }) => `${p.flag} expects a positive integer, got "${p.value}"`,
   duration: (p: { flag: string; value: string }) => `${p.flag} expects a duration such as 10s, 500ms or 2m, got "${p.value}"`,
+  /** a bare number: 10 ms or 10 s? the unit is asked for, never guessed */
+  durationUnit: (p: { flag: string; value: string }) => `${p.flag} ${p.value}: a duration needs its unit (ms, s, m, h or d)`,
   durationMinimum: (p: { flag: string; value: string; minimum: string }) => `${p.flag} ${p.value} is shorter than the minimum of ${p.minimum}`,
 
   didYouMean: (p: { name: string }) => `did you mean "${p.name}"?`,

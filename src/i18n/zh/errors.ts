@@ -13,6 +13,7 @@ export const errors: typeof en = {
   nothingAssessedHint: '选择适用于此主机的检查，或提供它们所需的输入（--launch、--cluster）；每个跳过都说明了原因',
   positiveInteger: (p) => `${p.flag} 需要一个正整数，得到的是 "${p.value}"`,
   duration: (p) => `${p.flag} 需要一个时长，例如 10s、500ms 或 2m，得到的是 "${p.value}"`,
+  durationUnit: (p) => `${p.flag} ${p.value}：时长需要带单位（ms、s、m、h 或 d）`,
   durationMinimum: (p) => `${p.flag} ${p.value} 短于最小值 ${p.minimum}`,
 
   didYouMean: (p) => `您是否要输入 "${p.name}"？`,
