@@ -3,7 +3,7 @@ import { resolveLang } from '../i18n/lang.js';
 import { en } from '../i18n/en/index.js';
 import { zh } from '../i18n/zh/index.js';
 import { COMMAND_NAMES, commandSpec, formatsOf, type CommandName } from './cli-options.js';
-import { validatePathOptions, validateReportOperands } from './path-options.js';
+import { refuseFormatAsOutput, validatePathOptions, validateReportOperands } from './path-options.js';
 import { claimDocument, describeRun, routeSignals, runIdentity, type RunIdentity } from './signals.js';
 import { closest } from '../util/suggest.js';
 
@@ -168,6 +168,7 @@ function prepareAction(actionCommand: Command): void {
   const options = actionCommand.opts();
   const lang = resolveLang({ flag: options.lang as string | undefined, env: process.env });
   const words = (lang === 'zh' ? zh : en).errors;
+  refuseFormatAsOutput(name, options, actionCommand.getOptionValueSource('format') === 'cli', words);
   for (const [key, value] of Object.entries(validatePathOptions(name, options, words))) actionCommand.setOptionValue(key, value);
   actionCommand.setOptionValue('lang', lang);
   if (name === 'aggregate') validateReportOperands(actionCommand.args, words);

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { usageError } from '../errors.js';
 import { kindOfStat, statInputPath } from '../host/inputs.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
-import { longFlag, optionsOf, PATH_KINDS, type CommandName, type PathKind } from './cli-options.js';
+import { formatsOf, longFlag, optionNamed, optionsOf, PATH_KINDS, type CommandName, type PathKind } from './cli-options.js';
 
 /**
  * Every path-valued option is judged here, once, before a command reads a profile, opens a host
@@ -81,6 +81,20 @@ export function validatePathOptions(command: CommandName, options: Record<string
     if (kind === 'output' && value === '-') changes[option.name] = undefined;
   }
   return changes;
+}
+
+/**
+ * `-o json` without `-f`: the name of one of the command's formats given as the output file.
+ * It would write the human report to a file named "json"; it is a usage error that suggests
+ * `-f json`. A file of that name is still written when asked for as a path (`-o ./json`) or
+ * with the format given (`-f json -o json`).
+ */
+export function refuseFormatAsOutput(command: CommandName, options: Record<string, unknown>, formatGiven: boolean, words: Words = en.errors): void {
+  const output = options['output'];
+  if (formatGiven || typeof output !== 'string' || optionNamed(command, 'format') === undefined) return;
+  const format = formatsOf(command).find((name) => name === output.trim().toLowerCase());
+  if (format === undefined) return;
+  throw usageError(`${words.outputIsAFormat({ value: output })}\n${words.didYouMean({ name: `-f ${format}` })}`);
 }
 
 /** The operands of `qprep aggregate`: files, directories, or "-" for standard input. */

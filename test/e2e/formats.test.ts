@@ -115,3 +115,44 @@ describe('machine formats of qprep check, end to end', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ready: false, error: { code: 'invalid-snapshot' } });
   });
 });
+
+describe('-o FORMAT: the name of a format given as the output file', () => {
+  const snapshot = fileURLToPath(new URL('../../examples/snapshots/a2-healthy.json', import.meta.url));
+  const replay = ['--snapshot', snapshot, '--only', 'npu'];
+
+  it.each(['json', 'junit', 'prometheus'])('check -o %s without -f: exit 2, did you mean -f, and no file written', async (format) => {
+    const dir = tmp('o-format');
+    const run = await qprep(['check', ...replay, '-o', format], { cwd: dir, env: { PATH: '/nonexistent' } });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe(
+      `qprep: error: -o ${format} would write to a file named "${format}": -o (--output) takes a file, -f (--format) the format (for a file of that name: -o ./${format})\n` +
+        `qprep: hint: did you mean "-f ${format}"?\n`,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('the other commands with a --format and an --output say the same', async () => {
+    const dir = tmp('o-format');
+    for (const args of [['aggregate', snapshot, '-o', 'json'], ['facts', '--snapshot', snapshot, '--output', 'json']]) {
+      const run = await qprep(args, { cwd: dir, env: { PATH: '/nonexistent' } });
+      expect(run.exitCode, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain('qprep: hint: did you mean "-f json"?\n');
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a file of that name is still written when it is given as a path, or with the format', async () => {
+    const dir = tmp('o-format');
+    const asPath = await qprep(['check', ...replay, '-o', './json'], { cwd: dir, env: { PATH: '/nonexistent' } });
+    expect(asPath.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'json'), 'utf8')).toMatch(/READY/);
+    const withFormat = await qprep(['check', ...replay, '-f', 'junit', '-o', 'junit'], { cwd: dir, env: { PATH: '/nonexistent' } });
+    expect(withFormat.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'junit'), 'utf8')).toMatch(/^<\?xml/);
+  });
+
+  it('in Chinese, the text is Chinese', async () => {
+    const run = await qprep(['check', ...replay, '-o', 'json', '--lang', 'zh'], { cwd: tmp('o-format'), env: { PATH: '/nonexistent' } });
+    expect(run.stderr).toBe('qprep: error: -o json 会写入名为 "json" 的文件：-o（--output）接受文件，-f（--format）接受格式（确要写入该文件名：-o ./json）\nqprep: hint: 您是否要输入 "-f json"？\n');
+  });
+});

@@ -23,6 +23,8 @@ export const errors = {
   /** a bare number: 10 ms or 10 s? the unit is asked for, never guessed */
   durationUnit: (p: { flag: string; value: string }) => `${p.flag} ${p.value}: a duration needs its unit (ms, s, m, h or d)`,
   durationMinimum: (p: { flag: string; value: string; minimum: string }) => `${p.flag} ${p.value} is shorter than the minimum of ${p.minimum}`,
+  /** -o json without -f: the name of a format given where a file name goes */
+  outputIsAFormat: (p: { value: string }) => `-o ${p.value} would write to a file named "${p.value}": -o (--output) takes a file, -f (--format) the format (for a file of that name: -o ./${p.value})`,
 
   didYouMean: (p: { name: string }) => `did you mean "${p.name}"?`,
   seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
