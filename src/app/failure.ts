@@ -2,10 +2,14 @@ import { QprepError, type ErrorCode } from '../errors.js';
 import { describeFailure, errorDocument } from '../report/error-document.js';
 import { formatErrorReport } from '../report/formats.js';
 import { escapeControls } from '../util/text.js';
+import { invokedAs } from '../util/invocation.js';
+import { qprepInvocation } from '../host/invocation.js';
 import { claimDocument, type RunIdentity } from './signals.js';
 
+/** The hints on stderr, their commands as this install starts qprep (`npx qprep list`); the error document keeps `qprep`. */
 export function writeHints(hints: readonly string[]): void {
-  for (const hint of hints) process.stderr.write(`qprep: hint: ${escapeControls(hint)}\n`);
+  const invocation = hints.some((hint) => hint.includes('qprep')) ? qprepInvocation() : undefined;
+  for (const hint of hints) process.stderr.write(`qprep: hint: ${escapeControls(invokedAs(hint, invocation))}\n`);
 }
 
 /**

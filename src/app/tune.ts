@@ -5,6 +5,7 @@ import { QprepError, usageError, type ErrorCode } from '../errors.js';
 import { selectChecks } from '../core/select.js';
 import { rollback, tune, type RollbackResult, type TuneDeps, type TuneResult } from '../core/tune/engine.js';
 import type { Check, CheckResult } from '../core/types.js';
+import { qprepInvocation } from '../host/invocation.js';
 import { currentProcess, isProcessRunning } from '../host/process.js';
 import { commandLine } from '../host/command-line.js';
 import { formatRollbackHuman, formatTuneHuman } from '../report/tune.js';
@@ -189,7 +190,7 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
       }),
     );
     // a signal that came first has printed the interrupted document: this one is not printed
-    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options), text: textFor(options.lang ?? 'en') }))) return 2;
+    if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options), text: textFor(options.lang ?? 'en'), invocation: qprepInvocation() }))) return 2;
     return ['planned', 'unchanged', 'applied'].includes(result.outcome) ? 0 : 1;
   } catch (error) {
     return failure('tune', error, options.format);

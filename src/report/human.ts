@@ -13,6 +13,7 @@ import { fitList, visibleWidth, wrapHanging } from './wrap.js';
  */
 export type HumanDetail = 'problems' | 'all' | 'verdict';
 import { visibleStrings } from './visible.js';
+import { invokedAs } from '../util/invocation.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -83,16 +84,10 @@ export function fixLines(remediation: string, invocation: string | undefined): A
   remediation.split('\n').forEach((line, i) => {
     const alternative = /^(.*\S)\s+\(or: (.+)\)$/.exec(line);
     const first = alternative ? alternative[1]! : line;
-    lines.push({ label: i === 0 ? 'fix' : /^or: /.test(line) ? 'or' : '', text: invoked(first.replace(/^or: /, ''), invocation) });
-    if (alternative) lines.push({ label: 'or', text: invoked(alternative[2]!, invocation) });
+    lines.push({ label: i === 0 ? 'fix' : /^or: /.test(line) ? 'or' : '', text: invokedAs(first.replace(/^or: /, ''), invocation) });
+    if (alternative) lines.push({ label: 'or', text: invokedAs(alternative[2]!, invocation) });
   });
   return lines;
-}
-
-/** "qprep tune" as this install starts it; words such as "qprep's" or a path are left alone. */
-function invoked(text: string, invocation: string | undefined): string {
-  if (!invocation || invocation === 'qprep') return text;
-  return text.replace(/(^|[\s"'(`]|<\()qprep(?= [a-z])/g, (_match, before: string) => `${before}${invocation}`);
 }
 
 interface EntryContext {

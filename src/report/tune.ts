@@ -1,6 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { escapeControls, formatRanges } from '../util/text.js';
+import { invokedAs } from '../util/invocation.js';
 import { visibleStrings } from './visible.js';
 import { visibleWidth } from './wrap.js';
 import type { RollbackDocument, TuneDocument } from './tune-schema.js';
@@ -9,6 +10,8 @@ export interface TuneHumanOptions {
   color: boolean;
   /** the catalogue of the text; English when not given */
   text?: Catalogue;
+  /** how qprep is started in this install ("npx qprep"): the commands to paste say it that way; undefined: "qprep" */
+  invocation?: string;
 }
 
 type TuneText = Catalogue['commands']['tune'];
@@ -164,7 +167,7 @@ export function formatTuneHuman(input: TuneDocument, options: TuneHumanOptions):
     const idWidth = Math.max(...doc.remaining.map((c) => c.id.length));
     for (const check of doc.remaining) {
       out.push(`  ${chalk.yellow(check.status.padEnd(5))}  ${chalk.bold(check.id.padEnd(idWidth))}  ${check.message}`);
-      if (check.remediation) out.push(`      ${chalk.cyan(t.fixLabel)} ${check.remediation}`);
+      if (check.remediation) out.push(`      ${chalk.cyan(t.fixLabel)} ${invokedAs(check.remediation, options.invocation)}`);
     }
   }
   if (doc.notes.length > 0) {
@@ -173,7 +176,7 @@ export function formatTuneHuman(input: TuneDocument, options: TuneHumanOptions):
   }
 
   out.push('');
-  const rollback = `qprep rollback${doc.source.root === '/' ? '' : ` --root ${doc.source.root}`}`;
+  const rollback = invokedAs(`qprep rollback${doc.source.root === '/' ? '' : ` --root ${doc.source.root}`}`, options.invocation);
   switch (doc.outcome) {
     case 'planned':
       out.push(`${chalk.cyan.bold(t.dryRun)}${t.labelSeparator}${wanted.length > 0 ? t.wouldBeMade({ size }) : t.nothingWouldChange}`);
