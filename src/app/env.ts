@@ -6,6 +6,7 @@ import { buildLaunchEnv } from './launch-env.js';
 import { createContext } from '../core/runner.js';
 import type { NodeAddressRequest } from '../probes/node-address.js';
 import { formatEnvSh } from '../report/env.js';
+import { qprepInvocation } from '../host/invocation.js';
 import { textFor, type Catalogue } from '../i18n/index.js';
 import type { CommandOptions } from './cli-options.js';
 import { envDocumentSchema, type EnvDocument } from '../report/env-schema.js';
@@ -89,7 +90,7 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     const valid = envDocumentSchema.safeParse(document);
     if (!valid.success) throw new Error(`env document does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
     for (const note of launch.notes) process.stderr.write(`qprep: note: ${escapeControls(note)}\n`);
-    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, text));
+    writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, text, qprepInvocation()));
     return 0;
   } catch (error) {
     return failure(error, options.format);

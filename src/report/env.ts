@@ -7,9 +7,10 @@ import type { EnvDocument } from './env-schema.js';
  * export per variable, every value quoted. Comments carry the host, the interface choice and
  * the notes, so a launch log shows where each value came from.
  */
-export function formatEnvSh(doc: EnvDocument, text: Catalogue = en): string {
+/** `invocation`: how qprep is started in this install ("npx qprep"), for the line that loads these. */
+export function formatEnvSh(doc: EnvDocument, text: Catalogue = en, invocation = 'qprep'): string {
   const t = text.commands.env;
-  const lines = [t.header({ hostname: doc.hostname, profile: doc.profile.name })];
+  const lines = [t.header({ hostname: doc.hostname, profile: doc.profile.name, qprep: invocation })];
   if (doc.node) lines.push(t.node({ ip: doc.node.ip, nic: doc.node.nic, source: doc.node.source }));
   for (const note of doc.notes) lines.push(t.note({ note: note.replace(/\n/g, ' ') }));
   if (doc.unset.length > 0) lines.push(`unset ${doc.unset.join(' ')}`);

@@ -58,7 +58,7 @@ describe('qprep env, sourced in bash', () => {
     const args = ['env', '--root', root, '--profile', profile, '--ip', '127.0.0.1'];
     const sh = await qprep(args);
     expect(sh.exitCode).toBe(0);
-    expect(sh.stdout).toMatch(/^# qprep env for .* \(profile launch\); load it with: source <\(qprep env\)\n# node address 127\.0\.0\.1 on lo \(--ip\)\n/m);
+    expect(sh.stdout).toMatch(/^# qprep env for .* \(profile launch\); load it with: source <\(npx qprep env\)\n# node address 127\.0\.0\.1 on lo \(--ip\)\n/m);
     expect(sh.stdout).toContain('\nunset http_proxy https_proxy ftp_proxy all_proxy HTTP_PROXY HTTPS_PROXY FTP_PROXY ALL_PROXY\n');
     expect(sh.stdout).toContain('\nexport HCCL_IF_IP=127.0.0.1\nexport GLOO_SOCKET_IFNAME=lo\nexport TP_SOCKET_IFNAME=lo\nexport HCCL_SOCKET_IFNAME=lo\n');
     expect(sh.stdout).not.toContain('OMP_NUM_THREADS');
@@ -113,7 +113,7 @@ describe('qprep env in Chinese', () => {
     const lines = (text: string) => text.split('\n');
     const commands = (text: string) => lines(text).filter((line) => !line.startsWith('#'));
     expect(commands(chinese.stdout)).toEqual(commands(english.stdout));
-    expect(lines(chinese.stdout)[0]).toMatch(/^# qprep env：\S+（profile launch）；加载方式：source <\(qprep env\)$/);
+    expect(lines(chinese.stdout)[0]).toMatch(/^# qprep env：\S+（profile launch）；加载方式：source <\(npx qprep env\)$/);
     expect(chinese.stdout).toMatch(/^# 注意：此处未找到 libjemalloc\.so\.2（.*）：LD_PRELOAD 保持不变；请安装 jemalloc（qprep explain mem\.jemalloc）$/m);
     expect(chinese.stdout).toMatch(/^# 注意：HCCL_IF_IP 取自 profile（10\.0\.0\.9），而不是这台主机（127\.0\.0\.1）$/m);
     // the prefix on standard error stays as log scanners match it; the note is Chinese

@@ -125,7 +125,7 @@ describe('--lang and the language of the environment', () => {
     const [en, zh] = await Promise.all([qprep(args), qprep([...args, '--lang', 'zh'])]);
     const code = (text: string) => text.split('\n').filter((line) => !line.startsWith('#'));
     expect(code(zh.stdout)).toEqual(code(en.stdout));
-    expect(zh.stdout.split('\n')[0]).toMatch(/^# qprep env：.*加载方式：source <\(qprep env\)$/);
+    expect(zh.stdout.split('\n')[0]).toMatch(/^# qprep env：.*加载方式：source <\(npx qprep env\)$/);
   });
 });
 

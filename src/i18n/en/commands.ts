@@ -9,7 +9,8 @@ export const commands = {
   },
   /** the comments of `qprep env`'s shell lines (the lines themselves never change) */
   env: {
-    header: (p: { hostname: string; profile: string }) => `# qprep env for ${p.hostname} (profile ${p.profile}); load it with: source <(qprep env)`,
+    /** `qprep`: how qprep was started, as the user pastes it (`npx qprep`) */
+    header: (p: { hostname: string; profile: string; qprep: string }) => `# qprep env for ${p.hostname} (profile ${p.profile}); load it with: source <(${p.qprep} env)`,
     node: (p: { ip: string; nic: string; source: string }) => `# node address ${p.ip} on ${p.nic} (${p.source})`,
     note: (p: { note: string }) => `# note: ${p.note}`,
   },

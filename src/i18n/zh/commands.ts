@@ -7,7 +7,7 @@ export const commands: typeof en = {
     selectors: (p) => `--only 与 --skip 接受 id、id 前缀（npu、hccn）和类别：${p.categories}`,
   },
   env: {
-    header: (p) => `# qprep env：${p.hostname}（profile ${p.profile}）；加载方式：source <(qprep env)`,
+    header: (p) => `# qprep env：${p.hostname}（profile ${p.profile}）；加载方式：source <(${p.qprep} env)`,
     node: (p) => `# 节点地址 ${p.ip}，接口 ${p.nic}（${p.source}）`,
     note: (p) => `# 注意：${p.note}`,
   },
