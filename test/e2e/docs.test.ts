@@ -4,6 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
 // the generator of `npm run docs` itself: it runs the built CLI on the demo snapshots
 import { pages, regenerate } from '../../scripts/docs-lib.mjs';
+import { handWrittenSamples } from '../../src/report/doc-samples.js';
+
+/**
+ * The one transcript of docs/ that no demo snapshot can replay: `qprep tune` changing a live,
+ * untuned host (every demo host has its tuning applied), then rolling it back.
+ */
+const LIVE_TRANSCRIPTS: Record<string, string[]> = {
+  'docs/tune.md': ['$ sudo qprep tune --dry-run --persist', '$ sudo qprep tune --persist', "$ sudo qprep tune --persist --format json | jq -c '{changed, outcome}'", '$ sudo qprep rollback'],
+};
 
 /** Paths the docs name that a command writes when it runs: not in the repository, by design of the command. */
 const WRITTEN = ['examples/ansible/qprep-results/', 'dist/qprep.mjs'];
@@ -18,6 +27,26 @@ describe('README.md and docs/', () => {
   it('every page has its samples: the docs show what qprep prints, not a copy that drifts', () => {
     expect(read('README.md')).toMatch(/<!-- sample: check --snapshot examples\/snapshots\/a2-broken\.json -->\n```text\n\$ npx qprep check --snapshot/);
     expect(read('docs/human-report.md').match(/<!-- sample: /g)?.length).toBeGreaterThanOrEqual(3);
+    expect(read('docs/demo.md').match(/<!-- sample: /g)?.length).toBeGreaterThanOrEqual(1);
+    expect(read('docs/launch.md').match(/<!-- sample: /g)?.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('no page shows what qprep prints by hand: every such block is a generated sample', () => {
+    for (const name of pages() as string[]) expect(handWrittenSamples(read(name)), name).toEqual(LIVE_TRANSCRIPTS[name] ?? []);
+  });
+
+  it('a sample edited by hand is found: the regenerated page differs', () => {
+    for (const name of ['docs/demo.md', 'docs/launch.md']) {
+      const page = read(name);
+      const edited = page.replace(/(<!-- sample: [^\n]+ -->\n```text\n[^\n]+\n[^\n]*?)(\S)(\S*\n)/, (_m, before: string, char: string, after: string) => `${before}${char === 'x' ? 'y' : 'x'}${after}`);
+      expect(edited, name).not.toBe(page);
+      expect(regenerate(edited, name), name).toBe(page);
+    }
+  });
+
+  it('docs/cli.md lists every option of every command, from the option table', () => {
+    const reference = read('docs/cli.md');
+    for (const option of ['--snapshot FILE', '--lang LANG', '--hccn-concurrency N', '--interval DURATION', '--include-serial']) expect(reference).toContain(`| \`${option}\` |`);
   });
 
   it('the README is short: the quick start replays a demo snapshot second, and shows the test command', () => {
