@@ -6,5 +6,5 @@
  */
 export function invokedAs(text: string, invocation: string | undefined): string {
   if (!invocation || invocation === 'qprep') return text;
-  return text.replace(/(?<![\w./-])(?<!<container> )qprep(?= (?:[a-z]|--[a-z]))/g, () => invocation);
+  return text.replace(/(?<![\w./-])(?<!<container> )qprep(?= (?:[a-z]|--[a-z]|[A-Z]{2,}\b))/g, () => invocation);
 }

@@ -182,7 +182,7 @@ describe('bad input is exit 2 with one line naming the file and the field', () =
   });
 
   it('an unknown built-in profile, a missing profile file', async () => {
-    expect((await qprep(['check', '--profile', 'a9'])).stderr).toBe('qprep: error: unknown profile "a9"\nqprep: hint: qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)\n');
+    expect((await qprep(['check', '--profile', 'a9'])).stderr).toBe('qprep: error: unknown profile "a9"\nqprep: hint: npx qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)\n');
     const missing = await qprep(['check', '--profile', '/nonexistent/p.yaml']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toBe('qprep: error: cannot read profile /nonexistent/p.yaml: no such file\n');

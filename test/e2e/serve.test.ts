@@ -220,7 +220,7 @@ describe('bad usage: exit 2 with one error line (and its hint, when there is one
     [['--listen', 'node1:9105'], 'qprep: error: --listen: "node1" is not an IPv4 address or a bracketed IPv6 address ([::1]:9105); hostnames are not resolved\n'],
     [['--listen', '9105'], 'qprep: error: --listen expects ADDRESS:PORT (127.0.0.1:9105, [::1]:9105, 0.0.0.0:9105), got "9105"\n'],
     [['--snapshot', 'no/such.json'], /^qprep: error: .*no\/such\.json.*\n$/],
-    [['--profile', 'no-such-profile'], 'qprep: error: unknown profile "no-such-profile"\nqprep: hint: qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)\n'],
+    [['--profile', 'no-such-profile'], 'qprep: error: unknown profile "no-such-profile"\nqprep: hint: npx qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)\n'],
     [['--launch', '-'], 'qprep: error: qprep serve cannot read --launch from standard input: it reads the script at every run; give its path\n'],
     // the check options are read as qprep check reads them: an empty --only selects nothing, not everything
     [['--snapshot', 'examples/snapshots/a2-healthy.json', '--only', ''], 'qprep: error: no check selected: --only is empty\n'],

@@ -79,7 +79,7 @@ describe('qprep as a command in a text to paste', () => {
   it('is renamed wherever it starts a command, in English and in Chinese', () => {
     expect(invokedAs('source <(qprep env --cluster FILE)', 'npx qprep')).toBe('source <(npx qprep env --cluster FILE)');
     expect(invokedAs('sudo qprep tune --only cpu.governor', 'node dist/qprep.mjs')).toBe('sudo node dist/qprep.mjs tune --only cpu.governor');
-    expect(invokedAs('run "qprep --help" (or "qprep COMMAND --help") for usage', 'npx qprep')).toBe('run "npx qprep --help" (or "qprep COMMAND --help") for usage');
+    expect(invokedAs('run "qprep --help" (or "qprep COMMAND --help") for usage', 'npx qprep')).toBe('run "npx qprep --help" (or "npx qprep COMMAND --help") for usage');
     expect(invokedAs('在主机上：qprep check --only npu.firmware-version', 'npx qprep')).toBe('在主机上：npx qprep check --only npu.firmware-version');
     expect(invokedAs('重新录制快照（qprep snapshot -o FILE）', 'npx qprep')).toBe('重新录制快照（npx qprep snapshot -o FILE）');
   });
