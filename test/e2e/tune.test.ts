@@ -115,7 +115,7 @@ describe('qprep tune on a host tree', () => {
     expect(run.stdout).toContain('Plan: 4 changes (5 writes), old values journaled before the first write');
     expect(run.stdout).toContain('  ✓ applied       sysctl.swappiness      vm.swappiness  60 -> 0');
     expect(run.stdout).toContain('Conflicts (reported, not changed):\n  ! /etc/sysctl.d/99-local.conf:1 sets vm.swappiness = 10, not 0;');
-    expect(run.stdout).toContain(`CHANGED: 4 changes (5 writes) applied and verified; journal /var/lib/qprep/journal.json; undo with: qprep rollback --root ${root}`);
+    expect(run.stdout).toContain(`CHANGED: 4 changes (5 writes) applied and verified; journal /var/lib/qprep/journal.json; undo with: npx qprep rollback --root ${root}`);
     expect(run.stderr).toBe('');
   });
 
@@ -237,7 +237,7 @@ describe('qprep tune and rollback in Chinese', () => {
     expect(applied.exitCode).toBe(0);
     expect(applied.stdout).toContain('结果：');
     expect(applied.stdout).toMatch(/  ✓ 已应用 +sysctl\.swappiness/);
-    expect(applied.stdout).toMatch(/已修改（CHANGED）：4 项改动（5 次写入）已应用并验证；日志 \/var\/lib\/qprep\/journal\.json；撤销命令：qprep rollback --root \S+\n$/);
+    expect(applied.stdout).toMatch(/已修改（CHANGED）：4 项改动（5 次写入）已应用并验证；日志 \/var\/lib\/qprep\/journal\.json；撤销命令：npx qprep rollback --root \S+\n$/);
 
     const undone = await qprep(['rollback', '--root', root, '--lang', 'zh']);
     expect(undone.exitCode).toBe(0);
