@@ -35,11 +35,6 @@ export interface SampleRun {
 
 export type SampleRunner = (argv: string[], stdin?: string) => SampleRun;
 
-/** The sample commands of a page, in order. */
-export function sampleCommands(page: string): string[] {
-  return [...page.matchAll(SAMPLE)].map((m) => m[1]!);
-}
-
 /** Splits sample arguments as a shell would split these simple ones (no quotes are used in samples). */
 export function sampleArgv(args: string): string[] {
   if (/["'`$\\|;&<>]/.test(args)) throw new Error(`a sample command takes plain words only: ${args}`);
