@@ -41,7 +41,7 @@ async function family(ctx: CheckContext): Promise<string> {
 function captureSizes(compilation: unknown): number[] | undefined {
   if (!isObject(compilation)) return undefined;
   const sizes = compilation.cudagraph_capture_sizes;
-  return Array.isArray(sizes) && sizes.every((n) => typeof n === 'number') ? (sizes as number[]) : undefined;
+  return Array.isArray(sizes) && sizes.every((n) => typeof n === 'number') ? sizes : undefined;
 }
 
 function checkJson(ctx: CheckContext, view: LaunchView, args: ServeArgs, problems: Problem[]): Map<string, unknown> {

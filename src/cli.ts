@@ -109,7 +109,7 @@ function addCommand(program: Command, name: CommandName, exit: Exit, text: Text)
   command.action(async (...args: unknown[]) => {
     const self = args.at(-1) as Command;
     const operands = (self.processedArgs as unknown[]).flat().filter((value): value is string => typeof value === 'string');
-    exit.code = await action(self.optsWithGlobals() as CommandOptions<CommandName>, operands);
+    exit.code = await action(self.optsWithGlobals<CommandOptions<CommandName>>(), operands);
   });
 }
 

@@ -57,7 +57,7 @@ function rawDevices(raw: Record<string, unknown>): Array<Record<string, unknown>
 function tlsOf(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 0 || value === 1) return value === 1;
-  if (typeof value === 'object' && value !== null && 'switch' in value) return tlsOf((value as { switch: unknown }).switch);
+  if (typeof value === 'object' && value !== null && 'switch' in value) return tlsOf(value.switch);
   return undefined;
 }
 

@@ -38,7 +38,7 @@ export async function detectContainer(host: Host): Promise<ContainerInfo> {
   // /.dockerenv survives in VM images built from container images, so it only counts when
   // the root filesystem is the overlay a container runtime mounts (or mountinfo is unreadable).
   if (dockerenv.ok && (overlayRoot || !rootMount)) {
-    evidence.push(overlayRoot ? `/.dockerenv exists and / is ${rootMount!.fsType}` : '/.dockerenv exists');
+    evidence.push(overlayRoot ? `/.dockerenv exists and / is ${rootMount.fsType}` : '/.dockerenv exists');
     runtime ??= 'docker';
   }
   if (containerenv.ok) {

@@ -244,7 +244,7 @@ export async function liveInventory(options: LiveInventoryOptions): Promise<Host
   }
   const notLoaded = <T>(): Promise<Answer<T>> => Promise.resolve({ ok: false, reason: loadFailure });
   const call = <T>(name: string, fn: (api: SystemInformationApi) => Promise<T>): Promise<Answer<T>> =>
-    library ? bounded(name, () => fn(library!), timeoutMs) : notLoaded<T>();
+    library ? bounded(name, () => fn(library), timeoutMs) : notLoaded<T>();
 
   const [dmi, system, bios, cpu, mem, os, nics, numa, sysfsNames] = await Promise.all([
     readDmi(files),

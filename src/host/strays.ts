@@ -181,7 +181,7 @@ function sweepOnce(of: ReadonlySet<number>, signalled: Set<number>): { killed: M
   // only the pids handed out since the earliest of these calls started; all of them after a wrap
   const starts = [...of].map((call) => firstPids.get(call));
   const last = lastPid();
-  const above = starts.every((start) => start !== undefined) && last !== undefined && starts.length > 0 ? Math.min(...(starts as number[])) : undefined;
+  const above = starts.every((start) => start !== undefined) && last !== undefined && starts.length > 0 ? Math.min(...starts) : undefined;
   const window = above !== undefined && last! >= above ? { above, last: last! } : undefined;
   // by number: /proc/N also answers for a thread N (the listing shows processes only), which
   // must not count as a process of its own (threadOfAnother)

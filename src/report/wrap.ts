@@ -2,7 +2,6 @@ import type { ListWords } from '../util/text.js';
 
 /** Terminal layout of the human formatters: visible width and wrapping with a hanging indent. */
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** East Asian wide and fullwidth characters (Chinese, its punctuation): two columns each. */

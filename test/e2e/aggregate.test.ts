@@ -177,7 +177,7 @@ describe('qprep aggregate', () => {
       [[join(work, 'facts.json')], `qprep: error: invalid report ${join(work, 'facts.json')}: this is a qprep facts document, not a report of "qprep check --format json"\n`],
       [[join(work, 'empty')], `qprep: error: cannot read reports from ${join(work, 'empty')}: no *.json file in it\n`],
       [[dir, '--max-age', 'soon'], 'qprep: error: --max-age expects a duration such as 10s, 500ms or 2m, got "soon"\n'],
-      [[dir, '--cluster', join(work, 'garbage.json')], expect.stringMatching(/^qprep: error: invalid cluster .*garbage\.json: /) as unknown as string],
+      [[dir, '--cluster', join(work, 'garbage.json')], expect.stringMatching(/^qprep: error: invalid cluster .*garbage\.json: /)],
     ];
     for (const [args, stderr] of cases) {
       const run = await qprep(['aggregate', ...args]);

@@ -21,7 +21,7 @@ const read = (name: string) => readFileSync(join(REPO, name), 'utf8');
 
 describe('README.md and docs/', () => {
   it('every generated part is what npm run docs writes (run "npm run docs" when this fails)', () => {
-    for (const name of pages() as string[]) expect(read(name), name).toBe(regenerate(read(name), name));
+    for (const name of pages()) expect(read(name), name).toBe(regenerate(read(name), name));
   });
 
   it('every page has its samples: the docs show what qprep prints, not a copy that drifts', () => {
@@ -32,7 +32,7 @@ describe('README.md and docs/', () => {
   });
 
   it('no page shows what qprep prints by hand: every such block is a generated sample', () => {
-    for (const name of pages() as string[]) expect(handWrittenSamples(read(name)), name).toEqual(LIVE_TRANSCRIPTS[name] ?? []);
+    for (const name of pages()) expect(handWrittenSamples(read(name)), name).toEqual(LIVE_TRANSCRIPTS[name] ?? []);
   });
 
   it('a sample edited by hand is found: the regenerated page differs', () => {
@@ -59,14 +59,14 @@ describe('README.md and docs/', () => {
 
   it('docs/README.md lists every page of docs/', () => {
     const contents = read('docs/README.md');
-    for (const name of pages() as string[]) {
+    for (const name of pages()) {
       if (name === 'README.md' || name === 'docs/README.md') continue;
       expect(contents, name).toContain(`](${name.replace('docs/', '')})`);
     }
   });
 
   it('refers to no file that is not in the repository', () => {
-    for (const name of pages() as string[]) {
+    for (const name of pages()) {
       const text = read(name);
       expect(text, name).not.toMatch(/DESIGN/);
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {

@@ -134,6 +134,8 @@ describe('the V8 heap sizes of the install recipes', () => {
 
 describe('examples/kubernetes/qprep-daemonset.yaml', () => {
   const documents = parseAllDocuments(readFileSync(join(REPO, 'examples/kubernetes/qprep-daemonset.yaml'), 'utf8'));
+  // a parsed manifest is walked by path below; its shape is what the assertions check
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const objects = documents.map((d) => d.toJS()) as Array<Record<string, any>>;
   const daemonSet = objects.find((o) => o.kind === 'DaemonSet')!;
   const pod = daemonSet.spec.template.spec;

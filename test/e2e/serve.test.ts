@@ -225,7 +225,7 @@ describe('bad usage: exit 2 with one error line (and its hint, when there is one
     // the check options are read as qprep check reads them: an empty --only selects nothing, not everything
     [['--snapshot', 'examples/snapshots/a2-healthy.json', '--only', ''], 'qprep: error: no check selected: --only is empty\n'],
   ])('serve %j', async (args, stderr) => {
-    const run = await qprep(['serve', ...(args as string[])]);
+    const run = await qprep(['serve', ...args]);
     expect(run.exitCode).toBe(2);
     if (typeof stderr === 'string') expect(run.stderr).toBe(stderr);
     else expect(run.stderr).toMatch(stderr);

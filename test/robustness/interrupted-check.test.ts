@@ -197,7 +197,7 @@ describe('a signal after every check has finished', () => {
       await waitFor('the first byte of the report', () => (first = readSome(1)) === null || first.length > 0);
       expect(first, `qprep ended before writing a report: ${stderr}`).not.toBeNull();
       child.kill('SIGTERM');
-      const chunks: Buffer[] = [first!];
+      const chunks: Buffer[] = [first];
       let rest: Buffer | null;
       await waitFor('the end of the report', () => {
         while ((rest = readSome(65536)) !== null && rest.length > 0) chunks.push(rest);

@@ -35,7 +35,7 @@ beforeAll(() => {
   const dir = tmp('bytes');
   const put = (name: string, content: Buffer) => {
     inputs[name] = join(dir, name);
-    writeFileSync(inputs[name]!, content);
+    writeFileSync(inputs[name], content);
   };
   // the process "pytest" renamed "café-ÿþ" as a latin1 locale prints it: 0xE9 0xFF 0xFE are not UTF-8
   put('latin1-table', Buffer.from(readFileSync(WIDE, 'latin1').replace('pytest', 'caf\u00e9\u00ff\u00fe'), 'latin1'));

@@ -54,7 +54,7 @@ describe.skipIf(!asRoot)('the stray sweep of a run that is not root', () => {
       for (let i = 0; i < 5; i++) others.push(spawn('sleep', ['30'], { stdio: 'ignore' }));
       await Promise.all(others.map((p) => new Promise((resolve) => p.once('spawn', resolve))));
       const answer = nextLine(sweeper);
-      sweeper.stdin!.write('go\n');
+      sweeper.stdin.write('go\n');
       expect(JSON.parse(await answer)).toEqual({ passes: 1, left: 0 });
     } finally {
       for (const p of others) p.kill('SIGKILL');

@@ -16,7 +16,7 @@ interface Planted {
 
 /** A node whose report carries the inventory facts and net.host-nic's link evidence. */
 function node(index: number, plant: Planted = {}) {
-  const report = clusterNode(demoReport('a2-healthy'), index) as ReturnType<typeof clusterNode> & { facts: Record<string, unknown> };
+  const report = clusterNode(demoReport('a2-healthy'), index);
   report.facts.inventory = {
     source: 'systeminformation',
     system: { manufacturer: 'Huawei', model: plant.model ?? 'A800I A2', virtual: false },
@@ -60,7 +60,7 @@ describe('qprep aggregate: server model, CPU, memory and socket NIC MTU across n
   });
 
   it('reports of an older qprep without the inventory are not a difference', () => {
-    const old = clusterNode(demoReport('a2-healthy'), 3) as ReturnType<typeof clusterNode> & { facts: Record<string, unknown> };
+    const old = clusterNode(demoReport('a2-healthy'), 3);
     delete old.facts.inventory;
     const verdict = verdictOf([node(0), node(1), node(2), old]);
     expect(verdict.drift.filter((d) => ['serverModel', 'cpu', 'memory', 'nicMtu'].includes(d.field))).toEqual([]);

@@ -91,7 +91,7 @@ describe('plan: rolling under qprep serve', () => {
     const text = clusterText();
     const ledger = new RollingLedger();
     const statuses: string[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof serveRun>> | undefined;
     for (let run = 0; run < 6; run++) {
       last = await serveRun(text, 'node1', ledger, T0 + run * 60_000);
       statuses.push(last.status);
@@ -108,7 +108,7 @@ describe('plan: rolling under qprep serve', () => {
   it('a proof older than rollingMaxAgeS no longer verifies its pair', async () => {
     const text = clusterText('both', 'rollingMaxAgeS: 240');
     const ledger = new RollingLedger();
-    let last;
+    let last: Awaited<ReturnType<typeof serveRun>> | undefined;
     for (let run = 0; run < 6; run++) last = await serveRun(text, 'node1', ledger, T0 + run * 60_000);
     expect(last!.status).toBe('warn');
     expect(rollingOf(last!).coverage).toMatchObject({ stale: 4, never: 0 });
