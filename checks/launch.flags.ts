@@ -7,7 +7,7 @@ import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt,
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { isSecretName, REDACTED } from '../src/util/redact.js';
-import { inspectModel, locateModel, type ModelFiles } from '../src/probes/model.js';
+import { configNumber, resolveModel, type ResolvedModel } from '../src/probes/model-resolve.js';
 import { modelHeadsOf } from '../src/data/model-heads.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -26,9 +26,14 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Qwen3.5 is a hybrid (Gated DeltaNet + attention) model: Mamba-style state in the KV cache. */
-function isQwen35(model: string | undefined): boolean {
-  return model !== undefined && /qwen3[._-]?5/i.test(model);
+/**
+ * Qwen3.5 is a hybrid (Gated DeltaNet + attention) model: Mamba-style state in the KV cache.
+ * Its config.json says so (model_type qwen3_5, qwen3_5_moe); without the weights, its name.
+ */
+function isQwen35(model: ResolvedModel | undefined): boolean {
+  if (!model) return false;
+  if (model.identity.modelType !== null) return /^qwen3_5/.test(model.identity.modelType);
+  return /qwen3[._-]?5/i.test(model.identity.id ?? model.identity.name);
 }
 
 /** The NPU family the server will run on: npu-smi's, or the profile's when npu-smi cannot tell. */
@@ -194,40 +199,22 @@ function fullGraph(args: ServeArgs, json: Map<string, unknown>): boolean {
   return !(typeof mode === 'string' && /^(PIECEWISE|NONE)$/i.test(mode));
 }
 
-/** What the weights say of themselves, when they are on this host. */
-async function localWeights(ctx: CheckContext, view: LaunchView): Promise<ModelFiles | undefined> {
-  const model = view.serve?.parsed.model;
-  if (!model) return undefined;
-  return ctx.shared('launch.flags:weights', async () => {
-    const location = await locateModel(ctx, view, model);
-    if (location.kind !== 'path' && location.kind !== 'cached') return undefined;
-    const directory = await inspectModel(ctx, location.path);
-    return directory.ok ? directory.files : undefined;
-  });
-}
-
-function configNumber(config: Record<string, unknown> | null, key: string): number | undefined {
-  if (!config) return undefined;
-  const text = isObject(config.text_config) ? config.text_config : undefined;
-  const value = config[key] ?? text?.[key];
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
 /**
  * vLLM splits the attention heads over TP (ModelConfig.verify_with_parallel_config: "Total number
  * of attention heads must be divisible by tensor parallel size"), and the KV heads too, or
  * replicates them when TP is a multiple of them.
  */
-function checkHeads(view: LaunchView, args: ServeArgs, weights: ModelFiles | undefined, problems: Problem[]): void {
+function checkHeads(view: LaunchView, args: ServeArgs, model: ResolvedModel | undefined, problems: Problem[]): void {
   const layout = parallelism(args);
   if (layout.unknowns.length > 0 || layout.problems.length > 0 || layout.tp <= 1) return;
-  const model = args.model?.known ? args.model.text : undefined;
-  if (!model) return;
-  const fromConfig = configNumber(weights?.config ?? null, 'num_attention_heads');
-  const row = fromConfig === undefined ? modelHeadsOf(model) : undefined;
+  if (!model?.argument.known) return;
+  const named = model.argument.text;
+  const fromConfig = configNumber(model.config, 'num_attention_heads');
+  // without config.json, the model it resolves to (a hub id, a cache path's ORG/NAME), never the revision hash
+  const row = fromConfig === undefined ? modelHeadsOf(model.identity.name) : undefined;
   const heads = fromConfig ?? row?.heads;
   if (heads === undefined) return;
-  const kvHeads = fromConfig !== undefined ? (configNumber(weights!.config, 'num_key_value_heads') ?? heads) : row!.kvHeads;
+  const kvHeads = fromConfig !== undefined ? (configNumber(model.config, 'num_key_value_heads') ?? heads) : row!.kvHeads;
   const tableId = row?.id ?? '';
   const source = (t: Text) => (fromConfig !== undefined ? t.weightsConfig : t.tableConfig({ id: tableId }));
   const tp = layout.tp;
@@ -239,9 +226,9 @@ function checkHeads(view: LaunchView, args: ServeArgs, weights: ModelFiles | und
   const fix = (t: Text) => t.headsFix({ script: view.name, line: flag.line, suggestion: suggestion(t), fits: fits.join(', ') });
   const where = at(view, flag.line);
   if (heads % tp !== 0) {
-    problems.push({ level: 'fail', text: (t) => t.headsNotDivided({ flag: flag.written, tp, at: where, heads, model, source: source(t) }), fix });
+    problems.push({ level: 'fail', text: (t) => t.headsNotDivided({ flag: flag.written, tp, at: where, heads, model: named, source: source(t) }), fix });
   } else if (tp >= kvHeads ? tp % kvHeads !== 0 : kvHeads % tp !== 0) {
-    problems.push({ level: 'fail', text: (t) => t.kvHeadsNotFit({ flag: flag.written, tp, at: where, kvHeads, model, source: source(t) }), fix });
+    problems.push({ level: 'fail', text: (t) => t.kvHeadsNotFit({ flag: flag.written, tp, at: where, kvHeads, model: named, source: source(t) }), fix });
   }
 }
 
@@ -250,12 +237,13 @@ function checkHeads(view: LaunchView, args: ServeArgs, weights: ModelFiles | und
  * --quantization ascend (quantization.md: "specifying the --quantization ascend parameter";
  * LLM-Compressor weights need no flag). A W8A8/W4A8 name without the local files is a hint only.
  */
-function checkQuantization(view: LaunchView, args: ServeArgs, weights: ModelFiles | undefined, problems: Problem[]): void {
+function checkQuantization(view: LaunchView, args: ServeArgs, resolved: ResolvedModel | undefined, problems: Problem[]): void {
   const quantization = lastFlag(args, 'quantization');
   if (quantization?.value && !quantization.value.known) return;
   if (quantization?.value?.text === 'ascend') return;
   const model = args.model?.known ? args.model.text : undefined;
-  if (!model) return;
+  if (!model || !resolved) return;
+  const weights = resolved.files;
   const described = weights?.quantDescriptions ?? [];
   const line = quantization?.line ?? view.serve!.line;
   if (described.length > 0) {
@@ -266,7 +254,7 @@ function checkQuantization(view: LaunchView, args: ServeArgs, weights: ModelFile
       text: (t) => t.msModelSlim({ model, description, quantization: given }),
       fix: (t) => t.quantizationFix({ script: view.name, line }),
     });
-  } else if (!weights && /(^|[-_./])w(8a8|4a8)/i.test(model.replace(/^.*\//, '')) && !quantization) {
+  } else if (!weights && /(^|[-_./])w(8a8|4a8)/i.test(resolved.identity.name) && !quantization) {
     problems.push({
       level: 'warn',
       text: (t) => t.looksQuantized({ model }),
@@ -285,7 +273,7 @@ function checkQuantization(view: LaunchView, args: ServeArgs, weights: ModelFile
 const TORCHAIR_MODEL_TYPES = ['deepseek', 'pangu', 'kimi_k2', 'qwen'] as const;
 const TORCHAIR_SOURCE = 'vllm-ascend v0.11.0 vllm_ascend/ascend_config.py, TORCHAIR_MODEL_LIST';
 
-function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, weights: ModelFiles | undefined, problems: Problem[]): void {
+function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, resolved: ResolvedModel | undefined, problems: Problem[]): void {
   const additional = json.get('additional-config');
   const torchair = isObject(additional) ? additional.torchair_graph_config : undefined;
   if (!isObject(torchair) || torchair.enabled !== true) return;
@@ -298,10 +286,10 @@ function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unkn
       fix: (t) => t.torchairEagerFix({ script: view.name, line }),
     });
   }
-  const configType = weights?.config && typeof weights.config.model_type === 'string' ? weights.config.model_type : undefined;
+  const configType = resolved?.identity.modelType ?? undefined;
   const model = args.model?.known ? args.model.text : undefined;
-  // without the weights, the model's name stands in for its model_type: a guess, so a warning
-  const guessed = configType === undefined && model !== undefined ? model.replace(/^.*\//, '').toLowerCase().replace(/-/g, '_') : undefined;
+  // without the weights, the model's name (the hub id it resolves to) stands in for its model_type: a guess, so a warning
+  const guessed = configType === undefined && model !== undefined && resolved ? resolved.identity.name.toLowerCase().replace(/-/g, '_') : undefined;
   const type = configType?.toLowerCase() ?? guessed;
   if (type === undefined || TORCHAIR_MODEL_TYPES.some((supported) => type.includes(supported))) return;
   const what = (t: Text) => (configType !== undefined ? t.torchairModelType({ modelType: configType }) : t.torchairModelName({ model: model ?? '' }));
@@ -313,7 +301,7 @@ function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unkn
 }
 
 /** The rules of the Atlas 300I Duo / 200I Pro guide for Qwen3.5 dense. */
-function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, problems: Problem[]): void {
+function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, resolved: ResolvedModel | undefined, problems: Problem[]): void {
   const line = view.serve!.line;
   const dtype = lastFlag(args, 'dtype');
   if (!dtype?.value || dtype.value.text !== 'float16') {
@@ -324,9 +312,8 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
       fix: (t) => t.fp16Fix({ script: view.name, line: dtype?.line ?? line }),
     });
   }
-  const model = args.model?.text;
   const ssm = lastFlag(args, 'mamba-ssm-cache-dtype');
-  if (isQwen35(model) && (!ssm?.value || ssm.value.text !== 'float16')) {
+  if (isQwen35(resolved) && (!ssm?.value || ssm.value.text !== 'float16')) {
     problems.push({
       level: 'warn',
       text: (t) => t.ssmFp16({ dtype: ssm?.value ? ssm.value.text : null }),
@@ -408,13 +395,12 @@ function checkGivenTwice(view: LaunchView, args: ServeArgs, problems: Problem[])
 }
 
 /** Qwen3.5 with prefix caching needs --mamba-cache-mode align. */
-function checkPrefixCaching(view: LaunchView, args: ServeArgs, problems: Problem[]): void {
-  const model = args.model?.text;
-  if (!isQwen35(model) || booleanFlag(args, 'enable-prefix-caching') !== true) return;
+function checkPrefixCaching(view: LaunchView, args: ServeArgs, resolved: ResolvedModel | undefined, problems: Problem[]): void {
+  if (!isQwen35(resolved) || booleanFlag(args, 'enable-prefix-caching') !== true) return;
   const mode = lastFlag(args, 'mamba-cache-mode');
   if (mode?.value?.text === 'align') return;
   const line = lastFlag(args, 'enable-prefix-caching')!.line;
-  const hybrid = model!;
+  const hybrid = resolved!.argument.text;
   problems.push({
     level: 'warn',
     text: (tt) => tt.prefixCaching({ model: hybrid }),
@@ -487,16 +473,16 @@ export default defineCheck({
       checkRanks(view, args, problems);
       checkConcurrency(ctx, view, args, problems);
     }
+    const model = await resolveModel(ctx, view);
     checkGivenTwice(view, args, problems);
-    checkPrefixCaching(view, args, problems);
+    checkPrefixCaching(view, args, model, problems);
     checkMtpCaptureSizes(view, args, json, problems);
     const npuFamily = await family(ctx);
     evidence.family = npuFamily;
-    if (npuFamily === '310p') check310p(view, args, json, problems);
-    const weights = await localWeights(ctx, view);
-    checkHeads(view, args, weights, problems);
-    checkQuantization(view, args, weights, problems);
-    checkTorchair(view, args, json, weights, problems);
+    if (npuFamily === '310p') check310p(view, args, json, model, problems);
+    checkHeads(view, args, model, problems);
+    checkQuantization(view, args, model, problems);
+    checkTorchair(view, args, json, model, problems);
     return verdict(ctx, serve.form, args, json, evidence, problems);
   },
 });

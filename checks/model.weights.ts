@@ -3,7 +3,8 @@ import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { booleanFlag, lastFlag } from '../src/parsers/vllm-args.js';
 import { at, launchView, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
-import { inspectModel, locateModel, type ModelDirectory, type ModelFiles, type ModelLocation } from '../src/probes/model.js';
+import type { ModelDirectory, ModelFiles, ModelLocation } from '../src/probes/model.js';
+import { resolveModel } from '../src/probes/model-resolve.js';
 import { npuInventory, parseDeviceList } from '../src/probes/npu.js';
 import { formatBytes } from '../src/util/size.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
@@ -222,13 +223,15 @@ export default defineCheck({
         evidence: { script: view.input.file, model: model.text, line, placeholder },
       });
     }
-    const location = await locateModel(ctx, view, model);
+    const resolved = (await resolveModel(ctx, view))!;
+    const { location } = resolved;
     const evidence: Record<string, unknown> = { script: view.input.file, model: model.text, line, location };
     if (!('path' in location)) return unlocatedModel(ctx, view, location, line, evidence);
 
     const path = location.path;
     const whereIn = (text: Text) => (location.kind === 'cached' ? text.cachedAt({ id: location.id, path }) : path);
-    const inspected = await inspectModel(ctx, path);
+    // the resolver reads every directory the argument leads to
+    const inspected = resolved.inspected!;
     if (!inspected.ok) return unreadableDirectory(ctx, view, path, inspected, line, evidence);
     const files = inspected.files;
     evidence.files = {

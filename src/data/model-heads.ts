@@ -10,7 +10,7 @@
 export interface ModelHeads {
   /** the Hugging Face id the numbers were read from */
   id: string;
-  /** matches the last path segment of the served model, case-insensitive */
+  /** matches the model's name (the resolver's identity: a hub id's NAME, not a cache revision), case-insensitive */
   pattern: RegExp;
   heads: number;
   kvHeads: number;
@@ -33,8 +33,7 @@ export const MODEL_HEADS: readonly ModelHeads[] = [
   { id: 'zai-org/GLM-4.5', pattern: /^glm-4\.5(-air)?\b/i, heads: 96, kvHeads: 8 },
 ];
 
-/** The table row of a served model ("/models/Qwen3-235B-A22B-w8a8" -> Qwen/Qwen3-235B-A22B). */
-export function modelHeadsOf(model: string): ModelHeads | undefined {
-  const name = model.replace(/\/+$/, '').replace(/^.*\//, '');
+/** The table row of a model by its name (src/probes/model-resolve.ts: "Qwen3-235B-A22B-w8a8" -> Qwen/Qwen3-235B-A22B). */
+export function modelHeadsOf(name: string): ModelHeads | undefined {
   return MODEL_HEADS.find((row) => row.pattern.test(name));
 }

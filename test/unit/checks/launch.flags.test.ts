@@ -162,4 +162,38 @@ describe('launch.flags', () => {
     expect(outcome.status).toBe('warn');
     expect(outcome.message).toBe('--port is given twice with different values (1, then 2 at line 1): vllm keeps the last');
   });
+
+  describe('the attention heads of the model the argument resolves to', () => {
+    const HF = '/root/.cache/huggingface/hub/models--Qwen--Qwen3-235B-A22B';
+    const REVISION = 'b51c43f2e7d4a9c0b1e3f5a7c9d1e3f5a7b9c1d3';
+    const SNAPSHOT = `${HF}/snapshots/${REVISION}`;
+    const shard = { kind: 'file' as const, content: '', size: 1024 };
+    const tp5 = (model: string) => `vllm serve ${model} --tensor-parallel-size 5 --served-model-name qwen3\n`;
+
+    it('fails TP 5 on the Hugging Face cache path of Qwen3-235B-A22B: 64 heads, from the cache path without config.json', async () => {
+      const { outcome } = await runOn(check, a3Node({ files: { [`${SNAPSHOT}/model-00001-of-00001.safetensors`]: shard } }), {}, { launch: tp5(`${SNAPSHOT}/`) });
+      expect(outcome.status).toBe('fail');
+      expect(outcome.message).toMatch(/^--tensor-parallel-size 5 \(run\.sh:1\) does not divide the 64 attention heads of \/root\/.*\/snapshots\/b51c43.*Qwen\/Qwen3-235B-A22B/);
+      expect(outcome.remediation).toContain('--tensor-parallel-size 4');
+    });
+
+    it('fails it from config.json when the snapshot holds it, and for the bare hub id in the cache', async () => {
+      const files = { [`${SNAPSHOT}/config.json`]: '{"model_type": "qwen3_moe", "num_attention_heads": 64, "num_key_value_heads": 4}', [`${SNAPSHOT}/model-00001-of-00001.safetensors`]: shard, [`${HF}/refs/main`]: `${REVISION}\n` };
+      const written = await runOn(check, a3Node({ files }), {}, { launch: tp5(SNAPSHOT) });
+      expect(written.outcome.status).toBe('fail');
+      expect(written.outcome.message).toContain("64 attention heads");
+      expect(written.outcome.message).toContain('config.json');
+      const bare = await runOn(check, a3Node({ files }), {}, { launch: tp5('Qwen/Qwen3-235B-A22B') });
+      expect(bare.outcome.status).toBe('fail');
+      expect(bare.outcome.message).toContain('64 attention heads');
+    });
+
+    it("believes the weights' config.json over the directory's name", async () => {
+      // named after Qwen3-0.6B (16 heads, which TP 16 divides), holding a 40-head model
+      const files = { '/models/Qwen3-0.6B/config.json': '{"model_type": "qwen3", "num_attention_heads": 40, "num_key_value_heads": 8}' };
+      const { outcome } = await runOn(check, a3Node({ files }), {}, { launch: 'vllm serve /models/Qwen3-0.6B --tensor-parallel-size 16\n' });
+      expect(outcome.status).toBe('fail');
+      expect(outcome.message).toContain('40 attention heads');
+    });
+  });
 });
