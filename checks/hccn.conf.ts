@@ -18,6 +18,7 @@ export default defineCheck({
   category: 'hccn',
   order: 10,
   level: 'required',
+  action: 'reconfigure',
   prefetch: prefetchDeviceIps,
   async run(ctx) {
     const t = ctx.text.checks['hccn.conf'];

@@ -18,6 +18,7 @@ export default defineCheck({
   category: 'hccn',
   order: 60,
   level: 'required',
+  action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnGateway, hccnIp]),
   async run(ctx) {
     const t = ctx.text.checks['hccn.gateway'];

@@ -29,6 +29,7 @@ export default defineCheck({
   category: 'hccn',
   order: 20,
   level: 'required',
+  action: 'reconfigure',
   prefetch: (ctx) => Promise.all([prefetchDeviceIps(ctx), askIpsEarly(ctx)]).then(() => undefined),
   async run(ctx) {
     const t = ctx.text.checks['hccn.ip'];

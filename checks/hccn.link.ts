@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 30,
   level: 'required',
+  action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnLink]),
   async run(ctx) {
     const t = ctx.text.checks['hccn.link'];

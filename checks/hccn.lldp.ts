@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 70,
   level: 'recommended',
+  action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnLldp]),
   async run(ctx) {
     const t = ctx.text.checks['hccn.lldp'];

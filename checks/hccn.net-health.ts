@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 40,
   level: 'required',
+  action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnNetHealth]),
   async run(ctx) {
     const t = ctx.text.checks['hccn.net-health'];

@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 50,
   level: 'recommended',
+  action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnNetdetect]),
   async run(ctx) {
     const t = ctx.text.checks['hccn.netdetect'];

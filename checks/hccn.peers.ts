@@ -230,6 +230,7 @@ export default defineCheck({
   category: 'hccn',
   order: 100,
   level: 'required',
+  action: 'reconfigure',
   budgetMs(ctx) {
     const pings = plannedUpperBound(ctx);
     const concurrency = Math.max(1, ctx.profile.hccn.concurrency);

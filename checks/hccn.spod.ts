@@ -9,6 +9,7 @@ export default defineCheck({
   category: 'hccn',
   order: 90,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['hccn.spod'];
     const list = ctx.text.report.list;

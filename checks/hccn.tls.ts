@@ -21,6 +21,7 @@ export default defineCheck({
   category: 'hccn',
   order: 80,
   level: 'required',
+  action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnTls]),
   async run(ctx) {
     const t = ctx.text.checks['hccn.tls'];

@@ -20,6 +20,7 @@ export default defineCheck({
   category: 'host',
   order: 40,
   level: 'recommended',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['host.disk'];
     const entries = ctx.profile.host.disk;

@@ -12,6 +12,7 @@ export default defineCheck({
   category: 'host',
   order: 20,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['host.shm'];
     const min = ctx.profile.host.shmMin;

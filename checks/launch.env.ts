@@ -201,6 +201,7 @@ export default defineCheck({
   category: 'launch',
   order: 60,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const english = en.checks['launch.env'];
     const view = await launchView(ctx);

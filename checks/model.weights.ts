@@ -206,6 +206,7 @@ export default defineCheck({
   category: 'launch',
   order: 80,
   level: 'required',
+  action: 'reconfigure',
   // title, why, fix, reads and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {
     const t = ctx.text.checks['model.weights'];

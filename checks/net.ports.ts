@@ -12,6 +12,7 @@ export default defineCheck({
   category: 'network',
   order: 20,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['net.ports'];
     const hostCfg = ctx.profile.host;

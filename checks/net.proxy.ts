@@ -12,6 +12,7 @@ export default defineCheck({
   category: 'network',
   order: 10,
   level: 'recommended',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['net.proxy'];
     const env = ctx.host.env();

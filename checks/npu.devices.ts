@@ -25,6 +25,7 @@ export default defineCheck({
   category: 'npu',
   order: 20,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.devices'];
     const [set, container, inventory, listing] = await Promise.all([mountSetOf(ctx), ctx.container(), npuInventory(ctx), ctx.host.readDir('/dev')]);

@@ -75,6 +75,7 @@ export default defineCheck({
   category: 'npu',
   order: 30,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.driver-files'];
     const [set, family, container, install] = await Promise.all([mountSetOf(ctx), knownFamily(ctx), ctx.container(), ascendInstall(ctx)]);

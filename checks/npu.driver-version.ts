@@ -29,6 +29,7 @@ export default defineCheck({
   category: 'npu',
   order: 80,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.driver-version'];
     const [file, inventory, container] = await Promise.all([driverVersionInfo(ctx), npuInventory(ctx), ctx.container()]);

@@ -11,6 +11,7 @@ export default defineCheck({
   category: 'npu',
   order: 90,
   level: 'recommended',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.firmware-version'];
     const [boardRead, firmwareFile, driverFile, container] = await Promise.all([npuBoard(ctx), firmwareVersionInfo(ctx), driverVersionInfo(ctx), ctx.container()]);

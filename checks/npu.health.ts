@@ -1,4 +1,5 @@
 import { fail, pass, warn } from '../src/core/outcome.js';
+import { worstAction, type Action } from '../src/core/ids/actions.js';
 import type { CheckContext } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { healthInfo, parseNpuSmiKeyValue, type NpuHealthInfo } from '../src/parsers/npu-smi-kv.js';
@@ -6,6 +7,14 @@ import { commandProblem } from '../src/probes/commands.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
 import { deviceLabel, npuInventory, selectVisible, visibleDevices, type NpuDevice } from '../src/probes/npu.js';
 import { summarizeList } from '../src/util/text.js';
+
+/**
+ * The action of a health status without a known fault code, as the Ascend device plugin handles
+ * a fault it has no level for: a minor one is watched, any other takes the chip out of service.
+ */
+function statusAction(health: string): Action {
+  return /^warning$/i.test(health) ? 'monitor' : 'isolate-npu';
+}
 
 /** Details are fetched for this many unhealthy chips at most: enough to act on, cheap on a sick node. */
 const DETAIL_LIMIT = 4;
@@ -40,6 +49,8 @@ export default defineCheck({
   category: 'npu',
   order: 60,
   level: 'required',
+  // each non-OK outcome says its own, from the chips' health
+  action: 'isolate-npu',
   async run(ctx) {
     const t = ctx.text.checks['npu.health'];
     const list = ctx.text.report.list;
@@ -72,12 +83,14 @@ export default defineCheck({
         actual: blocking.map((u) => `${deviceLabel(u.device, inventory.family)}: ${u.device.health}`).join(', '),
         remediation,
         evidence,
+        action: worstAction(blocking.map((u) => statusAction(u.device.health))),
       });
     }
     if (unhealthy.length > 0) {
       return warn(t.notOkOutside({ count: unhealthy.length, source: visible.source, devices: summarizeList(unhealthy.map((u) => describe(ctx, u)), 3, list) }), {
         remediation,
         evidence,
+        action: worstAction(unhealthy.map((u) => statusAction(u.device.health))),
       });
     }
     return pass(t.allOk({ count: inventory.devices.length }), { evidence });

@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'npu',
   order: 10,
   level: 'required',
+  action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.tools'];
     const [npuSmi, hccnTool, family, container, set] = await Promise.all([

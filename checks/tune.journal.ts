@@ -7,6 +7,7 @@ export default defineCheck({
   category: 'tuning',
   order: 60,
   level: 'recommended',
+  action: 'reconfigure',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {
     const t = ctx.text.checks['tune.journal'];

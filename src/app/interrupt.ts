@@ -91,6 +91,8 @@ export function unfinishedResult(check: Check, ctx: CheckContext, signal: NodeJS
     status: 'error',
     message: ctx.text.errors.unfinished({ signal }),
     remediation: ctx.text.errors.runAgain,
+    // the run was stopped, not the host found wanting: nothing to do but run it again
+    action: 'none',
     evidence: { interrupted: signal },
     durationMs,
   };

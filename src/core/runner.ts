@@ -7,7 +7,8 @@ import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
 import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
-import type { Check, CheckContext, CheckResult, Level, Outcome, Waiver } from './types.js';
+import type { Action } from './ids/actions.js';
+import type { ActionRule, Check, CheckContext, CheckResult, Level, Outcome, Status, Waiver } from './types.js';
 
 export interface RunOptions {
   /** checks running at once */
@@ -131,7 +132,25 @@ export function applyPolicy(check: Check, outcome: Outcome, input: PolicyInput):
   if (refused) result.waiverRefused = refused;
   if (expired) result.waiverExpired = expired;
   if (outcome.causedBy !== undefined && outcome.causedBy !== check.id && status !== 'pass') result.causedBy = outcome.causedBy;
+  const action = actionOf(check.action, outcome);
+  if (action !== undefined) result.action = action;
   return result;
+}
+
+/**
+ * The action of a result: the outcome's own, else what the check's rule says for the status it
+ * was observed with (a recommended check's fail reported as warn, or a waived one, keeps the
+ * action of what was found); undefined on a pass.
+ */
+export function actionOf(rule: ActionRule, outcome: Pick<Outcome, 'status' | 'action'>): Action | undefined {
+  const status: Status = outcome.status;
+  if (status === 'pass') return undefined;
+  if (outcome.action !== undefined) return outcome.action;
+  if (typeof rule === 'string') return status === 'error' ? 'reconfigure' : status === 'skip' ? 'none' : rule;
+  if (status === 'fail') return rule.fail;
+  if (status === 'warn') return rule.warn ?? rule.fail;
+  if (status === 'error') return rule.error ?? 'reconfigure';
+  return rule.skip ?? 'none';
 }
 
 function firstLine(text: string): string {
@@ -146,6 +165,7 @@ async function runOne(check: Check, ctx: CheckContext): Promise<Outcome> {
       status: 'error' as const,
       message: t.checkTimedOut({ id: check.id, budgetMs: budget }),
       remediation: t.largerTimeout({ id: check.id }),
+      action: 'reconfigure' as const,
     }));
   } catch (caught) {
     const reason = caught instanceof Error ? caught.message : String(caught);
@@ -153,6 +173,8 @@ async function runOne(check: Check, ctx: CheckContext): Promise<Outcome> {
       status: 'error',
       message: t.internalError({ id: check.id, reason: firstLine(reason) }),
       remediation: t.reportInternal({ id: check.id }),
+      // a defect of qprep, not of the host: nothing to do on the node but report it
+      action: 'none',
       evidence: { stack: caught instanceof Error ? (caught.stack ?? '').split('\n').slice(0, 6).join('\n') : reason },
     };
   }

@@ -3,6 +3,7 @@ import type { ContainerInfo } from '../host/container.js';
 import type { Host } from '../host/types.js';
 import type { Catalogue, Lang } from '../i18n/index.js';
 import type { Change } from './change.js';
+import type { Action } from './ids/actions.js';
 import type { Category } from './ids/categories.js';
 import type { CheckId } from './ids/checks.js';
 import type { LaunchInput } from './launch-input.js';
@@ -36,7 +37,19 @@ export interface Outcome {
    * table could not be read): the human report names the cause once and lists this check under it.
    */
   causedBy?: CheckId;
+  /**
+   * What to do about this outcome, when it is not what the check's `action` rule says for its
+   * status (npu.health: the handling level of the worst fault code). Ignored on a pass.
+   */
+  action?: Action;
 }
+
+/**
+ * The action of a check's non-pass outcomes that name none of their own. One action stands for
+ * its fails and warnings; an `error` (it could not assess: a tool missing, a file unreadable) is
+ * `reconfigure` and a `skip` is `none` unless the rule says otherwise.
+ */
+export type ActionRule = Action | { fail: Action; warn?: Action; error?: Action; skip?: Action };
 
 export interface CheckContext {
   readonly host: Host;
@@ -73,6 +86,8 @@ export interface Check {
    */
   readonly order: number;
   readonly level: Level;
+  /** what its non-pass results tell the operator to do, unless an outcome says otherwise */
+  readonly action: ActionRule;
   /** one paragraph: why this matters for a vllm-ascend deployment */
   readonly why: string;
   /** the files and commands the check reads, for `qprep explain` */
@@ -124,5 +139,7 @@ export interface CheckResult {
   waiverExpired?: Required<Waiver>;
   /** the id of the check whose problem this one's follows from; set only when that check did not pass */
   causedBy?: string;
+  /** what to do about it: present on every non-pass result (a skip: none) */
+  action?: Action;
   durationMs: number;
 }

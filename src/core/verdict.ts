@@ -1,9 +1,11 @@
+import { worstAction, type Action } from './ids/actions.js';
 import type { CheckResult, Status } from './types.js';
 
-export type Summary = Record<Status, number>;
+/** The results counted by status, and the worst action any of them asks for (`none` when none does). */
+export type Summary = Record<Status, number> & { worstAction: Action };
 
 export function summarize(results: readonly CheckResult[]): Summary {
-  const summary: Summary = { pass: 0, warn: 0, fail: 0, skip: 0, error: 0 };
+  const summary: Summary = { pass: 0, warn: 0, fail: 0, skip: 0, error: 0, worstAction: worstAction(results.map((r) => r.action)) };
   for (const result of results) summary[result.status]++;
   return summary;
 }

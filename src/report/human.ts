@@ -130,11 +130,17 @@ function entryLines(ctx: EntryContext, result: CheckResult, withFix: boolean, su
     const more = result.details.length - MAX_DETAIL_LINES;
     if (more > 0) lines.push(`${indent}${chalk.dim(`· ${t.moreDetails({ more })}`)}`);
   }
+  // "fix: " and " or: " are as wide, so that the alternatives line up under the command; a
+  // wider "action:" reaches further left, its colon under theirs
+  const labelWidth = Math.max(visibleWidth(t.fixLabel), visibleWidth(t.orLabel));
+  const right = (word: string) => ' '.repeat(Math.max(0, labelWidth - visibleWidth(word))) + chalk.cyan(word);
+  // reconfigure is what the fix line says: the line is printed for the actions that ask more (or less) than the fix
+  if (result.status !== 'pass' && result.action !== undefined && result.action !== 'none' && result.action !== 'reconfigure') {
+    const over = Math.max(0, visibleWidth(t.actionLabel) - labelWidth);
+    lines.push(`${indent.slice(over)}${right(t.actionLabel)} ${t.actionLine({ action: result.action, meaning: t.actions[result.action] })}`);
+  }
   if (withFix && result.status !== 'pass' && result.remediation) {
     // fix commands are never wrapped: a command cut in two does not paste
-    // "fix: " and " or: " are as wide, so that the alternatives line up under the command
-    const labelWidth = Math.max(visibleWidth(t.fixLabel), visibleWidth(t.orLabel));
-    const right = (word: string) => ' '.repeat(labelWidth - visibleWidth(word)) + chalk.cyan(word);
     for (const line of fixLines(result.remediation, ctx.invocation)) {
       const label = line.label === 'fix' ? right(t.fixLabel) : line.label === 'or' ? right(t.orLabel) : ' '.repeat(labelWidth);
       lines.push(`${indent}${label} ${line.text}`);
@@ -263,7 +269,8 @@ function problemsFirst(report: Report, ctx: EntryContext): string[] {
 function summaryLine(report: Report, chalk: ChalkInstance, t: ReportText, hint: string): string {
   const s = report.summary;
   const counts = (['pass', 'warn', 'fail', 'skip', 'error'] as const).map((status) => paint(chalk, status, t.summaryCount({ count: s[status], status: t.statuses[status] })));
-  return t.summary({ checks: report.checks.length, counts: counts.join(t.countSeparator), duration: seconds(t, report.durationMs) }) + hint;
+  const worst = s.worstAction !== undefined && s.worstAction !== 'none' ? t.worstAction({ action: s.worstAction }) : '';
+  return t.summary({ checks: report.checks.length, counts: counts.join(t.countSeparator), duration: seconds(t, report.durationMs) }) + worst + hint;
 }
 
 /**

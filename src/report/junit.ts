@@ -62,6 +62,7 @@ function details(result: CheckResult, blocking: boolean): string {
   if (result.actual !== undefined) lines.push(`actual: ${result.actual}`);
   if (result.status !== 'pass' && result.details) lines.push(...result.details.map((d) => `  ${d}`));
   if (result.waived) lines.push(`waived: ${result.waived.reason}${result.waived.expires ? ` (until ${result.waived.expires})` : ''}`);
+  if (result.status !== 'pass' && result.action !== undefined && result.action !== 'none') lines.push(`action: ${result.action}`);
   if (result.status !== 'pass' && result.remediation) lines.push(`fix: ${result.remediation}`);
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { ACTIONS } from '../core/ids/actions.js';
 import { STATUSES } from '../core/types.js';
 import { wellFormed } from '../util/text.js';
 import type { ErrorReport, Report } from './schema.js';
@@ -106,6 +107,11 @@ export function reportFamilies(report: Report): Family[] {
         labels: { id: check.id, category: check.category, level: check.level },
         value: blocking.has(check.id) ? 1 : 0,
       })),
+    },
+    {
+      name: 'qprep_worst_action',
+      help: 'The worst action any check of the last run asks for: 1 for it, 0 for the others (none, monitor, reconfigure, restart-workload, reset-npu, isolate-npu, replace-part, mildest first).',
+      samples: ACTIONS.map((action) => ({ labels: { action }, value: (report.summary.worstAction ?? 'none') === action ? 1 : 0 })),
     },
     ...(report.error ? [runErrorFamily(report.error.code)] : []),
   ];

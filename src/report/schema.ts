@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTIONS } from '../core/ids/actions.js';
 import { CATEGORY_IDS } from '../core/ids/categories.js';
 import { factsSchema } from '../facts/schema.js';
 
@@ -11,6 +12,13 @@ import { factsSchema } from '../facts/schema.js';
 export const statusSchema = z.enum(['pass', 'warn', 'fail', 'skip', 'error']);
 export const levelSchema = z.enum(['required', 'recommended']);
 export const categorySchema = z.enum(CATEGORY_IDS);
+export const actionSchema = z
+  .enum(ACTIONS)
+  .describe(
+    'what to do about a finding, mildest first: none (nothing on the host), monitor (keep serving, watch it), reconfigure (a setting, file, mount or package), ' +
+      'restart-workload (stop or re-run the workload), reset-npu (npu-smi set -t reset, the workload stopped first), isolate-npu (take the chip out of service), ' +
+      'replace-part (reseat or replace a module, cable or card)',
+  );
 
 export const toolSchema = z.object({ name: z.literal('qprep'), version: z.string() });
 
@@ -49,6 +57,9 @@ export const checkResultSchema = z.object({
     .string()
     .optional()
     .describe('the id of the check that reports the cause of this problem (npu.smi when the NPU table could not be read); the dependant keeps its own status, message and remediation'),
+  action: actionSchema
+    .optional()
+    .describe('present on every non-pass result (a skip: none): what the check recommends doing about what it found; absent on a pass. Absent in reports of qprep before 0.2'),
   durationMs: z.number().nonnegative(),
 });
 
@@ -58,6 +69,9 @@ export const summarySchema = z.object({
   fail: z.number().int().nonnegative(),
   skip: z.number().int().nonnegative(),
   error: z.number().int().nonnegative(),
+  worstAction: actionSchema
+    .optional()
+    .describe('the worst action of any result of the run (none when nothing asks for one). Absent in reports of qprep before 0.2'),
 });
 
 export const hostInfoSchema = z.object({

@@ -1,3 +1,4 @@
+import { summarize } from '../core/verdict.js';
 import type { Report } from '../report/schema.js';
 import { formatDuration } from '../util/duration.js';
 import { plural } from '../util/text.js';
@@ -22,20 +23,19 @@ export function overBudgetReport(report: Report, budgetMs: number): Report {
     unfinished.size > 0
       ? `the run exceeded its budget of ${budget}: ${unfinished.size} of ${plural(report.checks.length, 'check')} did not finish; no verdict`
       : `the run exceeded its budget of ${budget} after the checks, before the report was complete; no verdict`;
-  return {
-    ...rest,
-    checks: report.checks.map((check) =>
+  const checks: Report['checks'] = report.checks.map((check) =>
       unfinished.has(check.id)
         ? {
             ...check,
             message: `did not finish within the run budget of ${budget}`,
             remediation: 'find the slow probe with qprep check --only ID (every probe is bounded by --timeout), or give qprep serve a longer --budget',
+            action: 'reconfigure' as const,
             evidence: { budgetMs },
           }
         : check,
-    ),
-    error: { code: 'interrupted', message },
-  };
+  );
+  // the unfinished checks' action is now the budget's: the worst action is counted again
+  return { ...rest, checks, summary: summarize(checks), error: { code: 'interrupted', message } };
 }
 
 /** "1.6s", "4m"; under a second as milliseconds. */

@@ -10,5 +10,5 @@ import type { Check } from '../../src/core/types.js';
  */
 export function fakeCheck(id: CheckId, spec: Partial<Omit<CheckSpec, 'id'>> & Pick<CheckSpec, 'run'>): Check {
   const real = catalogue.find((check) => check.id === id)!;
-  return defineCheck({ id, category: real.category, order: real.order, level: real.level, ...spec });
+  return defineCheck({ id, category: real.category, order: real.order, level: real.level, action: real.action, ...spec });
 }

@@ -14,6 +14,7 @@ export function expectChineseTwin(english: Outcome, chinese: Outcome, commands: 
   expect(chinese.actual).toBe(english.actual);
   expect(chinese.evidence).toEqual(english.evidence);
   expect(chinese.causedBy).toBe(english.causedBy);
+  expect(chinese.action).toBe(english.action);
   expect(chinese.message).toMatch(HAN);
   expect(chinese.message).not.toBe(english.message);
   if (english.remediation !== undefined) expect(chinese.remediation).toMatch(HAN);

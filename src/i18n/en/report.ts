@@ -1,3 +1,4 @@
+import type { Action } from '../../core/ids/actions.js';
 import type { Category } from '../../core/ids/categories.js';
 import { plural } from '../../util/text.js';
 
@@ -26,6 +27,21 @@ export const report = {
   /** the status column of the human report; the JSON keeps pass, warn, fail, skip, error */
   statuses: { pass: 'pass', warn: 'warn', fail: 'fail', skip: 'skip', error: 'error' },
   levels: { required: 'required', recommended: 'recommended' },
+  /** what each action asks of the operator; the JSON keeps the action's id (none, monitor, ...) */
+  actions: {
+    none: 'nothing to do on the host',
+    monitor: 'keep serving and watch it',
+    reconfigure: 'change what the fix names',
+    'restart-workload': 'stop or re-run the workload',
+    'reset-npu': 'reset the chip, the workload stopped first',
+    'isolate-npu': 'take the chip out of service',
+    'replace-part': 'reseat or replace the part',
+  } satisfies Record<Action, string>,
+  /** the label of a result's action line, as wide as fix: and or: allow */
+  actionLabel: 'action:',
+  actionLine: (p: { action: string; meaning: string }) => `${p.action} (${p.meaning})`,
+  /** after the counts of the summary line, when a result asks for an action */
+  worstAction: (p: { action: string }) => ` · worst action: ${p.action}`,
   /** the labels of a remediation's lines: the first command, then each alternative */
   fixLabel: 'fix:',
   orLabel: 'or:',

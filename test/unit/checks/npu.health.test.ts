@@ -51,6 +51,8 @@ describe('npu.health', () => {
     const spec = npuHost({ info, commands: [{ argv: [NPU_SMI, 'info', '-t', 'health', '-i', '0', '-c', '1'], stdout: '\tHealth Status                  : Alarm\n\tError Code                     : NA\n' }] });
     const { outcome } = await runOn(check, spec);
     expect(outcome.message).toBe('1 of 16 NPU devices the workload uses is not OK: device 1 (NPU 0 chip 1) Alarm');
+    // no code to look up: an Alarm takes the chip out of service, as the device plugin handles a fault it has no level for
+    expect(outcome.action).toBe('isolate-npu');
   });
 
   it('is an error when npu-smi is missing', async () => {

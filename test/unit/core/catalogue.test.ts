@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../checks/index.js';
+import { ACTIONS } from '../../../src/core/ids/actions.js';
+import { actionOf } from '../../../src/core/runner.js';
 import { REFERENCE_END, REFERENCE_START, renderCheckReference, renderCheckTable, replaceBetween, replaceCheckTable } from '../../../src/report/catalogue-table.js';
 import { renderAll } from '../../../scripts/check-index.mjs';
 import { CATEGORY_IDS } from '../../../src/core/ids/categories.js';
@@ -40,6 +42,15 @@ describe('the check catalogue', () => {
       expect(check.why.length, check.id).toBeGreaterThan(80);
       expect(check.fix.length, check.id).toBeGreaterThan(10);
       expect(check.reads.length, check.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('says for every check what its non-pass results ask the operator to do, from the closed list of actions', () => {
+    for (const check of catalogue) {
+      const actions = typeof check.action === 'string' ? [check.action] : Object.values(check.action);
+      for (const action of actions) expect(ACTIONS, check.id).toContain(action);
+      for (const status of ['fail', 'warn', 'error', 'skip'] as const) expect(ACTIONS, `${check.id} ${status}`).toContain(actionOf(check.action, { status }));
+      expect(actionOf(check.action, { status: 'pass' }), check.id).toBeUndefined();
     }
   });
 

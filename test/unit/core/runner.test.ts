@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pass, fail, error as errorOutcome } from '../../../src/core/outcome.js';
-import { createContext, runChecks, type RunOptions } from '../../../src/core/runner.js';
+import { actionOf, createContext, runChecks, type RunOptions } from '../../../src/core/runner.js';
+import { worstAction } from '../../../src/core/ids/actions.js';
 import { LimitedHost } from '../../../src/host/limited.js';
 import type { CommandOptions } from '../../../src/host/types.js';
 import { CHECK_IDS, type CheckId } from '../../../src/core/ids/checks.js';
@@ -260,6 +261,53 @@ describe('LimitedHost', () => {
   });
 });
 
+describe('actions', () => {
+  it('takes the outcome\'s own action, else the check\'s rule for the status it observed; none on a skip, reconfigure on an error, nothing on a pass', () => {
+    expect(actionOf('restart-workload', { status: 'fail' })).toBe('restart-workload');
+    expect(actionOf('restart-workload', { status: 'warn' })).toBe('restart-workload');
+    expect(actionOf('restart-workload', { status: 'error' })).toBe('reconfigure');
+    expect(actionOf('restart-workload', { status: 'skip' })).toBe('none');
+    expect(actionOf('restart-workload', { status: 'pass', action: 'reset-npu' })).toBeUndefined();
+    expect(actionOf('reconfigure', { status: 'fail', action: 'reset-npu' })).toBe('reset-npu');
+    const rule = { fail: 'replace-part', warn: 'monitor', error: 'none' } as const;
+    expect([actionOf(rule, { status: 'fail' }), actionOf(rule, { status: 'warn' }), actionOf(rule, { status: 'error' }), actionOf(rule, { status: 'skip' })]).toEqual(['replace-part', 'monitor', 'none', 'none']);
+    expect(actionOf({ fail: 'isolate-npu' }, { status: 'warn' })).toBe('isolate-npu');
+  });
+
+  it('keeps the action of what was found on a recommended fail reported as warn and on a waived fail', async () => {
+    const ctx = createContext({ host: new FakeHost({}), profile: profileWith({}), timeoutMs: 100 });
+    const checks = [
+      checkWith('npu.health', { run: async () => fail('NPU 3 Alarm', { action: 'reset-npu' }) }),
+      checkWith('sysctl.swappiness', { level: 'recommended', action: 'replace-part', run: async () => fail('worn out') }),
+      checkWith('npu.idle', { run: async () => fail('held') }),
+      checkWith('cpu.governor', { run: async () => pass('fine') }),
+    ];
+    const results = await runChecks(checks, ctx, options({ ignore: new Set(['npu.idle']) }));
+    expect(results.map((r) => [r.id, r.status, r.action])).toEqual([
+      ['npu.health', 'fail', 'reset-npu'],
+      ['sysctl.swappiness', 'warn', 'replace-part'],
+      ['npu.idle', 'warn', 'restart-workload'],
+      ['cpu.governor', 'pass', undefined],
+    ]);
+    expect(summarize(results).worstAction).toBe('replace-part');
+    expect(worstAction([])).toBe('none');
+    expect(worstAction(['monitor', undefined, 'isolate-npu', 'reconfigure'])).toBe('isolate-npu');
+  });
+
+  it('gives a check that hangs past its watchdog reconfigure (a longer --timeout) and one that throws none (a defect of qprep)', async () => {
+    const ctx = createContext({ host: new FakeHost({}), profile: profileWith({}), timeoutMs: 10 });
+    const checks = [
+      checkWith('npu.health', { run: () => new Promise<Outcome>(() => undefined), budgetMs: () => 30 }),
+      checkWith('npu.idle', { run: async () => { throw new Error('boom'); } }),
+    ];
+    const results = await runChecks(checks, ctx, options());
+    expect(results.map((r) => [r.id, r.status, r.action])).toEqual([
+      ['npu.health', 'error', 'reconfigure'],
+      ['npu.idle', 'error', 'none'],
+    ]);
+  });
+});
+
 describe('verdict', () => {
   const result = (id: string, status: 'pass' | 'warn' | 'fail' | 'skip' | 'error', level: 'required' | 'recommended' = 'required', waived = false) => ({
     id,
@@ -288,6 +336,6 @@ describe('verdict', () => {
   it('maps readiness to exit codes 0 and 1 and counts statuses', () => {
     expect(exitCodeFor(true)).toBe(0);
     expect(exitCodeFor(false)).toBe(1);
-    expect(summarize([result('a', 'pass'), result('b', 'pass'), result('c', 'skip')])).toEqual({ pass: 2, warn: 0, fail: 0, skip: 1, error: 0 });
+    expect(summarize([result('a', 'pass'), result('b', 'pass'), result('c', 'skip')])).toEqual({ pass: 2, warn: 0, fail: 0, skip: 1, error: 0, worstAction: 'none' });
   });
 });

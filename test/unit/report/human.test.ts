@@ -121,4 +121,25 @@ describe('progress', () => {
     progress.stop();
     expect(writes).toEqual([]);
   });
+
+  it('says what to do under a problem, its colon under the fix label, and the worst action of the run in the summary', () => {
+    const acted = reportOf([
+      result({ id: 'npu.health', status: 'fail', message: 'NPU 3 Alarm', remediation: 'npu-smi set -t reset -i 3 -c 0', action: 'reset-npu' }),
+      result({ id: 'sysctl.swappiness', status: 'warn', level: 'recommended', message: 'vm.swappiness is 60', remediation: 'sudo sysctl -w vm.swappiness=0', action: 'reconfigure' }),
+      result({ id: 'host.disk', status: 'skip', message: 'no directory', action: 'none' }),
+    ]);
+    expect(acted.summary.worstAction).toBe('reset-npu');
+    const text = formatHuman(acted, { color: false, detail: 'all' });
+    expect(text).toContain('  ✗ fail   npu.health         NPU 3 Alarm\n          action: reset-npu (reset the chip, the workload stopped first)\n             fix: npu-smi set -t reset -i 3 -c 0\n');
+    // reconfigure is what the fix says: not repeated above it
+    expect(text).toContain('  ! warn   sysctl.swappiness  vm.swappiness is 60\n             fix: sudo sysctl -w vm.swappiness=0\n');
+    // a skip asks for nothing: no action line
+    expect(text).not.toMatch(/no directory\n\s+action:/);
+    expect(text).toContain('3 checks: 0 pass, 1 warn, 1 fail, 1 skip, 0 error · 1.2 s · worst action: reset-npu');
+    const zh = formatHuman({ ...acted, lang: 'zh' }, { color: false, detail: 'all' });
+    expect(zh).toContain('处置: reset-npu（先停止业务，再复位芯片）');
+    expect(zh).toContain(' · 最严重的处置：reset-npu');
+    // a run that asks for nothing says nothing of actions
+    expect(formatHuman(reportOf([result({ id: 'cpu.governor', status: 'pass' })]), { color: false })).not.toContain('action');
+  });
 });

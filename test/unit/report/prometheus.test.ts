@@ -95,6 +95,7 @@ describe.skipIf(!hasTool(PYTHON_PROMETHEUS_CLIENT, 'python3-prometheus-client'))
       'qprep_checks',
       'qprep_check_status',
       'qprep_check_blocking',
+      'qprep_worst_action',
       'qprep_run_duration_seconds',
       'qprep_last_run_timestamp_seconds',
     ]);
@@ -118,7 +119,10 @@ describe.skipIf(!hasTool(PYTHON_PROMETHEUS_CLIENT, 'python3-prometheus-client'))
   it('ready, per-status counts, blocking checks, run time and finish time match the report', () => {
     expect(family(families, 'qprep_ready').samples).toEqual([{ name: 'qprep_ready', labels: {}, value: 0 }]);
     const counts = Object.fromEntries(family(families, 'qprep_checks').samples.map((s) => [s.labels.status, s.value]));
-    expect(counts).toEqual(report.summary);
+    const { worstAction, ...counted } = report.summary;
+    expect(counts).toEqual(counted);
+    const worst = family(families, 'qprep_worst_action').samples.filter((s) => s.value === 1).map((s) => s.labels.action);
+    expect(worst).toEqual([worstAction]);
     const blocking = family(families, 'qprep_check_blocking').samples.filter((s) => s.value === 1).map((s) => s.labels.id);
     expect(blocking).toEqual(report.blocking);
     expect(family(families, 'qprep_run_duration_seconds').samples[0]!.value).toBe(1.234);

@@ -25,6 +25,7 @@ describe('/metrics of qprep serve', () => {
       'qprep_checks gauge',
       'qprep_check_status gauge',
       'qprep_check_blocking gauge',
+      'qprep_worst_action gauge',
       'qprep_run_duration_seconds gauge',
       'qprep_last_run_timestamp_seconds gauge',
       'qprep_runs_total counter',

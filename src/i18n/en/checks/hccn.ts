@@ -113,7 +113,8 @@ export const hccn = {
     allUp: (p: { count: number }) => `all ${p.count} NPU ports are UP`,
     notUp: (p: { down: number; total: number; list: string }) => `${p.down} of ${p.total} NPU ports not UP: ${p.list}`,
     downFix: (p: { device: number }) =>
-      `check the optics and cable of device ${p.device} (hccn_tool -i ${p.device} -optical -g; a growing "link down count" in hccn_tool -i ${p.device} -link_stat -g means a flapping link) and its switch port, then re-run`,
+      `hccn_tool -i ${p.device} -cfg recovery   # restore the port's link\n` +
+      `if it stays DOWN, check the optics and cable of device ${p.device} (hccn_tool -i ${p.device} -optical -g; a growing "link down count" in hccn_tool -i ${p.device} -link_stat -g means a flapping link) and its switch port, then re-run`,
   },
   'hccn.lldp': {
     title: 'NPU ports see their switch (LLDP)',

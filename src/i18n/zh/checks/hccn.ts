@@ -92,7 +92,8 @@ export const hccn: typeof en = {
     allUp: (p) => `全部 ${p.count} 个 NPU 网口均为 UP`,
     notUp: (p) => `${p.total} 个 NPU 网口中有 ${p.down} 个不是 UP：${p.list}`,
     downFix: (p) =>
-      `检查设备 ${p.device} 的光模块和线缆（hccn_tool -i ${p.device} -optical -g；hccn_tool -i ${p.device} -link_stat -g 中的 "link down count" 不断增长说明链路闪断）及其交换机端口，然后重新运行`,
+      `hccn_tool -i ${p.device} -cfg recovery   # 恢复该端口的链路\n` +
+      `若仍为 DOWN，检查设备 ${p.device} 的光模块和线缆（hccn_tool -i ${p.device} -optical -g；hccn_tool -i ${p.device} -link_stat -g 中的 "link down count" 不断增长说明链路闪断）及其交换机端口，然后重新运行`,
   },
   'hccn.lldp': {
     title: 'NPU 网口可见所连交换机（LLDP）',
