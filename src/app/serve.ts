@@ -18,7 +18,7 @@ import { VERSION } from '../version.js';
 import { toCheckOptions } from './check-options.js';
 import type { CommandOptions } from './cli-options.js';
 import { describeFailure } from '../report/error-document.js';
-import { loadProfile, openHost, performCheck, type CheckOptions } from './session.js';
+import { openHost, performCheck, profileFor, type CheckOptions } from './session.js';
 import { takeSignals } from './signals.js';
 
 export type ServeCliOptions = CommandOptions<'serve'>;
@@ -92,9 +92,10 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
   const checkOptions = toCheckOptions(options);
   const logger: Logger = streamLogger(process.stderr);
-  let profile = await loadProfile(checkOptions.profile, checkOptions.lang);
   // opened once before listening, so that a missing or invalid snapshot stops serve at once
   const handle = await openHost(checkOptions);
+  // a replay judges like the node did: the profile the snapshot recorded, unless --profile is given
+  let profile = await profileFor(checkOptions.profile, handle, checkOptions.lang);
 
   // plan: rolling: each pair's last proof, kept for as long as serve runs
   const rolling = new RollingLedger();
@@ -115,6 +116,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     interval: formatDuration(schedule.intervalMs),
     budget: formatBudget(schedule.budgetMs),
     profile: profile.profile.name,
+    profileSource: profile.source,
     source: handle.source.kind,
     root: handle.source.root,
     allowTrigger: options.allowTrigger ?? false,
@@ -123,7 +125,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
 
   const reload = async () => {
     try {
-      profile = await loadProfile(checkOptions.profile, checkOptions.lang);
+      profile = await profileFor(checkOptions.profile, handle, checkOptions.lang);
       agent.reloadError = undefined;
       logger.log('info', 'reload', { profile: profile.profile.name, profileSource: profile.source });
     } catch (error) {

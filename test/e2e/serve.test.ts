@@ -166,6 +166,28 @@ describe('qprep serve --snapshot a2-broken.json', () => {
   });
 });
 
+describe('a replay judges like the node did: the profile the snapshot recorded', () => {
+  it('qprep serve --snapshot a2-node2.json is not ready, as qprep check of the same snapshot says', async () => {
+    const node2 = 'examples/snapshots/a2-node2.json';
+    const check = await qprep(['check', '--snapshot', node2, '--format', 'json']);
+    expect(check.exitCode).toBe(1);
+    const judged = JSON.parse(check.stdout);
+    expect(judged.profile.source).toBe('recorded');
+    const agent = await serve(['--snapshot', node2, '--interval', '1m']);
+    expect(agent.logs[0]).toMatchObject({ event: 'listening', profile: judged.profile.name, profileSource: 'recorded' });
+    await agent.waitForLog((l) => l.event === 'run');
+    const ready = await httpGet(`${agent.base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatch(new RegExp(`^not ready: ${judged.blocking.length} blocking checks: ${judged.blocking.join(', ').replace(/\./g, '\\.')} \\(run `));
+    const report = JSON.parse((await httpGet(`${agent.base}/report`)).body);
+    expect(report.profile).toEqual(judged.profile);
+    expect(report.blocking).toEqual(judged.blocking);
+    // --profile still wins over the recorded one
+    const overridden = await serve(['--snapshot', node2, '--interval', '1m', '--profile', 'default']);
+    expect(overridden.logs[0]).toMatchObject({ profile: 'default', profileSource: 'builtin' });
+  });
+});
+
 describe('qprep serve on a live --root tree', () => {
   it('judges the tree and never tunes it, whatever the tuning checks find', async () => {
     const root = mkdtempSync(join(tmpdir(), 'qprep-serve-root-'));
