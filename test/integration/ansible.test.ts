@@ -160,8 +160,12 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
   /** The preflight playbook over the given hosts (name -> demo snapshot, or host variables of their own). */
   async function preflight(work: string, hosts: Record<string, Record<string, unknown>>, vars: Record<string, unknown> = {}) {
     const controller = join(work, 'controller');
+    // Node.js is a host variable: a host may lack it (extra variables would win over a host's own)
     const withDirs = Object.fromEntries(
-      Object.entries(hosts).map(([node, extra]) => [node, { qprep_install_dir: join(work, node, 'opt'), qprep_state_dir: join(work, node, 'state'), ...extra }]),
+      Object.entries(hosts).map(([node, extra]) => [
+        node,
+        { qprep_install_dir: join(work, node, 'opt'), qprep_state_dir: join(work, node, 'state'), qprep_node_executable: process.execPath, ...extra },
+      ]),
     );
     const args = [
       '-i',
@@ -171,7 +175,6 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
       extraVars(work, {
         qprep_bundle: bundle,
         qprep_profile: PROFILE,
-        qprep_node_executable: process.execPath,
         qprep_controller_node_executable: process.execPath,
         qprep_controller_dir: controller,
         ...vars,
@@ -204,6 +207,34 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
     expect(run.failures.get('a2-node2')).toBe('qprep check did not run on a2-node2: the node was unreachable or failed before it');
     const report = JSON.parse(readFileSync(join(controller, 'reports', 'a2-node1.json'), 'utf8'));
     expect(report.cluster.plan).toBe('full-mesh');
+  }, 600_000);
+
+  it('a node where qprep cannot start (Node.js missing) is MISSING, never judged by the report an earlier run left on it', async () => {
+    const work = tmp('ansible-stale');
+    const hosts = { 'a2-node1': snapshotArgs('a2-healthy'), 'a2-node3': snapshotArgs('a2-healthy-node3') };
+    const first = await preflight(work, hosts);
+    expect(first.run.exitCode, first.run.output).toBe(0);
+    const before = JSON.parse(readFileSync(join(first.controller, 'aggregate.json'), 'utf8'));
+    expect(before.nodes.map((n: { name: string; verdict: string }) => [n.name, n.verdict])).toEqual([
+      ['a2-node1', 'ready'],
+      ['a2-node3', 'ready'],
+    ]);
+    expect(existsSync(join(work, 'a2-node3', 'state', 'report.json'))).toBe(true);
+
+    // the same cluster again, but Node.js is gone from a2-node3: its ready report of the first run is still on it
+    const { run, controller } = await preflight(work, { ...hosts, 'a2-node3': { ...hosts['a2-node3'], qprep_node_executable: join(work, 'no-node', 'bin', 'node') } });
+    expect(run.exitCode, run.output).toBe(2);
+    const verdict = JSON.parse(readFileSync(join(controller, 'aggregate.json'), 'utf8'));
+    expect(verdict.ready).toBe(false);
+    expect(verdict.nodes.map((n: { name: string; verdict: string }) => [n.name, n.verdict])).toEqual([
+      ['a2-node1', 'ready'],
+      ['a2-node3', 'missing'],
+    ]);
+    expect(readdirSync(join(controller, 'reports'))).toEqual(['a2-node1.json']);
+    expect(existsSync(join(work, 'a2-node3', 'state', 'report.json'))).toBe(false);
+    expect(run.failures.get('localhost')).toMatch(/^the cluster is not ready: .*a2-node3 has no report/);
+    expect(readFileSync(join(controller, 'aggregate.txt'), 'utf8')).not.toMatch(/CLUSTER READY/);
+    expect(run.failures.get('a2-node3')).toMatch(/^qprep could not start on a2-node3: .*no-node\/bin\/node/);
   }, 600_000);
 
   it('every node failed: the verdict play still runs and says why', async () => {
