@@ -18,7 +18,7 @@ export default defineCheck({
     if (!inventory.ok) {
       const { problem } = inventory;
       const [container, set] = await Promise.all([ctx.container(), mountSetOf(ctx)]);
-      const remediation = npuSmiRemediation(problem, container.inContainer, set, ctx.text);
+      const remediation = npuSmiRemediation(problem, container.inContainer, set, ctx.text, ctx.host.root);
       const evidence = { argv: inventory.argv, problem, inContainer: container.inContainer };
       if (problem.kind === 'timeout' || problem.kind === 'not-run' || problem.kind === 'killed' || problem.kind === 'unparseable') {
         return error(npuProblemText(problem), { remediation, evidence });

@@ -103,6 +103,8 @@ export const OPTIONS = {
   'serve --interval': { name: 'interval', value: 'duration', kind: 'duration', default: '5m', minMs: 1000, commands: ['serve'] },
   'serve --budget': { name: 'budget', value: 'duration', kind: 'duration', commands: ['serve'] },
   'serve --allow-trigger': { name: 'allowTrigger', kind: 'flag', default: false, commands: ['serve'] },
+  'serve --nfd-features': { name: 'nfdFeatures', value: 'file', kind: 'output', commands: ['serve'] },
+  'serve --annotate': { name: 'annotate', value: 'node', kind: 'text', commands: ['serve'] },
 
   'host --profile': { name: 'profile', value: 'name|file', kind: 'profile', commands: HOST },
   'aggregate --profile': { name: 'profile', value: 'name|file', kind: 'profile', commands: ['aggregate'] },

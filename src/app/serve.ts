@@ -9,6 +9,9 @@ import { reportSchema, type AnyReport } from '../report/schema.js';
 import { Agent } from '../serve/agent.js';
 import { BUDGET_MARKER, formatBudget, overBudgetReport } from '../serve/budget.js';
 import { createServeHandler } from '../serve/http.js';
+import { createPublisher, type PublishOptions } from '../serve/publish.js';
+import { inClusterConfig } from '../host/kube-api.js';
+import { dnsSubdomainProblem } from '../util/k8s-labels.js';
 import { DEFAULT_LISTEN, formatListenAddress, parseListenAddress } from '../serve/listen.js';
 import { streamLogger, type Logger } from '../serve/log.js';
 import { textFor } from '../i18n/index.js';
@@ -68,6 +71,22 @@ function listen(server: Server, host: string, port: number): Promise<number> {
   });
 }
 
+/** --nfd-features and --annotate, judged before serve listens: a bad one stops it with one line. */
+function publishOptions(options: ServeCliOptions, intervalMs: number): PublishOptions {
+  const publish: PublishOptions = { intervalMs };
+  if (options.nfdFeatures !== undefined) {
+    if (options.nfdFeatures === '-') throw new QprepError('usage', '--nfd-features takes the feature file to write, not standard output');
+    publish.featureFile = options.nfdFeatures;
+  }
+  if (options.annotate !== undefined) {
+    // a node's name is a DNS subdomain
+    const problem = dnsSubdomainProblem(options.annotate);
+    if (problem) throw new QprepError('usage', `--annotate ${JSON.stringify(options.annotate)}: not a node name: ${problem.replace('the prefix', 'the name')}`);
+    publish.annotate = { node: options.annotate, api: inClusterConfig(process.env) };
+  }
+  return publish;
+}
+
 /**
  * `qprep serve`: the check at start and every interval, the last report over HTTP. Resolves
  * with the exit code when SIGTERM or SIGINT stops it.
@@ -91,6 +110,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   if (options.launch?.includes('-')) throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
   if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
   const checkOptions = toCheckOptions(options);
+  const publish = publishOptions(options, schedule.intervalMs);
   const logger: Logger = streamLogger(process.stderr);
   // opened once before listening, so that a missing or invalid snapshot stops serve at once
   const handle = await openHost(checkOptions);
@@ -103,6 +123,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     intervalMs: schedule.intervalMs,
     logger,
     execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs, rolling),
+    publish: createPublisher(publish),
   });
   const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false, text: textFor(options.lang ?? 'en') }));
   // a client that opens a connection and sends nothing must not hold a socket for ever
@@ -120,6 +141,8 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     source: handle.source.kind,
     root: handle.source.root,
     allowTrigger: options.allowTrigger ?? false,
+    nfdFeatures: publish.featureFile,
+    annotate: publish.annotate?.node,
     note: address.loopback ? undefined : 'listening beyond loopback: whoever reaches this port reads the report (host name, NPUs, addresses, versions)',
   });
 

@@ -1,6 +1,6 @@
 import { error } from '../core/outcome.js';
 import type { CheckContext, Outcome } from '../core/types.js';
-import { DRIVER_PATHS, mountForLibrary, type MountSet } from '../data/container-mounts.js';
+import { CONTROL_DEVICES, DRIVER_PATHS, mountForLibrary, type MountSet } from '../data/container-mounts.js';
 import type { NpuFamily } from '../parsers/npu-smi-info.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { npuInventory, npuProblemText, type NpuProblem } from './npu.js';
@@ -33,11 +33,36 @@ export function npuSmiFlag(set: MountSet): string {
   return DRIVER_PATHS[set].find((p) => p.path.endsWith('/npu-smi'))!.flag;
 }
 
-/** The one remediation for an npu-smi problem, in the catalogue's language (English unless given). */
-export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set: MountSet, text: Catalogue = en): string {
+export type NpuTool = 'npu-smi' | 'hccn_tool';
+
+/**
+ * Under --root the files are the host's but the commands run from qprep's own environment (its
+ * PATH, its libraries, its /dev): the guide's mounts that bring the host's tool into qprep's
+ * container, with what that tool needs to run (npu-smi: the DCMI library, the driver's lib64,
+ * the install record and the control devices; hccn_tool: the driver's lib64).
+ */
+export function rootToolMounts(set: MountSet, tools: readonly NpuTool[]): string[] {
+  const paths = DRIVER_PATHS[set];
+  const flagOf = (suffix: string) => paths.find((p) => p.path.endsWith(suffix))?.flag;
+  const flags: Array<string | undefined> = [];
+  if (tools.includes('npu-smi')) {
+    flags.push(npuSmiFlag(set), flagOf('/dcmi'), flagOf('/driver/lib64'), flagOf('/ascend_install.info'), ...CONTROL_DEVICES[set].map((d) => d.flag));
+  }
+  if (tools.includes('hccn_tool')) flags.push(flagOf('/hccn_tool'), flagOf('/driver/lib64'));
+  return [...new Set(flags.filter((f): f is string => f !== undefined))];
+}
+
+/** The remediation of a tool missing under --root: the mounts, and that commands do not come from the root. */
+export function underRootRemediation(root: string, set: MountSet, tools: readonly NpuTool[], text: Catalogue = en): string {
+  return text.probes.npu.remediation.underRoot({ root, flags: rootToolMounts(set, tools).join(' ') });
+}
+
+/** The one remediation for an npu-smi problem, in the catalogue's language (English unless given); `root` is --root. */
+export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set: MountSet, text: Catalogue = en, root = '/'): string {
   const t = text.probes.npu.remediation;
   switch (problem.kind) {
     case 'not-found':
+      if (root !== '/') return underRootRemediation(root, set, ['npu-smi'], text);
       return inContainer ? t.notFoundInContainer({ flag: npuSmiFlag(set) }) : t.notFoundOnHost;
     case 'timeout':
       return t.timeout;
@@ -54,6 +79,7 @@ export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set
       // the DCMI table (src/data/dcmi-errors.ts) is Huawei's reference, in English
       return inContainer ? problem.dcmi.fixInContainer : problem.dcmi.fixOnHost;
     case 'library-missing':
+      if (root !== '/') return t.libraryUnderRoot({ root, mount: mountForLibrary(set, problem.library) });
       return inContainer ? t.libraryInContainer({ mount: mountForLibrary(set, problem.library) }) : t.libraryOnHost({ library: problem.library });
     case 'no-npu':
       return inContainer ? t.noNpuInContainer : t.noNpuOnHost;
@@ -70,7 +96,7 @@ export async function inventoryUnavailable(ctx: CheckContext, problem: NpuProble
   const [container, set] = await Promise.all([ctx.container(), mountSetOf(ctx)]);
   const text = ctx.text.probes.npu;
   return error(text.inventoryUnavailable({ what, problem: npuProblemText(problem) }), {
-    remediation: text.sameCause({ remediation: npuSmiRemediation(problem, container.inContainer, set, ctx.text) }),
+    remediation: text.sameCause({ remediation: npuSmiRemediation(problem, container.inContainer, set, ctx.text, ctx.host.root) }),
     evidence: { problem },
     causedBy: 'npu.smi',
   });

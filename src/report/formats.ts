@@ -1,5 +1,6 @@
 import { formatHuman, type HumanOptions } from './human.js';
 import { formatJunit, formatJunitError } from './junit.js';
+import { formatNpd, formatNpdError } from './npd.js';
 import { formatPrometheus, formatPrometheusError } from './prometheus.js';
 import type { ErrorReport, Report } from './schema.js';
 
@@ -43,6 +44,8 @@ export const FORMATS = {
     report: formatPrometheus,
     error: formatPrometheusError,
   },
+  /** node-problem-detector's custom plugin protocol: one line, the condition's message (see npd.ts) */
+  npd: { machine: true, mediaType: 'text/plain; charset=utf-8', suffix: '.txt', report: formatNpd, error: formatNpdError },
   /** `qprep env`'s lines to source; its own document, not a report */
   sh: { machine: false, mediaType: 'text/x-shellscript; charset=utf-8', suffix: '.sh' },
 } as const satisfies Record<string, OutputFormat>;

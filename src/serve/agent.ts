@@ -26,6 +26,11 @@ export interface AgentOptions {
   intervalMs: number;
   /** one run of the checks; a throw becomes the error document of a run without a verdict */
   execute: () => Promise<AnyReport>;
+  /**
+   * After every run: write what the agent publishes of it (the feature file, the node's
+   * annotations). A throw is the run's publish error: /agentz says it until a run publishes.
+   */
+  publish?: (report: AnyReport, finishedAtMs: number) => Promise<void>;
   logger: Logger;
   random?: () => number;
   now?: () => number;
@@ -37,6 +42,8 @@ export interface AgentView {
   readonly running: boolean;
   readonly runs: Readonly<Record<RunVerdict, number>>;
   readonly reloadError: string | undefined;
+  /** why the last run's verdict could not be published (feature file, annotations); undefined when it was */
+  readonly publishError: string | undefined;
   /** starts a run now; false when one is already going on */
   trigger(trigger: RunTrigger): boolean;
 }
@@ -56,6 +63,7 @@ export class Agent implements AgentView {
   private queued: RunTrigger | undefined;
   private readonly counts: Record<RunVerdict, number> = { ready: 0, 'not-ready': 0, 'no-verdict': 0 };
   reloadError: string | undefined;
+  publishError: string | undefined;
 
   constructor(private readonly options: AgentOptions) {}
 
@@ -148,6 +156,21 @@ export class Agent implements AgentView {
     this.counts[verdict]++;
     this.logRun(run);
     if (previous?.verdict !== verdict) this.logStateChange(previous?.verdict ?? 'unknown', run);
+    await this.publish(run);
+  }
+
+  /** The verdict out to the scheduler: a failure is logged and kept for /agentz, never the end of the agent. */
+  private async publish(run: FinishedRun): Promise<void> {
+    if (!this.options.publish) return;
+    try {
+      await this.options.publish(run.report, run.finishedAtMs);
+      if (this.publishError !== undefined) this.options.logger.log('info', 'publish-recovered', { runId: 'runId' in run.report ? run.report.runId : undefined });
+      this.publishError = undefined;
+    } catch (error) {
+      const { message } = describeFailure(error);
+      this.publishError = message;
+      this.options.logger.log('error', 'publish-failed', { runId: 'runId' in run.report ? run.report.runId : undefined, error: message });
+    }
   }
 
   private logRun(run: FinishedRun): void {

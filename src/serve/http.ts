@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatAgentMetrics, formatRunMetrics, type ServeMetrics } from '../report/serve-metrics.js';
 import type { AgentView } from './agent.js';
 import { FORMATS, SERVED_FORMATS, type ServedFormat } from '../report/formats.js';
-import { readiness } from './readiness.js';
+import { agentHealth, readiness } from './readiness.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 
 /**
@@ -28,6 +28,7 @@ const NO_RUN_METRICS = formatRunMetrics(undefined);
 const ROUTES: Record<string, readonly string[]> = {
   '/': ['GET', 'HEAD'],
   '/healthz': ['GET', 'HEAD'],
+  '/agentz': ['GET', 'HEAD'],
   '/readyz': ['GET', 'HEAD'],
   '/report': ['GET', 'HEAD'],
   '/metrics': ['GET', 'HEAD'],
@@ -37,7 +38,7 @@ const ROUTES: Record<string, readonly string[]> = {
 /** GET /: the routes, one line each, in the run's language (the paths and codes as they are) */
 function indexPage(text: Catalogue): string {
   const t = text.commands.serve.index;
-  return ['qprep serve', `  GET  /healthz   ${t.healthz}`, `  GET  /readyz    ${t.readyz}`, `  GET  /report    ${t.report}`, `  GET  /metrics   ${t.metrics}`, `  POST /run       ${t.run}`, ''].join('\n');
+  return ['qprep serve', `  GET  /healthz   ${t.healthz}`, `  GET  /agentz    ${t.agentz}`, `  GET  /readyz    ${t.readyz}`, `  GET  /report    ${t.report}`, `  GET  /metrics   ${t.metrics}`, `  POST /run       ${t.run}`, ''].join('\n');
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
@@ -68,6 +69,10 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
         return send(res, 200, TEXT, indexPage(options.text ?? en));
       case '/healthz':
         return line(res, 200, 'ok');
+      case '/agentz': {
+        const health = agentHealth(agent.last, now(), options.intervalMs, agent.publishError, options.text);
+        return line(res, health.ready ? 200 : 503, health.line);
+      }
       case '/readyz': {
         const verdict = readiness(agent.last, now(), options.intervalMs, agent.reloadError, options.text);
         return line(res, verdict.ready ? 200 : 503, verdict.line);

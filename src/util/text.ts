@@ -71,3 +71,23 @@ export function visibleLine(text: string, max = 200): string {
   const visible = escapeControls(text);
   return visible.length > max ? `${visible.slice(0, max)}…` : visible;
 }
+
+/**
+ * The longest start of `text` that is at most `maxBytes` long in UTF-8, cut between characters
+ * (never inside one) and ended with "…" when cut. For readers that cut by bytes and would
+ * otherwise split a character (node-problem-detector's max_output_length).
+ */
+export function cutUtf8(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const ellipsis = '…';
+  const budget = maxBytes - Buffer.byteLength(ellipsis);
+  let used = 0;
+  let out = '';
+  for (const char of text) {
+    const size = Buffer.byteLength(char);
+    if (used + size > budget) break;
+    used += size;
+    out += char;
+  }
+  return `${out}${ellipsis}`;
+}

@@ -29,7 +29,7 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   'host --profile':
     'built-in profile name or a YAML/JSON profile file (default: "default", or with --snapshot the profile it recorded)',
   'host --root':
-    "read the host's files under this prefix (e.g. /host in a container)",
+    "read the host's files under this prefix (e.g. /host in a container); commands (npu-smi, hccn_tool) still run from qprep's own environment",
   'host --snapshot':
     'answer from a snapshot file instead of the live host',
   'host --timeout':
@@ -80,6 +80,10 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     'longest a run may take before its probes are killed and it ends without a verdict (default 80 % of --interval)',
   'serve --allow-trigger':
     'allow POST /run to start a run at once',
+  'serve --nfd-features':
+    "after every run, write the verdict as node labels into this node-feature-discovery feature file (atomically; e.g. /etc/kubernetes/node-feature-discovery/features.d/qprep)",
+  'serve --annotate':
+    "after every run that changes them, patch the verdict's annotations onto this Kubernetes node (in-cluster: the pod's ServiceAccount token and CA)",
   'serve --ignore':
     'report these failing checks as warnings (recorded in the report); "all" for every check',
   'serve --strict':

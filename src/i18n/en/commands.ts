@@ -205,9 +205,19 @@ export const commands = {
       `ready: ${plural(p.checks, 'check')}, none blocking${p.warnings > 0 ? `, ${plural(p.warnings, 'warning')}` : ''} (${p.run})`,
     notReady: (p: { count: number; blocking: string; run: string }) => `not ready: ${plural(p.count, 'blocking check')}: ${p.blocking} (${p.run})`,
     reloadFailed: (p: { error: string }) => `; profile reload failed, still using the previous profile: ${p.error}`,
+    /** GET /agentz: whether the agent does its job, whatever the node's verdict */
+    agent: {
+      firstRunPending: 'agent starting: the first run has not finished yet',
+      stale: (p: { age: string; intervals: number; interval: string }) =>
+        `agent stuck: its last run finished ${p.age}, more than ${p.intervals} × the ${p.interval} interval`,
+      misconfigured: (p: { code: string; problem: string }) => `agent misconfigured: its last run had no verdict (${p.code}): ${p.problem}`,
+      publishFailed: (p: { problem: string }) => `agent cannot publish the verdict: ${p.problem}`,
+      works: (p: { verdict: string; age: string }) => `agent works: last run ${p.age}, verdict ${p.verdict}`,
+    },
     /** the page GET / answers: what each route does */
     index: {
       healthz: '200 while the agent runs',
+      agentz: "200 while the agent works (its runs finish and what it publishes is written), whatever the node's verdict: a pod's readiness",
       readyz: '200 when the last report is ready and recent, 503 otherwise; one line saying why',
       report: 'the last report as JSON; ?format=junit or ?format=prometheus',
       metrics: "Prometheus metrics: the last report and the agent's runs",

@@ -52,6 +52,10 @@ export const probes = {
         `npu-smi crashed (${p.signal}): run "npu-smi info" by hand, look for davinci or dcmi errors in dmesg, and reinstall the driver if it keeps crashing`,
       failed: 'run the command by hand and read its output; reinstall the driver if npu-smi itself is broken',
       libraryInContainer: (p: { mount: string }) => `add ${p.mount} to docker run`,
+      underRoot: (p: { root: string; flags: string }) =>
+        `with --root ${p.root} the commands run from qprep's own environment (its PATH, libraries and /dev), not from ${p.root}: bring the host's tools into qprep's container with ${p.flags} (in Kubernetes: read-only hostPath volumes at the same paths, as examples/kubernetes/qprep-daemonset.yaml mounts them), or run qprep on the host itself`,
+      libraryUnderRoot: (p: { root: string; mount: string }) =>
+        `with --root ${p.root} npu-smi runs from qprep's own environment, which lacks the driver's libraries: add ${p.mount} to qprep's container (in Kubernetes: a read-only hostPath volume at the same path)`,
       libraryOnHost: (p: { library: string }) => `reinstall the NPU driver package (${p.library} belongs to it), then run ldconfig`,
       noNpuInContainer: 'pass the NPUs to the container (--device /dev/davinciN for each, and the control devices)',
       noNpuOnHost: 'the driver sees no NPU: check "lspci | grep -i d80" and dmesg, then reinstall the driver and firmware',

@@ -68,7 +68,7 @@ export const report = {
     notInContainer: 'not in a container',
     snapshot: (p: { file: string; createdAt: string }) => `snapshot ${p.file} (recorded ${p.createdAt})`,
     liveHost: 'live host',
-    liveHostUnder: (p: { root: string }) => `live host, files under ${p.root}`,
+    liveHostUnder: (p: { root: string }) => `live host, files under ${p.root}; commands (npu-smi, hccn_tool) run from qprep's own environment, not from ${p.root}`,
     profile: (p: { name: string; source: string; where: string }) => `profile ${p.name} (${p.source}) · ${p.where}`,
     cluster: (p: { file: string; self: string; nodes: number; evidence: string; plan: string }) =>
       `cluster ${p.file}: ${p.self}, one of ${plural(p.nodes, 'node')} (found by ${p.evidence}) · plan ${p.plan}`,
@@ -91,6 +91,7 @@ export const report = {
   allSkipped: (p: { count: number }) => `all ${plural(p.count, 'selected check')} ${p.count === 1 ? 'was' : 'were'} skipped`,
   interruptedBy: (p: { signal: string }) => `interrupted by ${p.signal}`,
   ready: 'READY',
+  npdReady: (p: { checks: number; warnings: number }) => `${plural(p.checks, 'check')}, none blocking${p.warnings > 0 ? `, ${plural(p.warnings, 'warning')}` : ''}`,
   notReady: 'NOT READY',
   warningsNote: (p: { count: number }) => ` (${plural(p.count, 'warning')}; --strict would refuse them)`,
   problems: (p: { count: number; list: string }) => `${plural(p.count, 'problem')} (${p.list})`,

@@ -180,8 +180,16 @@ export const commands: typeof en = {
     ready: (p) => `就绪：${p.checks} 项检查，无阻塞项${p.warnings > 0 ? `，${p.warnings} 个警告` : ''}（${p.run}）`,
     notReady: (p) => `未就绪：${p.count} 项阻塞检查：${p.blocking}（${p.run}）`,
     reloadFailed: (p) => `；profile 重新加载失败，仍在使用之前的 profile：${p.error}`,
+    agent: {
+      firstRunPending: 'agent 正在启动：首次运行尚未完成',
+      stale: (p) => `agent 卡住：它最近一次运行完成于 ${p.age}，超过了 ${p.intervals} × ${p.interval} 的运行间隔`,
+      misconfigured: (p) => `agent 配置有误：最近一次运行没有结论（${p.code}）：${p.problem}`,
+      publishFailed: (p) => `agent 无法发布结论：${p.problem}`,
+      works: (p) => `agent 工作正常：最近一次运行于 ${p.age}，结论 ${p.verdict}`,
+    },
     index: {
       healthz: 'agent 运行期间返回 200',
+      agentz: 'agent 正常工作时（各次运行能完成，要发布的内容已写出）返回 200，与节点的结论无关：用作 Pod 的就绪状态',
       readyz: '最近的报告就绪且未过时时返回 200，否则返回 503；一行说明原因',
       report: '最近的报告（JSON）；?format=junit 或 ?format=prometheus',
       metrics: 'Prometheus 指标：最近的报告和 agent 的各次运行',

@@ -44,6 +44,10 @@ export const probes: typeof en = {
       killed: (p) => `npu-smi 崩溃（${p.signal}）：手动运行 "npu-smi info"，在 dmesg 中查找 davinci 或 dcmi 错误；若一直崩溃则重装驱动`,
       failed: '手动运行该命令并阅读其输出；若 npu-smi 本身已损坏则重装驱动',
       libraryInContainer: (p) => `在 docker run 中加上 ${p.mount}`,
+      underRoot: (p) =>
+        `使用 --root ${p.root} 时，命令在 qprep 自身的环境中运行（它的 PATH、库和 /dev），而不是在 ${p.root} 中：用 ${p.flags} 把主机的工具挂进 qprep 的容器（Kubernetes 中：在相同路径挂载只读 hostPath 卷，见 examples/kubernetes/qprep-daemonset.yaml），或直接在主机上运行 qprep`,
+      libraryUnderRoot: (p) =>
+        `使用 --root ${p.root} 时，npu-smi 在 qprep 自身的环境中运行，其中缺少驱动库：在 qprep 的容器中加上 ${p.mount}（Kubernetes 中：在相同路径挂载只读 hostPath 卷）`,
       libraryOnHost: (p) => `重装 NPU 驱动包（${p.library} 属于它），然后运行 ldconfig`,
       noNpuInContainer: '将 NPU 传入容器（每块用 --device /dev/davinciN，以及各控制设备）',
       noNpuOnHost: '驱动看不到任何 NPU：检查 "lspci | grep -i d80" 和 dmesg，然后重装驱动和固件',

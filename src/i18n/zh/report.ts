@@ -56,7 +56,7 @@ export const report: typeof en = {
     notInContainer: '不在容器中',
     snapshot: (p) => `快照 ${p.file}（录制于 ${p.createdAt}）`,
     liveHost: '本机实测',
-    liveHostUnder: (p) => `本机实测，文件位于 ${p.root} 下`,
+    liveHostUnder: (p) => `本机实测，文件位于 ${p.root} 下；命令（npu-smi、hccn_tool）在 qprep 自身的环境中运行，而不是在 ${p.root} 中`,
     // source is a file path, or one of the words of a report's profile.source
     profile: (p) => `profile ${p.name}（${p.source === 'builtin' ? '内置' : p.source === 'recorded' ? '快照中录制' : p.source}）· ${p.where}`,
     cluster: (p) => `集群 ${p.file}：${p.self}，共 ${p.nodes} 个节点之一（依据 ${p.evidence}）· 计划 ${p.plan}`,
@@ -77,6 +77,7 @@ export const report: typeof en = {
   allSkipped: (p) => `所选的 ${p.count} 项检查全部跳过`,
   interruptedBy: (p) => `被 ${p.signal} 中断`,
   ready: '就绪',
+  npdReady: (p) => `${p.checks} 项检查，无阻塞项${p.warnings > 0 ? `，${p.warnings} 项警告` : ''}`,
   notReady: '未就绪',
   warningsNote: (p) => `（${p.count} 个警告；--strict 会拒绝）`,
   problems: (p) => `${p.count} 个问题（${p.list}）`,

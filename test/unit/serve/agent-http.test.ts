@@ -120,7 +120,7 @@ describe('the HTTP endpoints', () => {
     expect(await get(`${base}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });
     expect(await get(`${base}/readyz`)).toMatchObject({ status: 503, body: '未就绪：首次运行尚未完成\n' });
     const index = (await get(`${base}/`)).body.split('\n');
-    expect(index[2]).toBe('  GET  /readyz    最近的报告就绪且未过时时返回 200，否则返回 503；一行说明原因');
+    expect(index[3]).toBe('  GET  /readyz    最近的报告就绪且未过时时返回 200，否则返回 503；一行说明原因');
     expect((await get(`${english}/`)).body.split('\n').map((line) => line.slice(0, 17))).toEqual(index.map((line) => line.slice(0, 17)));
     // the agent's own series (the process' memory and CPU move between two requests)
     const series = (body: string) => body.split('\n').filter((line) => line.startsWith('qprep_'));
@@ -164,7 +164,7 @@ describe('the HTTP endpoints', () => {
     expect(junit.headers.get('etag')).toBe(`"${NOT_READY.runId}-junit"`);
     const prom = await get(`${base}/report?format=prometheus`);
     expect(prom.body).toContain('\nqprep_ready 0\n');
-    expect(await get(`${base}/report?format=yaml`)).toMatchObject({ status: 400, body: 'unknown format "yaml"; formats: json, junit, prometheus\n' });
+    expect(await get(`${base}/report?format=yaml`)).toMatchObject({ status: 400, body: 'unknown format "yaml"; formats: json, junit, prometheus, npd\n' });
     expect(await get(`${base}/readyz`)).toMatchObject({ status: 503 });
     expect((await get(`${base}/readyz`)).body).toMatch(/^not ready: 2 blocking checks: npu\.idle, hccn\.link \(run /);
   });
@@ -215,7 +215,7 @@ describe('the HTTP endpoints', () => {
     agent.trigger('start');
     await release();
     for (const format of ['constructor', '__proto__', 'toString']) {
-      expect(await get(`${base}/report?format=${format}`)).toMatchObject({ status: 400, body: `unknown format "${format}"; formats: json, junit, prometheus\n` });
+      expect(await get(`${base}/report?format=${format}`)).toMatchObject({ status: 400, body: `unknown format "${format}"; formats: json, junit, prometheus, npd\n` });
     }
     expect((await get(`${base}/healthz`)).status).toBe(200);
   });

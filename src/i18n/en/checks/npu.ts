@@ -144,6 +144,7 @@ export const npu = {
     notFound: (p: { tools: string }) => `not found: ${p.tools}`,
     addFlags: (p: { flags: string }) => `add ${p.flags} to docker run`,
     installDriver: 'install the NPU driver package (it ships npu-smi and hccn_tool), or add their directories to PATH',
+    inRootTree: (p: { root: string; paths: string }) => `; the host under ${p.root} has ${p.paths}, but commands run from qprep's own environment`,
     foundAt: (p: { tool: string; path: string }) => `${p.tool} at ${p.path}`,
     hccnNotNeeded: (p: { family: string; pro: boolean }) => `no hccn_tool (not needed for family ${p.family}${p.pro ? ', 200I Pro' : ''})`,
   },

@@ -120,6 +120,7 @@ export const npu: typeof en = {
     notFound: (p) => `找不到：${p.tools}`,
     addFlags: (p) => `在 docker run 中加上 ${p.flags}`,
     installDriver: '安装 NPU 驱动包（其中包含 npu-smi 和 hccn_tool），或将其所在目录加入 PATH',
+    inRootTree: (p) => `；${p.root} 下的主机有 ${p.paths}，但命令在 qprep 自身的环境中运行`,
     foundAt: (p) => `${p.tool} 位于 ${p.path}`,
     hccnNotNeeded: (p) => `没有 hccn_tool（${p.family} 系列${p.pro ? '、200I Pro ' : ''}不需要）`,
   },
