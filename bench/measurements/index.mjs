@@ -11,6 +11,7 @@ import inventory from './inventory.mjs';
 import nodeCheck from './node-check.mjs';
 import rollingCoverage from './rolling-coverage.mjs';
 import serve from './serve.mjs';
+import serveResources from './serve-resources.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve];
+export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources];

@@ -154,9 +154,10 @@ export class Agent implements AgentView {
     };
     this.lastRun = run;
     this.counts[verdict]++;
+    // the run line comes once the run is published: what reads the log finds the labels written
+    await this.publish(run);
     this.logRun(run);
     if (previous?.verdict !== verdict) this.logStateChange(previous?.verdict ?? 'unknown', run);
-    await this.publish(run);
   }
 
   /** The verdict out to the scheduler: a failure is logged and kept for /agentz, never the end of the agent. */

@@ -4,16 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { BIN, qprep, REPO } from '../helpers/cli.js';
+import { BIN, REPO } from '../helpers/cli.js';
 import { httpGet, startServe, type ServeProcess } from '../helpers/serve.js';
 import { hasTool } from '../helpers/tools.js';
-import { writeUntunedTree } from '../helpers/untuned-tree.js';
 
 /**
- * The install recipes of examples/: what qprep relies on in each is checked field by field, the
- * systemd unit by systemd itself, and the command line each one runs is run with the built CLI.
- * No Kubernetes or node-problem-detector schema is available offline, so the DaemonSet is read
- * with the yaml parser and the NPD config is held to the rules NPD's own Validate() applies.
+ * The systemd recipe of examples/: what qprep relies on in it is checked field by field, the unit
+ * by systemd itself, and the command line it runs is run with the built CLI; the heap sizes it
+ * shares with the DaemonSet are applied by Node. The Kubernetes recipes: test/e2e/kubernetes.test.ts.
  */
 
 const started: ServeProcess[] = [];
@@ -129,100 +127,5 @@ describe('the V8 heap sizes of the install recipes', () => {
     // the whole heap fits under the container's memory limit, with room for the rest of the process
     const limitMiB = Number(/^(\d+)Mi$/.exec(container.resources.limits.memory)?.[1]);
     expect(sizes.heapLimitMiB + 48).toBeLessThan(limitMiB);
-  });
-});
-
-describe('examples/kubernetes/qprep-daemonset.yaml', () => {
-  const documents = parseAllDocuments(readFileSync(join(REPO, 'examples/kubernetes/qprep-daemonset.yaml'), 'utf8'));
-  // a parsed manifest is walked by path below; its shape is what the assertions check
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const objects = documents.map((d) => d.toJS()) as Array<Record<string, any>>;
-  const daemonSet = objects.find((o) => o.kind === 'DaemonSet')!;
-  const pod = daemonSet.spec.template.spec;
-  const container = pod.containers[0];
-  const args: string[] = container.args;
-  const listen = args[args.indexOf('--listen') + 1]!;
-  const port = Number(listen.split(':').at(-1));
-
-  it('is an apps/v1 DaemonSet whose selector matches its pods, in a namespace the file creates', () => {
-    for (const document of documents) expect(document.errors).toEqual([]);
-    expect(daemonSet.apiVersion).toBe('apps/v1');
-    expect(daemonSet.spec.selector.matchLabels).toEqual(daemonSet.spec.template.metadata.labels);
-    expect(objects.find((o) => o.kind === 'Namespace')?.metadata.name).toBe(daemonSet.metadata.namespace);
-  });
-
-  it("mounts the host's / read-only at /host and runs qprep serve --root /host", () => {
-    expect(args[0]).toBe('serve');
-    expect(args[args.indexOf('--root') + 1]).toBe('/host');
-    const hostMount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === '/host');
-    expect(hostMount.readOnly).toBe(true);
-    expect(pod.volumes.find((v: { name: string }) => v.name === hostMount.name).hostPath).toEqual({ path: '/', type: 'Directory' });
-    // nothing of the host is writable, nor the container's own root
-    for (const mount of container.volumeMounts) expect(mount.readOnly, mount.mountPath).toBe(true);
-    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
-    const volumes = new Set(pod.volumes.map((v: { name: string }) => v.name));
-    for (const mount of container.volumeMounts) expect(volumes.has(mount.name), mount.name).toBe(true);
-  });
-
-  it("mounts the NPU control devices and the guide's tool paths", () => {
-    const hostPaths = Object.fromEntries(pod.volumes.map((v: { hostPath: { path: string; type: string } }) => [v.hostPath.path, v.hostPath.type]));
-    for (const device of ['/dev/davinci_manager', '/dev/devmm_svm', '/dev/hisi_hdc']) expect(hostPaths[device], device).toBe('CharDevice');
-    expect(hostPaths['/usr/local/bin/npu-smi']).toBe('File');
-    expect(hostPaths['/usr/local/Ascend/driver']).toBe('Directory');
-    expect(hostPaths['/usr/local/dcmi']).toBe('Directory');
-  });
-
-  it('probes /readyz and /healthz and annotates for Prometheus on the port it listens on', () => {
-    expect(listen).toBe('$(NODE_IP):9105');
-    expect(container.env).toContainEqual({ name: 'NODE_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } });
-    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port });
-    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port });
-    expect(container.ports[0].containerPort).toBe(port);
-    expect(daemonSet.spec.template.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
-    // the kubelet waits this long after SIGTERM; qprep needs 3 s
-    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(3);
-  });
-
-  it('its container command line runs with the built CLI, and the probe path answers', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'qprep-daemonset-root-'));
-    writeUntunedTree(root);
-    const local = args.slice(1).map((arg) => (arg === listen ? '127.0.0.1:0' : arg === '/host' ? root : arg));
-    const values = (container.env as Array<{ name: string; value?: string }>).filter((e) => e.value !== undefined);
-    const agent = await startServe(local, { env: Object.fromEntries(values.map((e) => [e.name, e.value!])) });
-    started.push(agent);
-    await agent.waitForLog((l) => l.event === 'run');
-    const probe = await httpGet(`${agent.base}${container.readinessProbe.httpGet.path}`);
-    expect([200, 503]).toContain(probe.status);
-    expect(probe.body).toMatch(/^(ready|not ready|no verdict): [^\n]+\n$/);
-    expect((await httpGet(`${agent.base}${container.livenessProbe.httpGet.path}`)).status).toBe(200);
-  });
-});
-
-describe('examples/kubernetes/npd-qprep-plugin.json (node-problem-detector custom plugin)', () => {
-  const config = JSON.parse(readFileSync(join(REPO, 'examples/kubernetes/npd-qprep-plugin.json'), 'utf8'));
-
-  it("holds to NPD's Validate(): a custom plugin, rule timeouts within the global one, a default condition for every permanent rule", () => {
-    expect(config.plugin).toBe('custom');
-    const globalTimeout = goDuration(config.pluginConfig.timeout);
-    for (const rule of config.rules) {
-      expect(goDuration(rule.timeout)).toBeLessThanOrEqual(globalTimeout);
-      if (rule.type === 'permanent') expect(config.conditions.map((c: { type: string }) => c.type)).toContain(rule.condition);
-    }
-    expect(goDuration(config.pluginConfig.invoke_interval)).toBeGreaterThanOrEqual(goDuration(config.pluginConfig.timeout));
-  });
-
-  it('runs qprep check --quiet, whose exit codes 0/1/2 are NPD\'s OK/NonOK/Unknown', async () => {
-    const [rule] = config.rules;
-    expect(rule.path).toBe('/usr/local/bin/qprep');
-    expect(rule.args.slice(0, 2)).toEqual(['check', '--quiet']);
-    // each probe is bounded by --timeout (10 s by default): a whole run fits NPD's timeout
-    expect(goDuration(rule.timeout)).toBeGreaterThanOrEqual(60_000);
-    // the other options are check's own: the built CLI accepts them (--quiet comes with its own change)
-    const root = mkdtempSync(join(tmpdir(), 'qprep-npd-root-'));
-    writeUntunedTree(root);
-    const rest = rule.args.slice(2).map((arg: string) => (arg === '/host' ? root : arg));
-    const run = await qprep(['check', ...rest, '--only', 'sysctl']);
-    expect(run.stderr).not.toMatch(/error/);
-    expect([0, 1]).toContain(run.exitCode);
   });
 });
