@@ -71,7 +71,13 @@ function hardwareLabels(report: Report): Record<string, string | undefined> {
  */
 export function nodeLabels(report: AnyReport): Record<string, string> {
   const verdict = verdictOfReport(report);
-  const raw: Record<string, string | undefined> = { ready: verdict === 'ready' ? 'true' : 'false', verdict, ...('checks' in report ? hardwareLabels(report) : {}) };
+  const raw: Record<string, string | undefined> = {
+    ready: verdict === 'ready' ? 'true' : 'false',
+    verdict,
+    // what to do about the node: the worst action of the run's findings (none when all pass)
+    'worst-action': 'checks' in report ? report.summary.worstAction : undefined,
+    ...('checks' in report ? hardwareLabels(report) : {}),
+  };
   const labels: Record<string, string> = {};
   for (const [name, text] of Object.entries(raw)) {
     if (text === undefined) continue;
@@ -113,7 +119,8 @@ function npuErrorCodes(report: Report): string[] {
 /**
  * The node's annotations for a run (a JSON merge patch: null removes one). The failing checks,
  * the error codes (the NPU fault codes npu-smi reports, and the run's own error code when it
- * had no verdict) and the one-line reason; on a ready node the lists are removed.
+ * had no verdict), the recommended action and the one-line reason; on a ready node the lists
+ * are removed.
  */
 export function nodeAnnotations(report: AnyReport): Record<string, string | null> {
   const verdict = verdictOfReport(report);
@@ -125,6 +132,8 @@ export function nodeAnnotations(report: AnyReport): Record<string, string | null
     [key('verdict')]: verdict,
     [key('failing-checks')]: failing.length > 0 ? failing.join(',') : null,
     [key('error-codes')]: codes.length > 0 ? codes.join(',') : null,
+    // the recommended action: the worst of the findings (a run without a verdict has none to give)
+    [key('action')]: full?.summary.worstAction ?? null,
     [key('reason')]: reason,
   };
 }

@@ -79,7 +79,7 @@ describe('qprep serve --nfd-features', () => {
     expect(second).toMatchObject({ verdict: 'not-ready', blocking: ['npu.health'] });
     const after = featureLabels(readFileSync(file, 'utf8'));
     expectValidLabels(after);
-    expect(after).toMatchObject({ 'qprep.io/ready': 'false', 'qprep.io/verdict': 'not-ready', 'qprep.io/driver.version': '25.3.rc1' });
+    expect(after).toMatchObject({ 'qprep.io/ready': 'false', 'qprep.io/verdict': 'not-ready', 'qprep.io/worst-action': expect.stringMatching(/^(reset-npu|isolate-npu|replace-part|restart-workload|monitor)$/), 'qprep.io/driver.version': '25.3.rc1' });
     // the pod stays Ready: the agent works; the node is not
     expect((await httpGet(`${agent.base}/agentz`)).status).toBe(200);
     expect((await httpGet(`${agent.base}/readyz`)).status).toBe(503);

@@ -119,6 +119,7 @@ describe.skipIf(skip !== undefined)('qprep serve --annotate: the PATCH of its ow
             'qprep.io/verdict': 'not-ready',
             'qprep.io/failing-checks': 'npu.driver-files,npu.health,npu.idle',
             'qprep.io/error-codes': 'npu5:80E01801',
+            'qprep.io/action': 'restart-workload',
             'qprep.io/reason': expect.stringMatching(/^NOT READY: npu\.driver-files: /),
           },
         },

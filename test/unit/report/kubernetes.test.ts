@@ -22,6 +22,7 @@ describe('node labels of a run', () => {
     expect(nodeLabels(demoReport('a3-healthy'))).toEqual({
       'qprep.io/ready': 'true',
       'qprep.io/verdict': 'ready',
+      'qprep.io/worst-action': 'reconfigure',
       'qprep.io/npu.family': 'a3',
       'qprep.io/npu.count': '16',
       'qprep.io/npu.hbm-mb': '65536',
@@ -75,6 +76,7 @@ describe('node annotations of a run', () => {
       'qprep.io/verdict': 'not-ready',
       'qprep.io/failing-checks': 'npu.driver-files,npu.health,npu.idle',
       'qprep.io/error-codes': 'npu5:80E01801',
+      'qprep.io/action': 'restart-workload',
     });
     expect(annotations['qprep.io/reason']).toMatch(/^NOT READY: npu\.driver-files: /);
   });
@@ -84,6 +86,7 @@ describe('node annotations of a run', () => {
     expect(nodeAnnotations(errorDocument('interrupted', 'the run exceeded its budget of 4m', 'check'))).toMatchObject({
       'qprep.io/verdict': 'no-verdict',
       'qprep.io/error-codes': 'qprep:interrupted',
+      'qprep.io/action': null,
       'qprep.io/reason': 'NO VERDICT: the run exceeded its budget of 4m',
     });
   });
