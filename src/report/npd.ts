@@ -19,7 +19,7 @@ function oneLine(text: string): string {
 
 export function formatNpd(report: Report): string {
   const t = reportText(report);
-  if (report.error) return `${oneLine(`${t.noVerdict}: ${report.error.message}`)}\n`;
+  if (report.error) return `${oneLine(`${t.noVerdict} (${report.error.code}): ${report.error.message}`)}\n`;
   if (report.ready) return `${oneLine(`${t.ready}: ${t.npdReady({ checks: report.checks.length, warnings: report.summary.warn })}`)}\n`;
   const blocking = report.checks.filter((c) => report.blocking.includes(c.id)).map((c) => `${c.id}: ${c.message}`);
   return `${oneLine(`${t.notReady}: ${blocking.join('; ')}`)}\n`;
@@ -27,5 +27,5 @@ export function formatNpd(report: Report): string {
 
 /** Exit code 2 without a report (bad usage, an unreadable file): why, on the one line NPD keeps. */
 export function formatNpdError(report: ErrorReport): string {
-  return `${oneLine(`${reportText({}).noVerdict}: ${report.error.message}`)}\n`;
+  return `${oneLine(`${reportText({}).noVerdict} (${report.error.code}): ${report.error.message}`)}\n`;
 }

@@ -219,7 +219,7 @@ describe('node-problem-detector: npd-qprep-plugin.json and npd-qprep.yaml', () =
     ['a2-healthy', 0, 0, /^READY: \d+ checks, none blocking/],
     ['a2-broken', 0, 1, /^NOT READY: npu\.driver-files: .*; npu\.health: .*80E01801/],
     ['a2-node2', 1, 1, /^NOT READY: hccn\.link: /],
-    ['a2-healthy', 3, 2, /^NO VERDICT: cannot read launch script \/etc\/qprep\/launch\.sh: no such file/],
+    ['a2-healthy', 3, 2, /^NO VERDICT \(invalid-input\): cannot read launch script \/etc\/qprep\/launch\.sh: no such file/],
   ] as const)('on %s, rule %i exits %i with its one-line reason on stdout, as NPD keeps it', async (demo, index, exitCode, reason) => {
     const rule = config.rules[index];
     // what nsenter runs on the host, with the host replayed from a demo snapshot

@@ -6,9 +6,9 @@ import { demoReport } from '../../helpers/node-reports.js';
 
 describe('the output format registry', () => {
   it('derives the report formats (check --format) and the served ones (serve ?format=) from its entries', () => {
-    expect(REPORT_FORMATS).toEqual(['human', 'json', 'junit', 'prometheus']);
+    expect(REPORT_FORMATS).toEqual(['human', 'json', 'junit', 'prometheus', 'npd']);
     // json first: the default of GET /report
-    expect(SERVED_FORMATS).toEqual(['json', 'junit', 'prometheus']);
+    expect(SERVED_FORMATS).toEqual(['json', 'junit', 'prometheus', 'npd']);
     // sh is a format of qprep env, not of the report
     expect(Object.keys(FORMATS)).toContain('sh');
     expect(REPORT_FORMATS).not.toContain('sh' as never);

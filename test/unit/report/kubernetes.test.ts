@@ -87,7 +87,7 @@ describe('node annotations of a run', () => {
       'qprep.io/verdict': 'no-verdict',
       'qprep.io/error-codes': 'qprep:interrupted',
       'qprep.io/action': null,
-      'qprep.io/reason': 'NO VERDICT: the run exceeded its budget of 4m',
+      'qprep.io/reason': 'NO VERDICT (interrupted): the run exceeded its budget of 4m',
     });
   });
 });

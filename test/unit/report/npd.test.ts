@@ -23,7 +23,7 @@ describe('--format npd: one line for node-problem-detector', () => {
     }
     // NPD's default 80 bytes still keep the verdict and the first failing check
     expect(npdMessage(broken, 80)).toMatch(/^NOT READY: npu\.driver-files: /);
-    expect(formatNpdError(errorDocument('usage', '--launch /etc/qprep/launch.sh: no such file', 'check'))).toBe('NO VERDICT: --launch /etc/qprep/launch.sh: no such file\n');
+    expect(formatNpdError(errorDocument('usage', '--launch /etc/qprep/launch.sh: no such file', 'check'))).toBe('NO VERDICT (usage): --launch /etc/qprep/launch.sh: no such file\n');
   });
 
   it('is a format of the registry: qprep check --format npd', () => {
