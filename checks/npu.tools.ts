@@ -2,7 +2,7 @@ import { fail, pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/define-check.js';
 import type { CheckContext } from '../src/core/types.js';
 import { DRIVER_PATHS } from '../src/data/container-mounts.js';
-import { knownFamily, mountSetOf, needsHccnTool, npuSmiFlag, underRootRemediation, type NpuTool } from '../src/probes/npu-advice.js';
+import { commandsFromElsewhere, knownFamily, mountSetOf, needsHccnTool, npuSmiFlag, underRootRemediation, type NpuTool } from '../src/probes/npu-advice.js';
 import { HCCN_TOOL_DIRS, locateHccnTool, locateNpuSmi, NPU_SMI_DIRS } from '../src/probes/npu.js';
 
 /** The standard places of the missing tools that exist in the --root tree (the host's own copies). */
@@ -43,7 +43,7 @@ export default defineCheck({
     if (missing.length > 0) {
       const where = missing.map((name) => t.notIn({ tool: name, dirs: (name === 'npu-smi' ? NPU_SMI_DIRS : HCCN_TOOL_DIRS).join(' or ') }));
       // under --root the tools come from qprep's own environment: the host tree may well have them
-      const underRoot = ctx.host.root !== '/';
+      const underRoot = commandsFromElsewhere(ctx.host.root, container.inContainer);
       const onHost = underRoot ? await toolsInRootTree(ctx, missing) : undefined;
       const message = t.notFound({ tools: where.join('; ') }) + (onHost && onHost.length > 0 ? t.inRootTree({ root: ctx.host.root, paths: onHost.join(', ') }) : '');
       return fail(message, {

@@ -57,12 +57,22 @@ export function underRootRemediation(root: string, set: MountSet, tools: readonl
   return text.probes.npu.remediation.underRoot({ root, flags: rootToolMounts(set, tools).join(' ') });
 }
 
+/**
+ * A --root tree that is a host (not a container's root): its tools are not the ones qprep runs,
+ * so the fix is a mount into qprep's own container. A tree that is itself a container's root
+ * gets the container's fix, which names the same mounts.
+ */
+export function commandsFromElsewhere(root: string, inContainer: boolean): boolean {
+  return root !== '/' && !inContainer;
+}
+
 /** The one remediation for an npu-smi problem, in the catalogue's language (English unless given); `root` is --root. */
 export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set: MountSet, text: Catalogue = en, root = '/'): string {
   const t = text.probes.npu.remediation;
+  const underRoot = commandsFromElsewhere(root, inContainer);
   switch (problem.kind) {
     case 'not-found':
-      if (root !== '/') return underRootRemediation(root, set, ['npu-smi'], text);
+      if (underRoot) return underRootRemediation(root, set, ['npu-smi'], text);
       return inContainer ? t.notFoundInContainer({ flag: npuSmiFlag(set) }) : t.notFoundOnHost;
     case 'timeout':
       return t.timeout;
@@ -79,7 +89,7 @@ export function npuSmiRemediation(problem: NpuProblem, inContainer: boolean, set
       // the DCMI table (src/data/dcmi-errors.ts) is Huawei's reference, in English
       return inContainer ? problem.dcmi.fixInContainer : problem.dcmi.fixOnHost;
     case 'library-missing':
-      if (root !== '/') return t.libraryUnderRoot({ root, mount: mountForLibrary(set, problem.library) });
+      if (underRoot) return t.libraryUnderRoot({ root, mount: mountForLibrary(set, problem.library) });
       return inContainer ? t.libraryInContainer({ mount: mountForLibrary(set, problem.library) }) : t.libraryOnHost({ library: problem.library });
     case 'no-npu':
       return inContainer ? t.noNpuInContainer : t.noNpuOnHost;
