@@ -175,7 +175,7 @@ describe('nfd-qprep-rule.yaml and qprep-podmonitor.yaml', () => {
 
 describe('node-problem-detector: npd-qprep-plugin.json and npd-qprep.yaml', () => {
   const config = JSON.parse(readFileSync(join(REPO, DIR, 'npd-qprep-plugin.json'), 'utf8'));
-  const npd = find('DaemonSet', 'npd-qprep');
+  const npd = () => find('DaemonSet', 'npd-qprep');
 
   it("holds to NPD's Validate() (pkg/custompluginmonitor/types/config.go): a custom plugin, rule timeouts within the global one, a default condition for every permanent rule", () => {
     expect(config.plugin).toBe('custom');
@@ -205,9 +205,9 @@ describe('node-problem-detector: npd-qprep-plugin.json and npd-qprep.yaml', () =
       expect(rule.args.slice(0, 9)).toEqual(['--target', '1', '--mount', '--uts', '--ipc', '--net', '--pid', '--', '/usr/local/bin/qprep']);
       expect(rule.args.slice(9, 12)).toEqual(['check', '--format', 'npd']);
     }
-    expect(npd.spec.template.spec.hostPID).toBe(true);
-    expect(npd.spec.template.spec.containers[0].securityContext.privileged).toBe(true);
-    expect(npd.spec.template.spec.containers[0].command).toContain('--config.custom-plugin-monitor=/config/npd-qprep-plugin.json');
+    expect(npd().spec.template.spec.hostPID).toBe(true);
+    expect(npd().spec.template.spec.containers[0].securityContext.privileged).toBe(true);
+    expect(npd().spec.template.spec.containers[0].command).toContain('--config.custom-plugin-monitor=/config/npd-qprep-plugin.json');
     // the ConfigMap is the file, byte for byte
     expect(find('ConfigMap', 'npd-qprep-config').data['npd-qprep-plugin.json']).toBe(readFileSync(join(REPO, DIR, 'npd-qprep-plugin.json'), 'utf8'));
   });

@@ -174,10 +174,10 @@ describe('a replay judges like the node did: the profile the snapshot recorded',
     const judged = JSON.parse(check.stdout);
     expect(judged.profile.source).toBe('recorded');
     const agent = await serve(['--snapshot', node2, '--interval', '1m']);
-    expect(agent.logs[0]).toMatchObject({ event: 'listening', profile: judged.profile.name, profileSource: 'recorded' });
     await agent.waitForLog((l) => l.event === 'run');
     const ready = await httpGet(`${agent.base}/readyz`);
     expect(ready.status).toBe(503);
+    expect(agent.logs[0]).toMatchObject({ event: 'listening', profile: judged.profile.name, profileSource: 'recorded' });
     expect(ready.body).toMatch(new RegExp(`^not ready: ${judged.blocking.length} blocking checks: ${judged.blocking.join(', ').replace(/\./g, '\\.')} \\(run `));
     const report = JSON.parse((await httpGet(`${agent.base}/report`)).body);
     expect(report.profile).toEqual(judged.profile);
