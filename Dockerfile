@@ -23,6 +23,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/ scripts/
 COPY src/ src/
 COPY checks/ checks/
+# the knowledge tables (releases, hardware, models, rules) the code imports
+COPY knowledge/ knowledge/
 RUN npm run build && node dist/qprep.mjs --version
 
 FROM ${NODE_IMAGE}
