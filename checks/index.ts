@@ -24,6 +24,7 @@ import launchPlaceholders from './launch.placeholders.js';
 import launchPorts from './launch.ports.js';
 import launchScript from './launch.script.js';
 import memJemalloc from './mem.jemalloc.js';
+import modelFit from './model.fit.js';
 import modelWeights from './model.weights.js';
 import netHostNic from './net.host-nic.js';
 import netPeerPorts from './net.peer-ports.js';
@@ -70,6 +71,7 @@ export const catalogue: readonly Check[] = inReportOrder([
   launchPorts,
   launchScript,
   memJemalloc,
+  modelFit,
   modelWeights,
   netHostNic,
   netPeerPorts,

@@ -4,6 +4,7 @@ import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { booleanFlag } from '../src/parsers/vllm-args.js';
 import { findJemalloc, LIBRARY } from '../src/probes/jemalloc.js';
+import { fitPlan, isPlan } from '../src/probes/fit.js';
 import { describeVariable, launchView, noLaunchScript, parallelism, rootOf, type LaunchView, type Parallelism } from '../src/probes/launch.js';
 import type { ShellVariable } from '../src/parsers/launch-script.js';
 import { summarizeList } from '../src/util/text.js';
@@ -95,22 +96,56 @@ async function checkPreload(scan: Scan): Promise<void> {
   }
 }
 
-/** HCCL_BUFFSIZE: a whole number of MB, large enough with expert parallelism (where it must be set). */
-function checkBuffsize(scan: Scan, expertParallel: boolean): void {
-  const { view, problems, variableOf } = scan;
+/** MB to ask for: the need rounded up to 64 MB, at least CANN's 200. */
+function buffsizeFor(neededMB: number): number {
+  return Math.max(DEFAULT_HCCL_BUFFSIZE, Math.ceil(neededMB / 64) * 64);
+}
+
+/**
+ * HCCL_BUFFSIZE against what MC2 dispatch needs for this model and plan (src/probes/hccl-mc2.ts:
+ * CANN's MoeDistributeDispatchV2 tiling computes it). On Atlas A3 the tiling refuses a smaller
+ * buffer ("HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE(...) = N MB"): a fail. The A2 path
+ * of the same operator has no such check and fails later, inside the operator ("The DDR address
+ * of the MTE instruction is out of range", vllm-ascend #2674): a warning. Without the model's
+ * shape the need is not known and only a missing variable is said.
+ */
+async function checkBuffsize(scan: Scan, expertParallel: boolean): Promise<void> {
+  const { ctx, view, problems, variableOf } = scan;
   const buffsize = view.env.get('HCCL_BUFFSIZE');
+  const text = buffsize?.value.text.trim();
+  if (buffsize) scan.evidence.hcclBuffsize = text;
+  if (buffsize && !buffsize.value.known) {
+    problems.push({ level: 'warn', text: (tt) => tt.computed({ variable: variableOf(tt, buffsize) }), fix: (tt) => tt.buffsizeLiteral({ where: where(tt, view, buffsize) }) });
+    return;
+  }
+  if (buffsize && (!/^\d+$/.test(text!) || Number(text) < 1)) {
+    problems.push({ level: 'fail', text: (tt) => tt.buffsizeBad({ variable: variableOf(tt, buffsize), value: text! }), fix: (tt) => tt.exportAt({ where: where(tt, view, buffsize), line: `export HCCL_BUFFSIZE=${expertParallel ? 1024 : DEFAULT_HCCL_BUFFSIZE}` }) });
+    return;
+  }
+  const plan = view.serve && expertParallel ? await fitPlan(ctx, view) : undefined;
+  const mc2 = plan && isPlan(plan) && plan.family !== '310p' ? plan.mc2 : null;
+  const value = buffsize ? Number(text) : DEFAULT_HCCL_BUFFSIZE;
+  if (mc2) {
+    scan.evidence.hcclNeededMB = mc2.neededMB;
+    if (mc2.neededMB > value) {
+      const a3 = plan && isPlan(plan) && plan.family === 'a3';
+      const p = { value, needed: mc2.neededMB, maxBs: mc2.maxBs, ep: mc2.epWorldSize, local: mc2.localExperts, set: buffsize !== undefined };
+      const line = `export HCCL_BUFFSIZE=${buffsizeFor(mc2.neededMB)}`;
+      problems.push({
+        level: a3 ? 'fail' : 'warn',
+        text: (tt) => (a3 ? tt.buffsizeRefused(p) : tt.buffsizeBelowNeed(p)),
+        fix: (tt) => (buffsize ? tt.exportAt({ where: where(tt, view, buffsize), line }) : tt.buffsizeNeedFix({ script: view.name, line })),
+      });
+      return;
+    }
+    scan.checked.push(`HCCL_BUFFSIZE ${value} (MC2 needs ${mc2.neededMB} MB)`);
+    return;
+  }
   if (!buffsize) {
     if (expertParallel) problems.push({ level: 'warn', text: (tt) => tt.buffsizeMissing, fix: (tt) => tt.buffsizeMissingFix({ script: view.name }) });
     return;
   }
-  const text = buffsize.value.text.trim();
-  scan.evidence.hcclBuffsize = text;
-  if (!buffsize.value.known) problems.push({ level: 'warn', text: (tt) => tt.computed({ variable: variableOf(tt, buffsize) }), fix: (tt) => tt.buffsizeLiteral({ where: where(tt, view, buffsize) }) });
-  else if (!/^\d+$/.test(text) || Number(text) < 1) {
-    problems.push({ level: 'fail', text: (tt) => tt.buffsizeBad({ variable: variableOf(tt, buffsize), value: text }), fix: (tt) => tt.exportAt({ where: where(tt, view, buffsize), line: `export HCCL_BUFFSIZE=${expertParallel ? 1024 : DEFAULT_HCCL_BUFFSIZE}` }) });
-  } else if (expertParallel && Number(text) < DEFAULT_HCCL_BUFFSIZE) {
-    problems.push({ level: 'warn', text: (tt) => tt.buffsizeSmall({ variable: variableOf(tt, buffsize), value: text }), fix: (tt) => tt.buffsizeSmallFix({ where: where(tt, view, buffsize) }) });
-  } else scan.checked.push(`HCCL_BUFFSIZE ${text}`);
+  scan.checked.push(`HCCL_BUFFSIZE ${text}`);
 }
 
 /** The Ray backend needs the runtime to leave ASCEND_RT_VISIBLE_DEVICES alone. */
@@ -213,7 +248,7 @@ export default defineCheck({
     const serve = view.serve;
     const expertParallel = serve ? booleanFlag(serve.parsed, 'enable-expert-parallel') === true : false;
     const layout = serve ? parallelism(serve.parsed) : undefined;
-    checkBuffsize(scan, expertParallel);
+    await checkBuffsize(scan, expertParallel);
     checkRayBackend(scan, layout);
     checkRayStart(scan, layout);
     const hostNote = hostModifyingNote(scan);

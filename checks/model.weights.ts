@@ -1,81 +1,15 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
-import { booleanFlag, lastFlag } from '../src/parsers/vllm-args.js';
-import { at, launchView, parallelism, placeholderIn, type LaunchView } from '../src/probes/launch.js';
+import { lastFlag } from '../src/parsers/vllm-args.js';
+import { at, launchView, placeholderIn, type LaunchView } from '../src/probes/launch.js';
 import type { ModelDirectory, ModelFiles, ModelLocation } from '../src/probes/model.js';
 import { resolveModel } from '../src/probes/model-resolve.js';
-import { npuInventory, parseDeviceList } from '../src/probes/npu.js';
 import { formatBytes } from '../src/util/size.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { summarizeList } from '../src/util/text.js';
 
-const MiB = 1024 * 1024;
-/** Above this share of the per-NPU budget the weights leave too little for the KV cache and activations. */
-const NEAR_LIMIT = 0.85;
-const DEFAULT_UTILIZATION = 0.9;
-
 type Text = (typeof en)['checks']['model.weights'];
-
-interface Fit {
-  status: 'fits' | 'near' | 'over' | 'unknown';
-  /** in the run's language, for the message */
-  text: string;
-  /** in English, for `actual` (programs read it) */
-  english: string;
-  evidence: Record<string, unknown>;
-}
-
-/**
- * A rough fit: the weights are split over TP x PP NPUs, or over TP x DP x PP with expert
- * parallelism (the experts, most of a MoE model, are spread over the whole EP group; the
- * attention layers stay replicated per DP rank, so this under-estimates a little). Each NPU
- * gives vLLM gpu-memory-utilization x its memory, less what is already in use; the KV cache,
- * activations and graphs need the rest, hence the warning near the limit.
- */
-async function fit(ctx: CheckContext, view: LaunchView, bytes: number): Promise<Fit> {
-  const serve = view.serve!;
-  const layout = parallelism(serve.parsed);
-  const utilizationFlag = lastFlag(serve.parsed, 'gpu-memory-utilization');
-  const utilization = utilizationFlag?.value?.known && /^(0?\.\d+|1(\.0*)?)$/.test(utilizationFlag.value.text) ? Number(utilizationFlag.value.text) : DEFAULT_UTILIZATION;
-  const t = ctx.text.checks['model.weights'];
-  const inventory = await npuInventory(ctx);
-  if (!inventory.ok) return { status: 'unknown', text: t.memoryNotCompared({ problem: inventory.problem.message }), english: '', evidence: {} };
-  const visible = view.env.get('ASCEND_RT_VISIBLE_DEVICES')?.value;
-  const ids = visible?.known ? parseDeviceList(visible.text.trim()) : undefined;
-  const candidates = ids ? inventory.devices.filter((d) => ids.includes(d.visibleIndex)) : inventory.devices;
-  const used = candidates.slice(0, Math.max(1, layout.perNode)).filter((d) => d.memory && d.memory.totalMB > 0);
-  if (used.length === 0) return { status: 'unknown', text: t.noMemorySize, english: '', evidence: {} };
-  const expertParallel = booleanFlag(serve.parsed, 'enable-expert-parallel') === true;
-  const shards = layout.tp * layout.pp * (expertParallel ? layout.dp : 1);
-  const perDeviceMB = bytes / MiB / shards;
-  const budgets = used.map((d) => ({ device: d.device, budgetMB: d.memory!.totalMB * utilization - d.memory!.usedMB, totalMB: d.memory!.totalMB, usedMB: d.memory!.usedMB, kind: d.memory!.kind }));
-  const tightest = budgets.reduce((a, b) => (b.budgetMB < a.budgetMB ? b : a));
-  const kind = tightest.kind === 'ddr' ? 'DDR' : 'HBM';
-  const evidence = {
-    estimate: `weights / (${expertParallel ? 'TP x DP x PP, expert parallel' : 'TP x PP'}) per NPU against gpu-memory-utilization x memory - used`,
-    perDeviceMB: Math.round(perDeviceMB),
-    splitOver: shards,
-    utilization,
-    tightest,
-  };
-  const shareOf = {
-    perDevice: formatBytes(perDeviceMB * MiB),
-    total: formatBytes(bytes),
-    shards,
-    expertParallel,
-    budget: formatBytes(Math.max(0, tightest.budgetMB) * MiB),
-    kind,
-    utilization,
-    memory: formatBytes(tightest.totalMB * MiB),
-    used: formatBytes(tightest.usedMB * MiB),
-    device: tightest.device,
-  };
-  const share = { text: t.share(shareOf), english: en.checks['model.weights'].share(shareOf) };
-  if (perDeviceMB > tightest.budgetMB) return { status: 'over', ...share, evidence };
-  if (perDeviceMB > tightest.budgetMB * NEAR_LIMIT) return { status: 'near', ...share, evidence };
-  return { status: 'fits', ...share, evidence };
-}
 
 function filesSummary(ctx: CheckContext, files: ModelFiles): string {
   const t = ctx.text.checks['model.weights'];
@@ -178,29 +112,6 @@ function missingFiles(ctx: CheckContext, view: LaunchView, files: ModelFiles, lo
   return { problems, fixes };
 }
 
-/** Whether the weights fit the memory vLLM may use on each NPU. */
-async function fitVerdict(ctx: CheckContext, view: LaunchView, files: ModelFiles, where: string, evidence: Record<string, unknown>): Promise<Outcome> {
-  const t = ctx.text.checks['model.weights'];
-  const sized = await fit(ctx, view, files.totalBytes);
-  evidence.fit = sized.evidence;
-  const layout = parallelism(view.serve!.parsed);
-  if (sized.status === 'over') {
-    return fail(t.overBudget({ share: sized.text }), {
-      expected: 'weights per NPU within the memory vLLM may use',
-      actual: sized.english,
-      remediation: t.moreNpus({ tp: layout.tp * 2 }),
-      evidence,
-    });
-  }
-  if (sized.status === 'near') {
-    return warn(t.nearBudget({ share: sized.text }), {
-      remediation: t.raiseUtilization({ tp: layout.tp * 2 }),
-      evidence,
-    });
-  }
-  return pass(t.fits({ where, files: filesSummary(ctx, files), share: sized.text }), { evidence });
-}
-
 export default defineCheck({
   id: 'model.weights',
   category: 'launch',
@@ -252,6 +163,7 @@ export default defineCheck({
         evidence,
       });
     }
-    return fitVerdict(ctx, view, files, whereIn(t), evidence);
+    // whether they fit the NPUs' memory is model.fit's
+    return pass(t.fits({ where: whereIn(t), files: filesSummary(ctx, files) }), { evidence });
   },
 });

@@ -5,7 +5,7 @@ import { clusterFileSchema } from '../cluster/schema.js';
 import { profileSchema } from '../core/profile.js';
 import { factsSchema } from '../facts/schema.js';
 import { snapshotSchema } from '../host/snapshot.js';
-import { reportSchema } from '../report/schema.js';
+import { modelFitEvidenceSchema, reportSchema } from '../report/schema.js';
 import { envSchema } from '../report/env-schema.js';
 import { rollbackSchema, tuneSchema } from '../report/tune-schema.js';
 
@@ -26,6 +26,7 @@ const schemas: Record<string, SchemaEntry> = {
   rollback: { schema: rollbackSchema, io: 'output', title: 'qprep rollback result (schemaVersion 1)' },
   env: { schema: envSchema, io: 'output', title: 'qprep env launch environment (schemaVersion 1)' },
   aggregate: { schema: aggregateSchema, io: 'output', title: 'qprep aggregate cluster verdict (schemaVersion 1)' },
+  'fit-evidence': { schema: modelFitEvidenceSchema, io: 'output', title: 'the evidence of check model.fit in a qprep report: the memory plan per NPU rank, in bytes and tokens' },
   'peers-evidence': { schema: peersEvidenceSchema, io: 'output', title: 'the evidence of check hccn.peers in a qprep report: the pairs it pinged and, with pairs: once, the pairs its peers own' },
 };
 

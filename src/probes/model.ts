@@ -30,7 +30,7 @@ export interface ModelFiles {
   shards: Array<{ name: string; bytes: number | null }>;
   /** `*.bin`, `*.pt`, `*.gguf` when there is no safetensors */
   otherWeights: string[];
-  index: { name: string; shards: string[] } | null;
+  index: { name: string; shards: string[]; /** metadata.total_size: the tensors' bytes */ totalSize: number | null } | null;
   indexProblem?: string;
   /** shards the index lists that are not in the directory */
   missing: string[];
@@ -157,9 +157,10 @@ export async function inspectModel(ctx: CheckContext, path: string): Promise<Mod
     const read = await ctx.host.readFile(`${path}/${indexName}`);
     try {
       if (!read.ok) throw new Error(describeProbeError(`${path}/${indexName}`, read));
-      const parsed = JSON.parse(read.value) as { weight_map?: Record<string, unknown> };
+      const parsed = JSON.parse(read.value) as { weight_map?: Record<string, unknown>; metadata?: { total_size?: unknown } };
       const shards = [...new Set(Object.values(parsed.weight_map ?? {}).filter((v): v is string => typeof v === 'string'))].sort();
-      files.index = { name: indexName, shards };
+      const total = parsed.metadata?.total_size;
+      files.index = { name: indexName, shards, totalSize: typeof total === 'number' && Number.isFinite(total) && total > 0 ? total : null };
     } catch (error) {
       files.indexProblem = `${indexName}: ${(error as Error).message.split('\n')[0]}`;
     }

@@ -32,7 +32,11 @@ export const checkResultSchema = z.object({
   expected: z.string().optional(),
   actual: z.string().optional(),
   remediation: z.string().optional().describe('present on every non-pass result: the exact command or docker run flag'),
-  evidence: z.record(z.string(), z.unknown()).describe('what the check observed'),
+  evidence: z
+    .record(z.string(), z.unknown())
+    .describe(
+      'what the check observed; model.fit: weightsBytesPerNpu, kvBudgetBytesPerNpu, kvBytesPerToken, kvTokens, maxConcurrency, maxModelLen, hbmVisibleBytesPerNpu, basis and the plan (qprep schema fit-evidence)',
+    ),
   details: z
     .array(z.string())
     .optional()
@@ -113,6 +117,88 @@ const kvSideSchema = z
     tpLine: lineSchema,
   })
   .nullable();
+
+const termSchema = z.object({
+  bytes: z.number().describe('bytes per NPU rank'),
+  how: z.enum(['exact', 'estimate']),
+  from: z.string().describe('what the figure is made of (English)'),
+});
+
+/**
+ * The evidence of model.fit: the memory plan of the launch script's server per NPU rank, in bytes
+ * and tokens. The first eight fields are the machine figures (`qprep schema fit-evidence`); `plan`
+ * has every term with what it came from.
+ */
+export const modelFitEvidenceSchema = z.object({
+  script: z.string(),
+  weightsBytesPerNpu: z.number().nonnegative().describe('the weights one rank loads'),
+  kvBudgetBytesPerNpu: z.number().describe('the memory vLLM gives the KV cache on the tightest rank; <= 0: "No available memory for the cache blocks"'),
+  kvBytesPerToken: z.number().nonnegative().nullable().describe('KV bytes of one token on one rank, over the layers that hold per-token KV (hybrid models: the full-attention layers); null when the KV cache is not sized'),
+  kvTokens: z.number().int().nonnegative().nullable().describe('vLLM\'s "GPU KV cache size: N tokens"'),
+  maxConcurrency: z.number().nonnegative().nullable().describe('vLLM\'s "Maximum concurrency for maxModelLen tokens per request"'),
+  maxModelLen: z.number().int().positive().nullable().describe('--max-model-len, else the config\'s max_position_embeddings'),
+  hbmVisibleBytesPerNpu: z.number().nonnegative().describe('what torch_npu sees of the NPU (mem_get_info total), which --gpu-memory-utilization multiplies'),
+  basis: z.enum(['config.json', 'builtin']).describe('config.json: the weights\' own; builtin: qprep\'s table of model configs (an estimate the download removes)'),
+  plan: z.object({
+    model: z.object({
+      argument: z.string(),
+      id: z.string().nullable(),
+      name: z.string(),
+      identityFrom: z.enum(['config.json', 'hub-id', 'cache-path', 'path']),
+      directory: z.string().nullable(),
+      builtinModel: z.string().nullable(),
+      builtinSources: z.record(z.string(), z.string()).describe('config keys the built-in table gave, and their source'),
+      missing: z.array(z.string()).describe('config keys the KV cache needs and nothing gave'),
+    }),
+    release: z.object({ vllmAscend: z.string().nullable(), formula: z.string() }),
+    parallel: z.object({ tp: z.number(), pp: z.number(), dp: z.number(), dpLocal: z.number(), ep: z.number() }),
+    device: z.object({
+      device: z.number(),
+      npuSmiTotalMB: z.number(),
+      npuSmiUsedMB: z.number(),
+      visibleBytes: z.number(),
+      reserveMiB: z.number(),
+      visibleMatch: z.enum(['exact', 'family', 'none']),
+      visibleSource: z.string().nullable(),
+      inUseBytes: z.number(),
+      freeBytes: z.number(),
+    }),
+    requestedBytes: z.number(),
+    utilization: z.number(),
+    checksFreeAtStart: z.boolean(),
+    weights: termSchema.extend({ totalBytes: z.number(), totalFrom: z.enum(['total_size', 'shards', 'shapes']), share: z.number().nullable() }),
+    activation: termSchema,
+    nonTorch: termSchema.extend({ hcclBytes: z.number() }),
+    graph: termSchema,
+    othersChargedBytes: z.number().describe('memory of other processes this release takes off the KV cache too'),
+    halved: z.boolean().describe('310P: the budget is halved for workspace'),
+    kv: z
+      .object({
+        blockSize: z.number(),
+        pageBytes: z.number(),
+        groupSize: z.number(),
+        groups: z.array(z.object({ kind: z.enum(['full', 'sliding', 'linear']), layers: z.number(), groups: z.number() })),
+        kvHeadsPerRank: z.number(),
+        stateBytesPerSequence: z.number(),
+        blocks: z.number().nullable(),
+        neededBytesPerRequest: z.number().nullable(),
+        maxModelLenThatFits: z.number().nullable(),
+      })
+      .nullable(),
+    maxModelLenFrom: z.enum(['flag', 'config.json', 'builtin', 'auto', 'unknown']),
+    maxNumSeqs: z.object({ value: z.number(), given: z.boolean() }),
+    mc2: z
+      .object({ epWorldSize: z.number(), maxBs: z.number(), localExperts: z.number(), maxNumTokens: z.number(), neededMB: z.number(), buffsizeMB: z.number() })
+      .nullable()
+      .describe('the HCCL buffer MC2 dispatch needs (CANN MoeDistributeDispatchV2), with expert parallelism on a MoE model'),
+    streams: z
+      .object({ piecewise: z.boolean(), captureSizes: z.number(), resourcesPerGraph: z.number(), parallelFactor: z.number(), streams: z.number(), maxCaptureSizes: z.number(), mode: z.enum(['AIV', 'FFTS+']) })
+      .nullable(),
+  }),
+  findings: z.array(z.string()).optional().describe('"fail: ..." / "warn: ..." in English'),
+});
+
+export type ModelFitEvidence = z.infer<typeof modelFitEvidenceSchema>;
 
 export const launchLayoutSchema = z
   .object({

@@ -25,6 +25,7 @@ export const CHECK_IDS = [
   'launch.ports',
   'launch.script',
   'mem.jemalloc',
+  'model.fit',
   'model.weights',
   'net.host-nic',
   'net.peer-ports',

@@ -41,9 +41,16 @@ async function statuses(spec: FakeHostSpec, script: string, profile: Record<stri
   return results;
 }
 
+/**
+ * The findings but model.fit's, which these weights leave unsized: their config.json holds its
+ * model_type alone (the sizes of a real one are judged in test/unit/checks/model.fit.test.ts).
+ */
 function notPassing(results: Record<string, { status: string; message: string }>): Array<[string, string, string]> {
+  const fit = results['model.fit']!;
+  expect(fit.status).toBe('warn');
+  expect(fit.message).toMatch(/^the KV cache of \S+ is not sized: config\.json lacks /);
   return Object.entries(results)
-    .filter(([, r]) => r.status !== 'pass')
+    .filter(([id, r]) => r.status !== 'pass' && id !== 'model.fit')
     .map(([id, r]) => [id, r.status, r.message]);
 }
 

@@ -174,9 +174,13 @@ export const launch = {
     computed: (p: { variable: string }) => `${p.variable} is computed at run time`,
     buffsizeLiteral: (p: { where: string }) => `${p.where}: export HCCL_BUFFSIZE=1024   # written literally`,
     buffsizeBad: (p: { variable: string; value: string }) => `${p.variable} is "${p.value}": HCCL needs a whole number of MB, at least 1`,
-    buffsizeSmall: (p: { variable: string; value: string }) =>
-      `${p.variable} is ${p.value} MB with --enable-expert-parallel: MoE dispatch/combine usually needs more than the 200 MB default`,
-    buffsizeSmallFix: (p: { where: string }) => `${p.where}: export HCCL_BUFFSIZE=1024   # the guides use 512-2048 with expert parallelism`,
+    buffsizeRefused: (p: { value: number; needed: number; maxBs: number; ep: number; local: number; set: boolean }) =>
+      `HCCL_BUFFSIZE is ${p.value} MB${p.set ? '' : ' (unset: HCCL\'s default)'}, but MC2 dispatch of this model needs ${p.needed} MB (maxBs ${p.maxBs}, ${p.ep} EP ranks, ${p.local} experts each): ` +
+      `on A3 CANN refuses it at the first MoE layer ("HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE")`,
+    buffsizeBelowNeed: (p: { value: number; needed: number; maxBs: number; ep: number; local: number; set: boolean }) =>
+      `HCCL_BUFFSIZE is ${p.value} MB${p.set ? '' : ' (unset: HCCL\'s default)'}, but MC2 dispatch of this model needs ${p.needed} MB (maxBs ${p.maxBs}, ${p.ep} EP ranks, ${p.local} experts each): ` +
+      `the A2 operator does not check it and fails inside ("The DDR address of the MTE instruction is out of range")`,
+    buffsizeNeedFix: (p: { script: string; line: string }) => `${p.line}   # before vllm serve in ${p.script}; at least what MC2 dispatch needs`,
     buffsizeMissing: '--enable-expert-parallel without HCCL_BUFFSIZE: HCCL uses 200 MB, and MoE dispatch/combine fails with "HCCL_BUFFSIZE is too SMALL" when it needs more',
     buffsizeMissingFix: (p: { script: string }) => `export HCCL_BUFFSIZE=1024   # before vllm serve in ${p.script}; the guides use 512-2048 with expert parallelism`,
     rayNoset: (p: { value: string | null }) =>

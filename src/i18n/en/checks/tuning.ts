@@ -148,30 +148,14 @@ export const tuning = {
     installed: (p: { found: string; python: string }) => `${p.found} installed for ${p.python} on a 310P host; the 310P guide has them uninstalled`,
   },
   'model.weights': {
-    title: 'Model weights present and sized for the NPUs',
+    title: 'Model weights present and complete',
     why:
       'vllm serve loads the weights only after minutes of start-up: a model directory without config.json, with a shard ' +
       'its index lists missing (an interrupted download), non-quantized weights under --quantization ascend, or a hub ' +
       'id that is not in the local cache (vLLM then downloads hundreds of GB, or fails offline) is found here instead. ' +
-      'The size is compared, roughly, with the NPU memory vLLM may use.',
-    reads: ['the --launch script (never executed)', 'the model directory (config.json, *.safetensors, the index)', 'the Hugging Face / ModelScope cache', 'npu-smi info'],
-    fix: 'Point vllm serve at the directory that holds the complete weights, download the missing shards, or use more NPUs (a larger --tensor-parallel-size).',
-    memoryNotCompared: (p: { problem: string }) => `NPU memory not compared (${p.problem})`,
-    noMemorySize: 'NPU memory not compared (npu-smi shows no memory size)',
-    share: (p: {
-      perDevice: string;
-      total: string;
-      shards: number;
-      expertParallel: boolean;
-      budget: string;
-      kind: string;
-      utilization: number;
-      memory: string;
-      used: string;
-      device: number;
-    }) =>
-      `~${p.perDevice} per NPU (${p.total} over ${plural(p.shards, 'NPU')}${p.expertParallel ? ', experts over TP x DP' : ''}) of ${p.budget} ${p.kind} budget ` +
-      `(${p.utilization} x ${p.memory} - ${p.used} used, device ${p.device})`,
+      'Whether they fit the NPU memory is model.fit.',
+    reads: ['the --launch script (never executed)', 'the model directory (config.json, *.safetensors, the index)', 'the Hugging Face / ModelScope cache'],
+    fix: 'Point vllm serve at the directory that holds the complete weights, or download the missing files.',
     shards: (p: { count: number; size: string }) => `${plural(p.count, 'safetensors shard')} (${p.size})`,
     otherWeights: (p: { files: string; size: string }) => `${p.files} (${p.size})`,
     allInIndex: (p: { count: number; index: string }) => `all ${p.count} in ${p.index}`,
@@ -217,12 +201,85 @@ export const tuning = {
     notQuantized: (p: { where: string }) => `--quantization ascend, but ${p.where} has no quant_model_description*.json: these are not Ascend-quantized weights`,
     useQuantized: (p: { at: string }) => `use the quantized weights (e.g. the -w8a8 model), or drop --quantization ascend at ${p.at}`,
     problems: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
-    overBudget: (p: { share: string }) => `the weights do not fit: ${p.share}`,
-    moreNpus: (p: { tp: number }) =>
-      `use more NPUs: --tensor-parallel-size ${p.tp} (with the devices to match), or a quantized model, or free the NPUs (npu-smi info shows what holds them)`,
-    nearBudget: (p: { share: string }) => `the weights leave little room for the KV cache: ${p.share}`,
-    raiseUtilization: (p: { tp: number }) => `raise --gpu-memory-utilization a little, use more NPUs (--tensor-parallel-size ${p.tp}), or a quantized model`,
-    fits: (p: { where: string; files: string; share: string }) => `${p.where}: ${p.files}; ${p.share}`,
+    fits: (p: { where: string; files: string }) => `${p.where}: ${p.files}`,
+  },
+  'model.fit': {
+    title: 'The deployment fits the NPU memory: weights, KV cache, concurrency',
+    why:
+      'vLLM prints how much memory the weights take, what is left for the KV cache, how many tokens it holds and how many ' +
+      'requests of --max-model-len it serves at once only after loading the weights, which takes up to half an hour for a ' +
+      'large model; it refuses to start when no memory is left for the cache, when one request of --max-model-len does not ' +
+      'fit, or when other processes hold the memory --gpu-memory-utilization asks for. This computes the same figures from ' +
+      'config.json, the weights on disk, the launch flags and npu-smi, as the installed vllm-ascend release does.',
+    reads: ['the --launch script (never executed)', "the model's config.json and safetensors index (or qprep's table of model configs)", 'npu-smi info', "vllm-ascend's version in the Python the script runs"],
+    fix: 'Give the deployment more memory per request: a larger --tensor-parallel-size, a shorter --max-model-len, a higher --gpu-memory-utilization, or free the NPUs; the finding names the value.',
+    what: 'the memory plan',
+    noModel: (p: { script: string }) => `${p.script} names no model to plan (launch.script / launch.flags say why)`,
+    unknownModel: (p: { at: string; model: string }) => `the model at ${p.at} (${p.model}) is not a literal path or hub id: the plan needs it`,
+    unknownModelFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: vllm serve /path/to/weights   # written literally`,
+    callerSizes: (p: { script: string }) => `the parallel sizes of ${p.script} are left to its caller or invalid (launch.flags says which): no plan`,
+    callerSizesFix: (p: { script: string }) => `give the sizes literally, or check the launcher that fills in ${p.script}: qprep check --launch launcher.sh --launch ${p.script}`,
+    noMemorySize: 'npu-smi shows no memory size for the NPUs this server uses: no plan',
+    noMemorySizeFix: 'run npu-smi info on this node: every NPU row should show its HBM (or, on 310P, DDR) usage',
+    summary: (p: {
+      model: string;
+      basis: 'config.json' | 'builtin';
+      weights: string;
+      weightsEstimated: boolean;
+      kv: string;
+      utilization: number;
+      visible: string;
+      device: number;
+      tokens: string | null;
+      concurrency: string | null;
+      maxModelLen: string | null;
+    }) =>
+      `${p.model} (${p.basis === 'builtin' ? "qprep's table" : 'config.json'}): ${p.weightsEstimated ? '~' : ''}${p.weights} of weights per NPU, ${p.kv} for the KV cache ` +
+      `(of ${p.utilization} x ${p.visible} on device ${p.device})` +
+      (p.tokens !== null ? `: ${p.tokens} tokens, ${p.concurrency}x requests of ${p.maxModelLen} tokens` : ''),
+    problems: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${plural(p.more, 'more finding', 'more findings')})` : ''}`,
+    alignment: (p: { model: string; tp: number }) =>
+      `vllm-ascend refuses ${p.model} at TP ${p.tp}: its linear-attention state does not fill whole attention pages ("Cannot align ssm_page_size and attn_page_size.")`,
+    alignmentFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: another --tensor-parallel-size   # one that divides linear_num_value_heads into a state of whole K pages`,
+    freeBelow: (p: { device: number; free: string; visible: string; utilization: number; requested: string; inUse: string }) =>
+      `device ${p.device} has ${p.free} free of ${p.visible}, less than --gpu-memory-utilization ${p.utilization} asks (${p.requested}): ` +
+      `vLLM refuses to start ("Free memory on device ... is less than desired GPU memory utilization"); ${p.inUse} is in use already`,
+    freeBelowFix: (p: { script: string; line: number; lower: number; device: number; inUse: string }) =>
+      `stop what holds ${p.inUse} on device ${p.device} (npu-smi info lists it)\n${p.script} line ${p.line}: --gpu-memory-utilization ${p.lower}   # at most what is free; the KV cache shrinks with it`,
+    weightsOver: (p: { weights: string; requested: string; utilization: number; visible: string }) =>
+      `the weights do not fit: ${p.weights} per NPU, more than the ${p.requested} vLLM may use (${p.utilization} x ${p.visible})`,
+    noCache: (p: { weights: string; requested: string; overhead: string; others: string | null; kv: string }) =>
+      `no memory is left for the KV cache: ${p.requested} - ${p.weights} of weights - ${p.overhead} of activations and buffers` +
+      `${p.others !== null ? ` - ${p.others} of other processes` : ''} = ${p.kv}: vLLM refuses ("No available memory for the cache blocks")`,
+    largerTp: (p: { script: string; line: number; tp: number; npus: number }) =>
+      `${p.script} line ${p.line}: --tensor-parallel-size ${p.tp}   # ${p.npus} NPUs per node; the weights per NPU shrink with it`,
+    quantizedOrMore: 'a quantized model (W8A8), or more NPUs (a larger --tensor-parallel-size, or --pipeline-parallel-size across nodes)',
+    raiseUtilization: (p: { script: string; line: number; utilization: number }) => `${p.script} line ${p.line}: --gpu-memory-utilization ${p.utilization}   # the least that fits`,
+    oneRequest: (p: { maxModelLen: number; needed: string; kv: string; fits: number }) =>
+      `one request of --max-model-len ${p.maxModelLen} needs ${p.needed} of KV cache, more than the ${p.kv} left for it: vLLM refuses to start` +
+      `${p.fits > 0 ? ` (it estimates ${p.fits} tokens fit)` : ''}`,
+    shorterContext: (p: { script: string; line: number; maxModelLen: number }) => `${p.script} line ${p.line}: --max-model-len ${p.maxModelLen}   # the longest one request fits in`,
+    smallerKvDtype: 'or a 1-byte KV cache where vllm-ascend supports it for this model (--kv-cache-dtype int8): half the bytes per token',
+    notSized: (p: { where: string | null; keys: string; model: string }) =>
+      `the KV cache of ${p.model} is not sized: ${p.where ?? 'no config.json and no row of qprep\'s table'}${p.where !== null ? ' lacks' : ' for'} ${p.keys}`,
+    notSizedFix: (p: { directory: string | null }) =>
+      p.directory !== null ? `put the model's complete config.json in ${p.directory} (it comes with the weights)` : "download the weights (their config.json sizes the cache), or run qprep on the node that has them",
+    lowConcurrency: (p: { tokens: string; concurrency: string; maxModelLen: string; seqs: number }) =>
+      `the KV cache (${p.tokens} tokens) holds ${p.concurrency}x requests of ${p.maxModelLen} tokens, fewer than --max-num-seqs ${p.seqs}: long requests queue`,
+    contextForSeqs: (p: { script: string; line: number; maxModelLen: number; seqs: number }) =>
+      `${p.script} line ${p.line}: --max-model-len ${p.maxModelLen}   # ${p.seqs} requests of that length fit at once`,
+    fewerSeqs: (p: { script: string; line: number; seqs: number }) => `${p.script} line ${p.line}: --max-num-seqs ${p.seqs}   # what the cache holds at the full length`,
+    builtin: (p: { model: string; keys: number; local: boolean }) =>
+      p.local
+        ? `the plan takes ${p.keys} values config.json lacks from qprep's table (${p.model}): an estimate`
+        : `the weights are not on this node: the plan rests on qprep's table of model configs (${p.model}) and the parameter count it gives, an estimate`,
+    builtinFix: (p: { id: string; directory: string | null }) =>
+      p.directory !== null ? `put the model's complete config.json in ${p.directory}, then check again` : `download ${p.id} to the node (its config.json and shard sizes replace the estimate), then check again`,
+    streams: (p: { sizes: number; resources: number; factor: number; streams: number; limit: number; max: number; mode: string }) =>
+      `${p.sizes} graph capture sizes x ${p.resources} streams x ${p.factor} (${p.mode}) = ${p.streams} streams, over the ${p.limit} of 2048 per device vllm-ascend budgets ` +
+      `(vllm_ascend/utils.py update_aclgraph_sizes, up to v0.20): those releases capture ${p.max} sizes only; later ones capture all and, on this driver (before HDK 25.5.1), may fail with 207008 "Stream resources are insufficient"`,
+    streamsFix: (p: { script: string; line: number; max: number }) =>
+      `${p.script} line ${p.line}: --compilation-config '{"cudagraph_mode": "FULL_DECODE_ONLY"}'   # one graph per size, not per layer\ngive at most ${p.max} sizes in "cudagraph_capture_sizes"`,
   },
   'tune.journal': {
     title: 'qprep tune journal',

@@ -162,9 +162,13 @@ export const launch: typeof en = {
     computed: (p: { variable: string }) => `${p.variable} 在运行时计算`,
     buffsizeLiteral: (p: { where: string }) => `${p.where}：export HCCL_BUFFSIZE=1024   # 直接写出`,
     buffsizeBad: (p: { variable: string; value: string }) => `${p.variable} 为 "${p.value}"：HCCL 需要以 MB 为单位的整数，至少为 1`,
-    buffsizeSmall: (p: { variable: string; value: string }) =>
-      `${p.variable} 为 ${p.value} MB，同时使用 --enable-expert-parallel：MoE 分发/合并通常需要超过默认的 200 MB`,
-    buffsizeSmallFix: (p: { where: string }) => `${p.where}：export HCCL_BUFFSIZE=1024   # 指南在专家并行时使用 512-2048`,
+    buffsizeRefused: (p) =>
+      `HCCL_BUFFSIZE 为 ${p.value} MB${p.set ? '' : '（未设置：HCCL 默认值）'}，但该模型的 MC2 分发需要 ${p.needed} MB（maxBs ${p.maxBs}，${p.ep} 个 EP rank，每个 ${p.local} 个专家）：` +
+      `在 A3 上 CANN 会在第一个 MoE 层拒绝（"HCCL_BUFFSIZE is too SMALL ... NEEDED_HCCL_BUFFSIZE"）`,
+    buffsizeBelowNeed: (p) =>
+      `HCCL_BUFFSIZE 为 ${p.value} MB${p.set ? '' : '（未设置：HCCL 默认值）'}，但该模型的 MC2 分发需要 ${p.needed} MB（maxBs ${p.maxBs}，${p.ep} 个 EP rank，每个 ${p.local} 个专家）：` +
+      `A2 上的算子不做检查，会在内部失败（"The DDR address of the MTE instruction is out of range"）`,
+    buffsizeNeedFix: (p) => `${p.line}   # 写在 ${p.script} 中 vllm serve 之前；至少为 MC2 分发所需`,
     buffsizeMissing: '使用 --enable-expert-parallel 但未设置 HCCL_BUFFSIZE：HCCL 使用 200 MB，MoE 分发/合并需要更多时会报 "HCCL_BUFFSIZE is too SMALL"',
     buffsizeMissingFix: (p: { script: string }) => `export HCCL_BUFFSIZE=1024   # 写在 ${p.script} 中 vllm serve 之前；指南在专家并行时使用 512-2048`,
     rayNoset: (p: { value: string | null }) =>

@@ -126,18 +126,13 @@ export const tuning: typeof en = {
     installed: (p) => `310P 主机上为 ${p.python} 安装了 ${p.found}；310P 部署指南要求卸载它们`,
   },
   'model.weights': {
-    title: '模型权重完整，且 NPU 内存放得下',
+    title: '模型权重完整',
     why:
       'vllm serve 要在启动几分钟后才加载权重：模型目录缺少 config.json、缺少索引中列出的分片（下载中断）、' +
       '在 --quantization ascend 下使用未量化的权重，或者 hub id 不在本地缓存中（vLLM 会下载数百 GB，离线时直接失败），' +
-      '这些问题都在这里提前发现。权重大小还会与 vLLM 可用的 NPU 内存做粗略比较。',
-    reads: ['--launch 启动脚本（只读，从不执行）', '模型目录（config.json、*.safetensors、索引文件）', 'Hugging Face / ModelScope 缓存', 'npu-smi info'],
-    fix: '让 vllm serve 指向存放完整权重的目录、下载缺失的分片，或使用更多 NPU（更大的 --tensor-parallel-size）。',
-    memoryNotCompared: (p) => `未与 NPU 内存比较（${p.problem}）`,
-    noMemorySize: '未与 NPU 内存比较（npu-smi 未显示内存大小）',
-    share: (p) =>
-      `每个 NPU 约 ${p.perDevice}（${p.total} 分到 ${p.shards} 个 NPU${p.expertParallel ? '，专家按 TP x DP 切分' : ''}），` +
-      `${p.kind} 预算为 ${p.budget}（${p.utilization} x ${p.memory} - 已用 ${p.used}，设备 ${p.device}）`,
+      '这些问题都在这里提前发现。NPU 内存是否放得下由 model.fit 判断。',
+    reads: ['--launch 启动脚本（只读，从不执行）', '模型目录（config.json、*.safetensors、索引文件）', 'Hugging Face / ModelScope 缓存'],
+    fix: '让 vllm serve 指向存放完整权重的目录，或下载缺失的文件。',
     shards: (p) => `${p.count} 个 safetensors 分片（${p.size}）`,
     otherWeights: (p) => `${p.files}（${p.size}）`,
     allInIndex: (p) => `${p.index} 中的 ${p.count} 个分片齐全`,
@@ -177,11 +172,63 @@ export const tuning: typeof en = {
     notQuantized: (p) => `指定了 --quantization ascend，但 ${p.where} 中没有 quant_model_description*.json：这不是昇腾量化权重`,
     useQuantized: (p) => `使用量化权重（例如 -w8a8 模型），或删除 ${p.at} 处的 --quantization ascend`,
     problems: (p) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 个问题）` : ''}`,
-    overBudget: (p) => `NPU 内存放不下权重：${p.share}`,
-    moreNpus: (p) => `使用更多 NPU：--tensor-parallel-size ${p.tp}（并配上相应的设备），或使用量化模型，或释放 NPU（npu-smi info 会显示占用者）`,
-    nearBudget: (p) => `权重给 KV cache 留下的空间很少：${p.share}`,
-    raiseUtilization: (p) => `适当调高 --gpu-memory-utilization，使用更多 NPU（--tensor-parallel-size ${p.tp}），或使用量化模型`,
-    fits: (p) => `${p.where}：${p.files}；${p.share}`,
+    fits: (p) => `${p.where}：${p.files}`,
+  },
+  'model.fit': {
+    title: '部署放得下 NPU 内存：权重、KV 缓存、并发',
+    why:
+      'vLLM 要加载完权重（大模型需要半小时）才打印权重占用多少内存、还剩多少给 KV 缓存、能存多少 token、按 --max-model-len ' +
+      '能同时服务多少请求；没有内存留给缓存、放不下一个 --max-model-len 长度的请求、或者其他进程占着 --gpu-memory-utilization ' +
+      '所要的内存时，它拒绝启动。这里按已安装的 vllm-ascend 版本的算法，从 config.json、磁盘上的权重、启动参数和 npu-smi 算出同样的数字。',
+    reads: ['--launch 启动脚本（只读，从不执行）', '模型的 config.json 和 safetensors 索引（或 qprep 的模型配置表）', 'npu-smi info', '脚本所用 Python 中 vllm-ascend 的版本'],
+    fix: '给每个请求更多内存：更大的 --tensor-parallel-size、更短的 --max-model-len、更高的 --gpu-memory-utilization，或释放 NPU；具体数值见各条结论。',
+    what: '内存规划',
+    noModel: (p) => `${p.script} 没有指定可规划的模型（原因见 launch.script / launch.flags）`,
+    unknownModel: (p) => `${p.at} 处的模型（${p.model}）不是字面写出的路径或 hub id：规划需要它`,
+    unknownModelFix: (p) => `${p.script} 第 ${p.line} 行：vllm serve /path/to/weights   # 字面写出`,
+    callerSizes: (p) => `${p.script} 的并行规模由调用方给出或无效（launch.flags 指出是哪个）：无法规划`,
+    callerSizesFix: (p) => `把规模字面写出，或连同填写 ${p.script} 的启动器一起检查：qprep check --launch launcher.sh --launch ${p.script}`,
+    noMemorySize: 'npu-smi 没有显示该服务所用 NPU 的内存大小：无法规划',
+    noMemorySizeFix: '在本节点运行 npu-smi info：每个 NPU 行都应显示其 HBM（310P 为 DDR）用量',
+    summary: (p) =>
+      `${p.model}（${p.basis === 'builtin' ? 'qprep 的配置表' : 'config.json'}）：每个 NPU 权重 ${p.weightsEstimated ? '约 ' : ''}${p.weights}，KV 缓存 ${p.kv}` +
+      `（设备 ${p.device} 的 ${p.utilization} x ${p.visible}）` +
+      (p.tokens !== null ? `：${p.tokens} 个 token，可同时容纳 ${p.concurrency} 个 ${p.maxModelLen} token 的请求` : ''),
+    problems: (p) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项结论）` : ''}`,
+    alignment: (p) => `vllm-ascend 拒绝以 TP ${p.tp} 运行 ${p.model}：其线性注意力状态无法填满整数个注意力页（"Cannot align ssm_page_size and attn_page_size."）`,
+    alignmentFix: (p) => `${p.script} 第 ${p.line} 行：换一个 --tensor-parallel-size   # 使 linear_num_value_heads 的状态恰好是整数个 K 页`,
+    freeBelow: (p) =>
+      `设备 ${p.device} 空闲 ${p.free}（共 ${p.visible}），少于 --gpu-memory-utilization ${p.utilization} 所要的 ${p.requested}：` +
+      `vLLM 拒绝启动（"Free memory on device ... is less than desired GPU memory utilization"）；已有 ${p.inUse} 被占用`,
+    freeBelowFix: (p) =>
+      `停止设备 ${p.device} 上占用 ${p.inUse} 的进程（npu-smi info 列出它们）\n${p.script} 第 ${p.line} 行：--gpu-memory-utilization ${p.lower}   # 不超过空闲内存；KV 缓存随之变小`,
+    weightsOver: (p) => `权重放不下：每个 NPU ${p.weights}，超过 vLLM 可用的 ${p.requested}（${p.utilization} x ${p.visible}）`,
+    noCache: (p) =>
+      `没有内存留给 KV 缓存：${p.requested} - 权重 ${p.weights} - 激活值与缓冲区 ${p.overhead}` +
+      `${p.others !== null ? ` - 其他进程 ${p.others}` : ''} = ${p.kv}：vLLM 拒绝启动（"No available memory for the cache blocks"）`,
+    largerTp: (p) => `${p.script} 第 ${p.line} 行：--tensor-parallel-size ${p.tp}   # 每节点 ${p.npus} 个 NPU；每个 NPU 的权重随之减少`,
+    quantizedOrMore: '使用量化模型（W8A8），或更多 NPU（更大的 --tensor-parallel-size，或跨节点的 --pipeline-parallel-size）',
+    raiseUtilization: (p) => `${p.script} 第 ${p.line} 行：--gpu-memory-utilization ${p.utilization}   # 放得下的最小值`,
+    oneRequest: (p) =>
+      `一个 --max-model-len ${p.maxModelLen} 的请求需要 ${p.needed} KV 缓存，超过剩余的 ${p.kv}：vLLM 拒绝启动` +
+      `${p.fits > 0 ? `（它估计能放下 ${p.fits} 个 token）` : ''}`,
+    shorterContext: (p) => `${p.script} 第 ${p.line} 行：--max-model-len ${p.maxModelLen}   # 一个请求能放下的最大长度`,
+    smallerKvDtype: '或在 vllm-ascend 对该模型支持时使用 1 字节的 KV 缓存（--kv-cache-dtype int8）：每个 token 的字节数减半',
+    notSized: (p) => `${p.model} 的 KV 缓存无法计算：${p.where ?? '没有 config.json，qprep 的配置表中也没有该模型'}${p.where !== null ? ' 缺少' : '，缺少'} ${p.keys}`,
+    notSizedFix: (p) => (p.directory !== null ? `把该模型完整的 config.json 放入 ${p.directory}（它随权重一起提供）` : '下载权重（其 config.json 决定缓存大小），或在存有权重的节点上运行 qprep'),
+    lowConcurrency: (p) => `KV 缓存（${p.tokens} 个 token）只能同时容纳 ${p.concurrency} 个 ${p.maxModelLen} token 的请求，少于 --max-num-seqs ${p.seqs}：长请求会排队`,
+    contextForSeqs: (p) => `${p.script} 第 ${p.line} 行：--max-model-len ${p.maxModelLen}   # 该长度的 ${p.seqs} 个请求可同时放下`,
+    fewerSeqs: (p) => `${p.script} 第 ${p.line} 行：--max-num-seqs ${p.seqs}   # 满长度时缓存能容纳的数量`,
+    builtin: (p) =>
+      p.local
+        ? `规划从 qprep 的配置表（${p.model}）取了 config.json 缺少的 ${p.keys} 个值：这是估计`
+        : `本节点没有权重：规划依据 qprep 的模型配置表（${p.model}）及其参数量，这是估计`,
+    builtinFix: (p) => (p.directory !== null ? `把该模型完整的 config.json 放入 ${p.directory}，然后重新检查` : `把 ${p.id} 下载到本节点（其 config.json 和分片大小取代估计），然后重新检查`),
+    streams: (p) =>
+      `${p.sizes} 个图捕获尺寸 x ${p.resources} 个流 x ${p.factor}（${p.mode}）= ${p.streams} 个流，超过 vllm-ascend 预算的每设备 2048 个中的 ${p.limit} 个` +
+      `（vllm_ascend/utils.py update_aclgraph_sizes，至 v0.20）：这些版本只捕获 ${p.max} 个尺寸；之后的版本全部捕获，在本机驱动（早于 HDK 25.5.1）上可能以 207008 "Stream resources are insufficient" 失败`,
+    streamsFix: (p) =>
+      `${p.script} 第 ${p.line} 行：--compilation-config '{"cudagraph_mode": "FULL_DECODE_ONLY"}'   # 每个尺寸一张图，而不是每层一张\n在 "cudagraph_capture_sizes" 中最多给出 ${p.max} 个尺寸`,
   },
   'tune.journal': {
     title: 'qprep tune 日志',
