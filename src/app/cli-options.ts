@@ -37,7 +37,7 @@ export const COMMANDS = {
   env: { formats: ['sh', 'json'], examinesHost: true },
   aggregate: { operands: ['<reports...>'], formats: ['human', 'json'], documentOutput: true },
   list: { formats: ['human', 'json'] },
-  explain: { operands: ['<id>'], formats: ['human', 'json'] },
+  explain: { operands: ['<id>'], formats: ['human', 'json'], examinesHost: true },
   version: {},
   schema: { operands: ['[document]'], operandDefault: 'report' },
 } as const satisfies Record<string, CommandSpec>;
@@ -76,7 +76,7 @@ export interface OptionSpec {
   commands: readonly CommandName[] | 'program';
 }
 
-const HOST = ['check', 'serve', 'snapshot', 'facts', 'tune', 'env'] as const satisfies readonly CommandName[];
+const HOST = ['check', 'serve', 'snapshot', 'facts', 'tune', 'env', 'explain'] as const satisfies readonly CommandName[];
 const CHECKS = ['check', 'serve', 'snapshot'] as const satisfies readonly CommandName[];
 
 /** Every option, keyed by the catalogue key of its description. */
@@ -112,7 +112,7 @@ export const OPTIONS = {
   'host --root': { name: 'root', value: 'dir', kind: 'directory', commands: HOST },
   'rollback --root': { name: 'root', value: 'dir', kind: 'directory', commands: ['rollback'] },
   // snapshot records the host: it replays none
-  'host --snapshot': { name: 'snapshot', value: 'file', kind: 'input', commands: ['check', 'serve', 'facts', 'tune', 'env'] },
+  'host --snapshot': { name: 'snapshot', value: 'file', kind: 'input', commands: ['check', 'serve', 'facts', 'tune', 'env', 'explain'] },
   'rollback --snapshot': { name: 'snapshot', value: 'file', kind: 'input', commands: ['rollback'] },
   'host --timeout': { name: 'timeout', value: 'duration', kind: 'duration', default: '10s', commands: HOST },
   'rollback --timeout': { name: 'timeout', value: 'duration', kind: 'duration', default: '10s', commands: ['rollback'] },
@@ -129,7 +129,7 @@ export const OPTIONS = {
   'cluster --node': { name: 'node', value: 'name', kind: 'text', commands: CHECKS },
   'env --node': { name: 'node', value: 'name', kind: 'text', commands: ['env'] },
   'cluster --hccn-concurrency': { name: 'hccnConcurrency', value: 'n', kind: 'count', commands: CHECKS },
-  'launch --launch': { name: 'launch', value: 'script', kind: 'input-or-stdin', repeatable: true, commands: CHECKS },
+  'launch --launch': { name: 'launch', value: 'script', kind: 'input-or-stdin', repeatable: true, commands: [...CHECKS, 'explain'] },
 
   'facts --include-serial': { name: 'includeSerial', kind: 'flag', default: false, commands: ['facts'] },
   'facts --include-mac': { name: 'includeMac', kind: 'flag', default: false, commands: ['facts'] },

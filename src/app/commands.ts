@@ -21,7 +21,7 @@ import { describeFailure, errorDocument } from '../report/error-document.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { claimDocument, describeRun, releaseDocument, writeRunDocument } from './signals.js';
-import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord } from './session.js';
+import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord, type HostOptions } from './session.js';
 import { escapeControls } from '../util/text.js';
 
 type CheckCliOptions = CommandOptions<'check'>;
@@ -225,6 +225,34 @@ function wrap(text: string, width = 96, indent = '  '): string {
   return lines.map((l) => indent + l).join('\n');
 }
 
+/**
+ * `qprep explain model.fit --launch SCRIPT` (or on a snapshot that recorded its script): the
+ * check runs on this host alone and its plan is printed, one row per figure with its source.
+ */
+async function explainPlan(options: CommandOptions<'explain'>): Promise<number> {
+  const { formatFitPlan } = await import('../report/fit-plan.js');
+  const { modelFitEvidenceSchema } = await import('../report/schema.js');
+  const hostOptions: HostOptions = {};
+  if (options.profile !== undefined) hostOptions.profile = options.profile;
+  if (options.root !== undefined) hostOptions.root = options.root;
+  if (options.snapshot !== undefined) hostOptions.snapshot = options.snapshot;
+  if (options.timeout !== undefined) hostOptions.timeoutMs = options.timeout;
+  const handle = await openHost(hostOptions);
+  const loaded = await profileFor(options.profile, handle, options.lang);
+  const run = await performCheck(handle, loaded, { ...hostOptions, only: ['model.fit'], launch: options.launch, lang: options.lang });
+  const result = run.report.checks.find((c) => c.id === 'model.fit')!;
+  const parsed = modelFitEvidenceSchema.safeParse(result.evidence);
+  if (options.format === 'json') {
+    writeRunDocument(`${JSON.stringify({ id: result.id, status: result.status, message: result.message, remediation: result.remediation ?? null, evidence: result.evidence }, null, 2)}\n`);
+    return exitCodeFor(run.report.ready);
+  }
+  const words = textFor(options.lang ?? 'en').commands.explain.plan;
+  // a skip or an error has no plan: its message and fix say why
+  const text = parsed.success ? formatFitPlan(parsed.data, result, words) : `${result.status}: ${result.message}\n`;
+  writeRunDocument(result.remediation && result.status !== 'pass' ? `${text}${result.remediation.split('\n').map((l) => `  ${l}`).join('\n')}\n` : text);
+  return exitCodeFor(run.report.ready);
+}
+
 export async function runExplainCommand(id: string, options: CommandOptions<'explain'>): Promise<number> {
   const check = catalogue.find((c) => c.id === id);
   if (!check) {
@@ -232,6 +260,9 @@ export async function runExplainCommand(id: string, options: CommandOptions<'exp
     const match = closest(id, catalogue.map((c) => c.id));
     throw usageError(`${errors.unknownCheck({ id })}\n${match !== undefined ? errors.didYouMean({ name: match }) : errors.listShowsIds}`);
   }
+  const host = options.launch.length > 0 || options.snapshot !== undefined || options.root !== undefined;
+  if (host && id !== 'model.fit') throw usageError(textFor(options.lang ?? 'en').commands.explain.plan.onlyFit({ id }));
+  if (host) return explainPlan(options);
   const loaded = await loadProfile(undefined);
   const level = effectiveLevel(check, loaded.profile);
   const text = textFor(options.lang ?? 'en');

@@ -57,7 +57,7 @@ export function planEvidence(plan: FitPlan, script: string): FitEvidence {
       checksFreeAtStart: budget.checksFreeAtStart,
       weights: { ...plan.weights, bytes: round(plan.weights.bytes), totalBytes: round(plan.weights.totalBytes), share: plan.weights.share },
       activation: { ...plan.activation, bytes: round(plan.activation.bytes) },
-      nonTorch: { ...plan.nonTorch, bytes: round(plan.nonTorch.bytes), hcclBytes: round(plan.nonTorch.hcclBytes) },
+      nonTorch: { ...plan.nonTorch, bytes: round(plan.nonTorch.bytes), hcclBytes: round(plan.nonTorch.hcclBytes), parts: plan.nonTorch.parts.map((p) => ({ part: p.part, bytes: round(p.bytes) })) },
       graph: { ...plan.graph, bytes: round(plan.graph.bytes) },
       othersChargedBytes: round(budget.othersCharged),
       halved: budget.formula === '310p-v0.18+',

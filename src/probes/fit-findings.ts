@@ -163,7 +163,8 @@ function serviceFindings(plan: FitPlan): Finding[] {
         ]),
     });
   }
-  if (plan.basis === 'builtin' && plan.builtin) {
+  // without a KV size the built-in values are not what the plan rests on: the not-sized finding says what to put in place
+  if (plan.basis === 'builtin' && plan.builtin && plan.kv) {
     const p = { model: plan.builtin.model, keys: Object.keys(plan.builtinSources).length, local: plan.model.config !== null };
     found.push({ level: 'warn', code: 'builtin', text: (t) => t.builtin(p), fix: (t) => t.builtinFix({ id: plan.model.identity.id ?? plan.builtin!.model, directory: plan.model.directory }) });
   }

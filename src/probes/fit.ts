@@ -5,7 +5,7 @@ import type { KnowledgeSource } from '../knowledge/source.js';
 import type { NpuFamily } from '../parsers/npu-smi-info.js';
 import { parallelism, type LaunchView, type Parallelism } from './launch.js';
 import { readFitSettings, type FitSettings } from './fit-settings.js';
-import { activationEstimate, graphMemoryEstimate, kvBudget, nonTorchEstimate, parseVersion, type Budget, type VersionTriple } from './kv-budget.js';
+import { activationEstimate, graphMemoryEstimate, kvBudget, nonTorchEstimate, parseVersion, type Budget, type NonTorchPart, type VersionTriple } from './kv-budget.js';
 import { kvCapacity, kvLayout, type HybridAlignment, type KvCapacity, type KvLayout } from './kv-cache.js';
 import { mc2MaxBs, mc2Need, type Mc2Need } from './hccl-mc2.js';
 import { dtypeBytes, isHybridModel, shapeOf, type ModelShape } from './model-shape.js';
@@ -63,9 +63,9 @@ export interface FitPlan {
   /** the tightest NPU of those this server uses, and every one of them */
   device: DevicePlan;
   devices: DevicePlan[];
-  weights: Term & { totalBytes: number; totalFrom: 'total_size' | 'shards' | 'shapes'; share: number | null };
-  activation: Term;
-  nonTorch: Term & { hcclBytes: number };
+  weights: Term & { totalBytes: number; totalFrom: 'total_size' | 'shards' | 'shapes'; share: number | null; mtpLoaded: boolean };
+  activation: Term & { maxNumBatchedTokens: number; hidden: number | null };
+  nonTorch: Term & { hcclBytes: number; parts: NonTorchPart[] };
   graph: Term;
   maxModelLen: { value: number | null; from: 'flag' | 'config.json' | 'builtin' | 'auto' | 'unknown' };
   kv: { layout: KvLayout; capacity: KvCapacity | null } | null;
@@ -122,7 +122,7 @@ function weightsTerm(model: ResolvedModel, shape: ModelShape | null, layout: Par
   const bytes = share !== null ? total * share : total / even;
   const splitText = share !== null ? `split as vLLM shards each part (TP ${layout.tp}${plan.ep > 0 ? `, experts over EP ${plan.ep}` : ''}${layout.pp > 1 ? `, PP ${layout.pp}` : ''}${plan.mtp ? ', MTP layers loaded' : ''})` : `divided evenly over ${even} NPUs`;
   const totalText = totalFrom === 'total_size' ? `${files!.index!.name} total_size` : totalFrom === 'shards' ? 'the shards on disk' : 'the parameter count of the config';
-  return { bytes, how: totalFrom === 'shapes' || share === null ? 'estimate' : 'exact', from: `${totalText}, ${splitText}`, totalBytes: total, totalFrom, share };
+  return { bytes, how: totalFrom === 'shapes' || share === null ? 'estimate' : 'exact', from: `${totalText}, ${splitText}`, totalBytes: total, totalFrom, share, mtpLoaded: plan.mtp };
 }
 
 function devicePlans(devices: NpuDevice[], family: NpuFamily, inputs: Omit<Parameters<typeof kvBudget>[0], 'visibleBytes' | 'inUseBytes' | 'family'>): DevicePlan[] {
@@ -250,8 +250,8 @@ async function assemble(ctx: CheckContext, view: LaunchView): Promise<FitPlan | 
     device,
     devices: plans,
     weights,
-    activation: { bytes: activation, how: 'estimate', from: `max_num_batched_tokens ${settings.maxNumBatchedTokens} x hidden ${shape?.hidden ?? '4096 (assumed)'} x 2 B x 20, within 0.25-4 GiB` },
-    nonTorch: { bytes: nonTorch.bytes, hcclBytes: nonTorch.hcclBytes, how: 'estimate', from: nonTorchFrom(layout, ep, mc2 !== null, settings.hcclBuffsizeMB) },
+    activation: { bytes: activation, how: 'estimate', from: `max_num_batched_tokens ${settings.maxNumBatchedTokens} x hidden ${shape?.hidden ?? '4096 (assumed)'} x 2 B x 20, within 0.25-4 GiB`, maxNumBatchedTokens: settings.maxNumBatchedTokens, hidden: shape?.hidden ?? null },
+    nonTorch: { ...nonTorch, how: 'estimate', from: nonTorchFrom(layout, ep, mc2 !== null, settings.hcclBuffsizeMB) },
     graph: { bytes: graph, how: 'estimate', from: graph > 0 ? '3.53 % of the device (ACL graph profiling of vllm-ascend v0.21-v0.22)' : 'not taken off by this release' },
     maxModelLen,
     kv,

@@ -132,10 +132,19 @@ export const CONTEXT_NON_TORCH_BYTES = 0.15 * GiB;
  * per-group size: get_hccl_config_for_pg_options). PR #11380's TP 2 EP 2 run measured 1.02 and
  * 3.56 GiB against the 1.32 GiB this gives. An estimate.
  */
-export function nonTorchEstimate(options: { tp: number; dp: number; ep: number; mc2: boolean; hcclBuffsizeMB: number }): { bytes: number; hcclBytes: number } {
-  const group = (size: number, mb: number) => (size > 1 ? 2 * mb * MiB : 0);
-  const hccl = group(options.tp, 200) + group(options.ep, 200) + group(options.dp, 50) + (options.mc2 ? 2 * options.hcclBuffsizeMB * MiB : 0);
-  return { bytes: CONTEXT_NON_TORCH_BYTES + hccl, hcclBytes: hccl };
+export interface NonTorchPart {
+  part: 'context' | 'tp' | 'ep' | 'dp' | 'mc2';
+  bytes: number;
+}
+
+export function nonTorchEstimate(options: { tp: number; dp: number; ep: number; mc2: boolean; hcclBuffsizeMB: number }): { bytes: number; hcclBytes: number; parts: NonTorchPart[] } {
+  const parts: NonTorchPart[] = [{ part: 'context', bytes: CONTEXT_NON_TORCH_BYTES }];
+  if (options.tp > 1) parts.push({ part: 'tp', bytes: 2 * 200 * MiB });
+  if (options.ep > 1) parts.push({ part: 'ep', bytes: 2 * 200 * MiB });
+  if (options.dp > 1) parts.push({ part: 'dp', bytes: 2 * 50 * MiB });
+  if (options.mc2) parts.push({ part: 'mc2', bytes: 2 * options.hcclBuffsizeMB * MiB });
+  const bytes = parts.reduce((sum, p) => sum + p.bytes, 0);
+  return { bytes, hcclBytes: bytes - CONTEXT_NON_TORCH_BYTES, parts };
 }
 
 /**

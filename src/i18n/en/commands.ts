@@ -23,6 +23,65 @@ export const commands = {
     why: 'Why it matters:',
     reads: 'What it reads:',
     fix: 'How to fix a failure:',
+    /** qprep explain model.fit --launch SCRIPT: the plan, one row per figure, as vLLM's start-up log prints them */
+    plan: {
+      heading: (p: { script: string; model: string; status: string }) => `model.fit plan of ${p.script} (vllm serve ${p.model}): ${p.status}`,
+      onlyFit: (p: { id: string }) => `--launch explains the memory plan of model.fit, not ${p.id}: qprep explain model.fit --launch SCRIPT`,
+      exact: 'exact',
+      estimate: 'estimate',
+      model: 'model',
+      fromConfig: "config.json, the weights' own",
+      fromBuiltin: (p: { model: string; keys: string }) => `qprep's table (${p.model})${p.keys ? `: ${p.keys}` : ''}`,
+      lacking: (p: { keys: string }) => `lacks ${p.keys}`,
+      release: 'vllm-ascend',
+      notFound: 'not found (the newest rules are used)',
+      formula: (p: { formula: string }) => `budget rules of ${p.formula}`,
+      parallel: 'parallel plan',
+      parallelValue: (p: { tp: number; pp: number; dp: number; dpLocal: number; ep: number }) =>
+        `TP ${p.tp}${p.pp > 1 ? ` x PP ${p.pp}` : ''} x DP ${p.dp} (${p.dpLocal} on this node)${p.ep > 0 ? `, experts over EP ${p.ep}` : ''}`,
+      npu: 'NPU',
+      npuValue: (p: { device: number; total: number; used: number }) => `device ${p.device}: ${p.total} MB, ${p.used} MB in use (npu-smi)`,
+      visible: 'torch_npu sees',
+      visibleFrom: (p: { reserve: number; source: string | null; match: string }): string =>
+        p.match === 'none' ? "npu-smi's total: no figure of this NPU model in qprep's table" : `npu-smi's total less ${p.reserve} MiB the driver keeps (${p.source ?? ''})`,
+      requested: 'requested',
+      requestedFrom: (p: { utilization: number }) => `--gpu-memory-utilization ${p.utilization} x what torch_npu sees`,
+      weights: 'weights per NPU',
+      weightsFrom: (p: { totalFrom: 'total_size' | 'shards' | 'shapes'; total: string; split: boolean; tp: number; ep: number; pp: number; mtp: boolean }): string =>
+        `${p.total} (${p.totalFrom === 'total_size' ? "the index's total_size" : p.totalFrom === 'shards' ? 'the shards on disk' : "the config's parameter count"}), ` +
+        (p.split
+          ? `split as vLLM shards each part: TP ${p.tp}${p.ep > 0 ? `, experts over EP ${p.ep}` : ''}${p.pp > 1 ? `, PP ${p.pp}` : ''}${p.mtp ? ', with the MTP layers' : ''}`
+          : 'divided evenly (the config lacks the shapes)'),
+      activationFrom: (p: { tokens: number; hidden: string }) => `max_num_batched_tokens ${p.tokens} x hidden ${p.hidden} x 2 B x 20, within 0.25-4 GiB`,
+      nonTorchFrom: (p: { parts: string }) => p.parts,
+      nonTorchPart: (p: { part: 'context' | 'tp' | 'ep' | 'dp' | 'mc2'; size: string }): string =>
+        p.part === 'context' ? `${p.size} context` : p.part === 'mc2' ? `${p.size} for the mc2 group (2 x HCCL_BUFFSIZE)` : `${p.size} for the ${p.part.toUpperCase()} group`,
+      valuesFromTable: (p: { count: number }) => `${p.count} values`,
+      activation: 'activation peak',
+      nonTorch: 'outside torch',
+      graph: 'ACL graphs',
+      others: 'other processes',
+      othersFrom: 'what the device holds already, which this release takes off the cache',
+      kv: 'KV cache',
+      kvFrom: (p: { halved: boolean; kvCacheMemory: boolean }) =>
+        p.kvCacheMemory ? '--kv-cache-memory' : `requested - weights - activations - outside torch${p.halved ? ', halved (310P)' : ''}`,
+      perToken: 'KV per token',
+      perTokenFrom: (p: { layers: number; heads: number }) => `${p.layers} layers that hold per-token KV, ${p.heads} KV heads per NPU`,
+      state: 'state per sequence',
+      stateFrom: 'the conv and SSM state of every linear-attention layer',
+      block: 'block',
+      blockValue: (p: { block: number; page: string; groupSize: number; groups: string }) => `${p.block} tokens, ${p.page} per layer, ${p.groupSize} layers per block id (${p.groups})`,
+      tokens: (p: { tokens: string }) => `GPU KV cache size: ${p.tokens} tokens`,
+      concurrency: (p: { maxModelLen: string; concurrency: string }) => `Maximum concurrency for ${p.maxModelLen} tokens per request: ${p.concurrency}x`,
+      notSized: 'KV cache not sized',
+      mc2: 'MC2 HCCL buffer',
+      mc2Value: (p: { needed: number; buffsize: number }) => `needs ${p.needed} MB, HCCL_BUFFSIZE is ${p.buffsize} MB`,
+      mc2From: (p: { maxBs: number; ep: number; local: number }) => `CANN MoeDistributeDispatchV2: maxBs ${p.maxBs}, ${p.ep} EP ranks, ${p.local} experts each`,
+      streams: 'graph streams',
+      streamsValue: (p: { streams: number; sizes: number; max: number }) => `${p.streams} (${p.sizes} capture sizes; vllm-ascend up to v0.20 keeps ${p.max})`,
+      streamsFrom: (p: { piecewise: boolean }): string => (p.piecewise ? 'piecewise capture: sizes x (layers + 1) x communication factor, of 1800' : 'full graphs: one per size'),
+      verdict: 'verdict',
+    },
   },
 
   // tune and rollback: src/report/tune.ts, src/core/tune/*
