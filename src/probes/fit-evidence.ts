@@ -70,6 +70,7 @@ export function planEvidence(plan: FitPlan, script: string): FitEvidence {
             kvHeadsPerRank: kv.layout.kvHeadsPerRank,
             stateBytesPerSequence: kv.layout.stateBytesPerSequence,
             blocks: capacity?.blocks ?? null,
+            blocksPerRequest: plan.maxModelLen.value !== null ? kv.layout.blocksPerRequest(plan.maxModelLen.value) : null,
             neededBytesPerRequest: capacity?.neededBytes ?? null,
             maxModelLenThatFits: capacity?.maxModelLenThatFits ?? null,
           }

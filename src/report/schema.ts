@@ -189,6 +189,7 @@ export const modelFitEvidenceSchema = z.object({
         kvHeadsPerRank: z.number(),
         stateBytesPerSequence: z.number(),
         blocks: z.number().nullable(),
+        blocksPerRequest: z.number().nullable().describe('the blocks one request of maxModelLen takes over every group'),
         neededBytesPerRequest: z.number().nullable(),
         maxModelLenThatFits: z.number().nullable(),
       })
