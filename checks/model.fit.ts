@@ -49,7 +49,12 @@ function verdict(ctx: CheckContext, view: LaunchView, plan: FitPlan, findings: F
   if (findings.length === 0) return pass(line, { evidence: record });
   const failing = findings.filter((f) => f.level === 'fail');
   const ordered = [...failing, ...findings.filter((f) => f.level === 'warn')];
-  const message = t.problems({ first: ordered[0]!.text(t), more: ordered.length - 1 });
+  const first = t.problems({ first: ordered[0]!.text(t), more: ordered.length - 1 });
+  // vLLM would start: say with what; a refusal says its own figures
+  const message =
+    failing.length > 0
+      ? first
+      : t.warnWithPlan({ finding: first, weights: formatBytes(evidence.weightsBytesPerNpu), weightsEstimated: plan.weights.how === 'estimate', kv: formatBytes(Math.max(0, evidence.kvBudgetBytesPerNpu)) });
   const details = {
     expected: 'the weights, the activations and one request of max-model-len within the memory vLLM may use, as many requests at once as --max-num-seqs',
     actual: `${ordered.map((f) => f.text(english)).join('; ')} (${summary(english, plan, evidence)})`,

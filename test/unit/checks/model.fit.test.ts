@@ -111,7 +111,7 @@ describe('model.fit', () => {
     const host = a2({ ...modelDir('/models/Qwen3-8B', QWEN3_8B, [7.6, 7.65]), ...python('0.18.0') });
     const { outcome } = await runOn(check, host, {}, { launch: serve('--max-model-len 40960 --max-num-seqs 64') });
     expect(outcome.status).toBe('warn');
-    expect(outcome.message).toMatch(/^the KV cache \([\d,]+ tokens\) holds \d\.\d\dx requests of 40,960 tokens, fewer than --max-num-seqs 64: long requests queue$/);
+    expect(outcome.message).toMatch(/^the KV cache \([\d,]+ tokens\) holds \d\.\d\dx requests of 40,960 tokens, fewer than --max-num-seqs 64: long requests queue; 15\.3 GiB of weights per NPU, [\d.]+ GiB for the KV cache$/);
     expect(outcome.remediation).toMatch(/^run\.sh line 1: --max-model-len \d+   # 64 requests of that length fit at once\nor: run\.sh line 1: --max-num-seqs \d   # what the cache holds at the full length$/);
   });
 
@@ -119,7 +119,7 @@ describe('model.fit', () => {
     // FULL_DECODE_ONLY: no piecewise stream budget to judge on this old driver
     const { outcome } = await runOn(check, a3Node(), {}, { launch: serve(`-tp 2 --max-model-len 32768 --compilation-config '{"cudagraph_mode": "FULL_DECODE_ONLY"}'`, 'Qwen/Qwen3-8B') });
     expect(outcome.status).toBe('warn');
-    expect(outcome.message).toBe("the weights are not on this node: the plan rests on qprep's table of model configs (Qwen/Qwen3-8B) and the parameter count it gives, an estimate");
+    expect(outcome.message).toMatch(/^the weights are not on this node: the plan rests on qprep's table of model configs \(Qwen\/Qwen3-8B\) and the parameter count it gives, an estimate; ~7\.6 GiB of weights per NPU, [\d.]+ GiB for the KV cache$/);
     expect(outcome.remediation).toBe('download Qwen/Qwen3-8B to the node (its config.json and shard sizes replace the estimate), then check again');
     expect(outcome.actual).not.toContain('graph capture sizes');
     const evidence = modelFitEvidenceSchema.parse(outcome.evidence);
@@ -134,7 +134,7 @@ describe('model.fit', () => {
   it('says the cache is not sized when neither config.json nor the table gives the layers', async () => {
     const { outcome } = await runOn(check, a3Node({ files: modelDir('/models/mystery', { model_type: 'mystery' }, [1]) }), {}, { launch: serve('', '/models/mystery') });
     expect(outcome.status).toBe('warn');
-    expect(outcome.message).toBe('the KV cache of /models/mystery is not sized: config.json lacks num_hidden_layers, num_attention_heads, head_dim');
+    expect(outcome.message).toBe('the KV cache of /models/mystery is not sized: config.json lacks num_hidden_layers, num_attention_heads, head_dim; ~1.0 GiB of weights per NPU, 53.7 GiB for the KV cache');
     expect(modelFitEvidenceSchema.parse(outcome.evidence).kvTokens).toBeNull();
   });
 

@@ -238,6 +238,9 @@ export const tuning = {
       `(of ${p.utilization} x ${p.visible} on device ${p.device})` +
       (p.tokens !== null ? `: ${p.tokens} tokens, ${p.concurrency}x requests of ${p.maxModelLen} tokens` : ''),
     problems: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${plural(p.more, 'more finding', 'more findings')})` : ''}`,
+    /** a warning with the plan it is about: vLLM would start, and this is what it would start with */
+    warnWithPlan: (p: { finding: string; weights: string; weightsEstimated: boolean; kv: string }) =>
+      `${p.finding}; ${p.weightsEstimated ? '~' : ''}${p.weights} of weights per NPU, ${p.kv} for the KV cache`,
     alignment: (p: { model: string; tp: number }) =>
       `vllm-ascend refuses ${p.model} at TP ${p.tp}: its linear-attention state does not fill whole attention pages ("Cannot align ssm_page_size and attn_page_size.")`,
     alignmentFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: another --tensor-parallel-size   # one that divides linear_num_value_heads into a state of whole K pages`,

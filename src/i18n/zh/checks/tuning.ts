@@ -195,6 +195,7 @@ export const tuning: typeof en = {
       `（设备 ${p.device} 的 ${p.utilization} x ${p.visible}）` +
       (p.tokens !== null ? `：${p.tokens} 个 token，可同时容纳 ${p.concurrency} 个 ${p.maxModelLen} token 的请求` : ''),
     problems: (p) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项结论）` : ''}`,
+    warnWithPlan: (p) => `${p.finding}；每个 NPU 权重 ${p.weightsEstimated ? '约 ' : ''}${p.weights}，KV 缓存 ${p.kv}`,
     alignment: (p) => `vllm-ascend 拒绝以 TP ${p.tp} 运行 ${p.model}：其线性注意力状态无法填满整数个注意力页（"Cannot align ssm_page_size and attn_page_size."）`,
     alignmentFix: (p) => `${p.script} 第 ${p.line} 行：换一个 --tensor-parallel-size   # 使 linear_num_value_heads 的状态恰好是整数个 K 页`,
     freeBelow: (p) =>
