@@ -281,6 +281,16 @@ function filledPdScript(name, { nodeIp, masterIp }) {
   return text;
 }
 
+/** A guide's script with its placeholders filled in for one node, as an operator would. */
+function filledScript(name, replacements) {
+  let text = guideScript(name);
+  for (const [from, to] of replacements) {
+    if (!text.includes(from)) throw new Error(`${name}: no ${from}`);
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
 /** The three A3 nodes of the guide's 1P1D deployment: prefill node, decode node 0 (rank 0), decode node 1. */
 const PD_NODES = [
   { name: 'a3-pd-prefill', hostname: 'a3-pd-node1', address: '10.20.3.41', profile: 'qwen3.5-397b-pd-prefill-a3', script: 'run_p.sh', deviceNet: 171 },
@@ -443,6 +453,43 @@ demos.push({
   },
   clusters: [TRIO_CLUSTER],
 });
+
+// Node 0 of the w8a8 model on two Atlas 800 A2 (vllm-ascend's Qwen3.5-397B-A17B tutorial, DP 2 x TP 8
+// with expert parallelism), inside the vllm-ascend container, its script filled in for this node:
+// model.fit plans the weights and the KV cache of one rank of that deployment.
+demos.push({
+  name: 'a2-w8a8-node0',
+  profile: a2Healthy.profile,
+  spec: {
+    ...a2Healthy.spec,
+    identity: { ...a2Healthy.spec.identity, hostname: 'a2-mp-node0' },
+    env: { ...CONTAINER_ENV, PATH: `${IMAGE_PYTHON}/bin:${CONTAINER_ENV.PATH}` },
+    files: {
+      ...a2Healthy.spec.files,
+      ...imagePython,
+      // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
+      ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+    },
+    interfaces: hostNetwork('10.20.0.21'),
+  },
+  launch: 'qwen3.5-397b-w8a8-a2-node0.sh',
+  launchText: filledScript('qwen3.5-397b-w8a8-a2-node0.sh', [
+    ['nic_name="xxxx"', 'nic_name="enp189s0f0"'],
+    ['local_ip="xxxx"', 'local_ip="10.20.0.21"'],
+  ]),
+});
+
+// The 310P guide's Qwen3.5-4B and -9B scripts on the same 300I Duo host as its 2B one.
+const duo = demos.find((demo) => demo.name === '300i-duo-healthy');
+for (const [size, gib] of [['4B', 8.5], ['9B', 18]]) {
+  const files = Object.fromEntries(Object.entries(duo.spec.files).filter(([path]) => !path.startsWith('/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B/')));
+  demos.push({
+    name: `300i-duo-${size.toLowerCase()}`,
+    profile: duo.profile,
+    spec: { ...duo.spec, identity: { ...duo.spec.identity, hostname: `duo-node-${size.toLowerCase()}` }, files: { ...files, ...modelScopeWeights(`Qwen/Qwen3.5-${size}`, [gib]) } },
+    launch: `qwen3.5-${size.toLowerCase()}-310p.sh`,
+  });
+}
 
 // The 1P1D deployment of the Qwen3.5-397B guide on three A3 hosts, each with its filled-in script:
 // qprep aggregate over their reports judges the ranks, the master address and the KV sizes.

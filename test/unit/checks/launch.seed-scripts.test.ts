@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../checks/index.js';
 import type { FakeHostSpec, FakeNode } from '../../helpers/fake-host.js';
 import { ascendFixture } from '../../helpers/fixtures.js';
-import { a3Node, filledIn, guideScript, NODE_INTERFACES, TCP_HEADER } from '../../helpers/launch.js';
+import { a3Node, edited, filledIn, guideScript, NODE_INTERFACES, TCP_HEADER } from '../../helpers/launch.js';
 import { npuHost } from '../../helpers/npu-host.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
 
@@ -94,6 +94,19 @@ describe("the 1P1D guide's scripts filled in, each on its simulated A3 node", ()
       expect(notPassing(results).map(([id, status]) => [id, status])).toEqual(expected);
     });
   }
+});
+
+describe("vllm-ascend's two-node Atlas 800 A2 script (node 0) filled in, on a simulated A2 node", () => {
+  it('every launch check passes; HCCL_BUFFSIZE 1024 covers what MC2 dispatch needs at DP 2 x TP 8 with EP', async () => {
+    const script = edited(guideScript('qwen3.5-397b-w8a8-a2-node0.sh'), [
+      ['nic_name="xxxx"', 'nic_name="enp189s0f0"'],
+      ['local_ip="xxxx"', 'local_ip="10.0.0.11"'],
+    ]);
+    const a2: FakeHostSpec = { ...npuHost({ info: ascendFixture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt'), devices: [...Array(8).keys()], files: { '/proc/net/tcp': TCP_HEADER, '/proc/net/tcp6': TCP_HEADER, ...W8A8_MODELSCOPE } }), interfaces: NODE_INTERFACES };
+    const results = await statuses(a2, script, { name: 'qwen3.5-397b-w8a8-a2', npu: { family: 'a2' }, deployment: { nodes: 2 } });
+    expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([['python.triton-ascend', 'skip']]);
+    expect(results['launch.env']!.message).toMatch(/HCCL_BUFFSIZE 1024 \(MC2 needs \d+ MB\)/);
+  });
 });
 
 describe("the Qwen3.5 dense guide's scripts on a simulated Atlas 300I Duo", () => {
