@@ -116,7 +116,7 @@ describe('qprep check --launch', () => {
     expect(report.launch.serve.layout).toMatchObject({ role: 'prefill', tp: 2, dp: 8, dpLocal: 8, startRank: 0, dpAddress: { value: 'xxx', line: 40, from: { name: 'local_ip', line: 7 } } });
   });
 
-  it.skipIf(!nic)('a filled-in copy on a matching host: every launch check passes but the kv_port warning (triton is a 310P matter), ready, exit 0', async () => {
+  it.skipIf(!nic)('a filled-in copy on a matching host: every launch check passes but the kv_port warning and the unsized KV cache (triton is a 310P matter), ready, exit 0', async () => {
     const script = write(work, 'run_p_filled.sh', filledRunP());
     const { run, report, statuses, byId } = await checkLaunch(['--root', root, '--launch', script], bin);
     // every check of the launch category ran (qprep list names them), and all but these two passed
@@ -125,8 +125,11 @@ describe('qprep check --launch', () => {
     expect(Object.entries(statuses).filter(([, status]) => status !== 'pass')).toEqual([
       // the guide's kv_port 23010 is inside the 20000-35999 that the multi-node PD guide reserves on 16 NPUs: a warning, not a block
       ['launch.ports', 'warn'],
+      // this host's config.json holds model_type alone: the KV cache of the hybrid model is not sized
+      ['model.fit', 'warn'],
       ['python.triton-ascend', 'skip'],
     ]);
+    expect(byId['model.fit']!.message).toMatch(/^the KV cache of \S+ is not sized: config\.json lacks full_attention_interval/);
     expect(run.exitCode).toBe(0);
     expect(report.ready).toBe(true);
     expect(byId['launch.devices']!.message).toBe('TP 2 x DP-local 8 = 16 NPUs fit 16 NPUs of ASCEND_RT_VISIBLE_DEVICES (0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15)');
