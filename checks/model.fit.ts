@@ -10,12 +10,13 @@ import { npuInventory } from '../src/probes/npu.js';
 import { planEvidence, type FitEvidence } from '../src/probes/fit-evidence.js';
 import { fitFindings, pythonFixed2, type Finding } from '../src/probes/fit-findings.js';
 import { formatBytes } from '../src/util/size.js';
+import { thousands } from '../src/util/text.js';
 
 type Text = (typeof en)['checks']['model.fit'];
 
 /** "557,696" */
 function digits(n: number): string {
-  return Math.floor(n).toLocaleString('en-US');
+  return thousands(Math.floor(n));
 }
 
 /** The one-line plan: weights, KV budget, tokens, concurrency. */

@@ -4,6 +4,7 @@ import { compareAscendVersions } from '../util/ascend-version.js';
 import { formatBytes } from '../util/size.js';
 import { STREAM_LIMIT } from './graph-streams.js';
 import type { FitPlan } from './fit.js';
+import { thousands } from '../util/text.js';
 
 /**
  * What model.fit finds in a memory plan: vLLM's own refusals (fail), what it would start with
@@ -150,7 +151,7 @@ function serviceFindings(plan: FitPlan): Finding[] {
   if (capacity && layout && plan.settings.maxNumSeqsGiven && plan.maxModelLen.value !== null && capacity.concurrency < seqs && capacity.neededBytes <= plan.device.budget.kvBytes) {
     const u = utilizationFor(plan, seqs * layout.blocksPerRequest(plan.maxModelLen.value) * layout.groupSize * layout.pageBytes);
     const length = lengthForSeqs(plan, seqs);
-    const p = { tokens: capacity.tokens.toLocaleString('en-US'), concurrency: pythonFixed2(capacity.concurrency), maxModelLen: plan.maxModelLen.value.toLocaleString('en-US'), seqs };
+    const p = { tokens: thousands(capacity.tokens), concurrency: pythonFixed2(capacity.concurrency), maxModelLen: thousands(plan.maxModelLen.value), seqs };
     found.push({
       level: 'warn',
       code: 'concurrency',

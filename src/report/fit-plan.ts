@@ -2,6 +2,7 @@ import type { Catalogue } from '../i18n/en/index.js';
 import { formatBytes } from '../util/size.js';
 import type { ModelFitEvidence } from './schema.js';
 import { visibleWidth } from './wrap.js';
+import { thousands } from '../util/text.js';
 
 /**
  * `qprep explain model.fit --launch SCRIPT`: model.fit's plan as a person reads vLLM's start-up
@@ -17,7 +18,7 @@ interface Row {
   from?: string;
 }
 
-const digits = (n: number) => Math.floor(n).toLocaleString('en-US');
+const digits = (n: number) => thousands(Math.floor(n));
 
 function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - visibleWidth(text)));

@@ -91,3 +91,10 @@ export function cutUtf8(text: string, maxBytes: number): string {
   }
   return `${out}${ellipsis}`;
 }
+
+/** 557696 -> "557,696", as vLLM prints token counts (without the cost of loading the locale data toLocaleString needs). */
+export function thousands(n: number): string {
+  const [whole, fraction] = String(Math.abs(n)).split('.');
+  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${n < 0 ? '-' : ''}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
+}
