@@ -1,4 +1,4 @@
-import type { CommandLocation, CommandOptions, CommandResult, Host, WriteOptions } from './types.js';
+import type { CommandLocation, CommandOptions, CommandResult, Host, ReadProbeRequest, WriteOptions } from './types.js';
 
 /**
  * A host that forwards every call to another one. Wrappers that change one aspect (the command
@@ -55,6 +55,9 @@ export class DelegatingHost implements Host {
   }
   tcpConnect(host: string, port: number, timeoutMs: number) {
     return this.inner.tcpConnect(host, port, timeoutMs);
+  }
+  readThroughput(request: ReadProbeRequest) {
+    return this.inner.readThroughput(request);
   }
   writeFile(path: string, content: string, options: WriteOptions) {
     return this.inner.writeFile(path, content, options);

@@ -9,6 +9,7 @@ import { runCommand } from './exec.js';
 import { trackFileOperation } from './exit.js';
 import { liveInventory, rootInventory, type SystemInformationApi } from './inventory.js';
 import { readInterfaces } from './net-interfaces.js';
+import { probeReadThroughput } from './read-probe.js';
 import {
   probeFail,
   probeOk,
@@ -24,6 +25,8 @@ import {
   type NetInterface,
   type Probe,
   type ProbeErrorCode,
+  type ReadProbeRequest,
+  type ReadProbeResult,
   type SystemIdentity,
   type TcpProbeResult,
   type WriteOptions,
@@ -236,6 +239,45 @@ export class LiveHost implements Host {
       socket.once('connect', () => done(true));
       socket.once('error', (error: NodeJS.ErrnoException) => done(false, error.code ?? error.message));
     });
+  }
+
+  /** The probes of this run by filesystem (st_dev of the directory): one per filesystem. */
+  private readonly readProbes = new Map<number, Promise<Probe<ReadProbeResult>>>();
+
+  async readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
+    if (!path.isAbsolute(request.directory)) return probeFail('EOTHER', `not an absolute path: ${request.directory}`);
+    let device: number;
+    try {
+      device = (await fsp.stat(await this.realPath(request.directory))).dev;
+    } catch (error) {
+      return probeFail(errorCode(error), errorMessage(error));
+    }
+    let probe = this.readProbes.get(device);
+    if (!probe) {
+      // bounded by the probe's own time bound, its fincore call and a stalled read's grace
+      const limitMs = request.maxMs + 2 * this.timeoutMs + 5000;
+      probe = withTimeout(
+        trackFileOperation(probeReadThroughput(request, { realPath: (p) => this.realPath(p), run: (argv, options) => this.run(argv, options) })),
+        limitMs,
+        () => probeFail<ReadProbeResult>('ETIMEDOUT', `the read probe of ${request.directory} did not end within ${Math.round(limitMs / 1000)} s`),
+      ).catch((error: unknown) => probeFail<ReadProbeResult>(errorCode(error), errorMessage(error)));
+      this.readProbes.set(device, probe);
+    }
+    return probe;
+  }
+
+  /** The real path of a host path, every symlink resolved, under --root inside the root. */
+  private async realPath(hostPath: string): Promise<string> {
+    if (this.root === '/') return fsp.realpath(path.posix.normalize(hostPath));
+    const real = await fsp.realpath(await this.resolve(hostPath, true));
+    this.realRootPromise ??= fsp.realpath(this.root);
+    const root = await this.realRootPromise;
+    if (real !== root && !real.startsWith(root.endsWith('/') ? root : `${root}/`)) {
+      const error: NodeJS.ErrnoException = new Error(`${hostPath} leads outside --root ${this.root} (to ${real})`);
+      error.code = 'EXDEV';
+      throw error;
+    }
+    return real;
   }
 
   writeFile(file: string, content: string, options: WriteOptions): Promise<Probe<void>> {

@@ -13,6 +13,8 @@ import {
   type NetInterface,
   type Probe,
   type HostInventory,
+  type ReadProbeRequest,
+  type ReadProbeResult,
   type SystemIdentity,
   type TcpProbeResult,
 } from './types.js';
@@ -47,6 +49,8 @@ export interface MemoryHostSpec {
   commands?: MemoryCommand[];
   statfs?: Record<string, FsUsage>;
   interfaces?: NetInterface[];
+  /** what Host.readThroughput measured, by directory: a demo host's storage */
+  readProbes?: Record<string, ReadProbeResult>;
 }
 
 const TYPE_BITS: Record<FileKind, number> = {
@@ -227,5 +231,10 @@ export class MemoryHost implements Host {
 
   async tcpConnect(): Promise<TcpProbeResult> {
     return { ok: false, durationMs: 0, error: 'ECONNREFUSED' };
+  }
+
+  async readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
+    const described = this.spec.readProbes?.[normalize(request.directory)];
+    return described ? probeOk(described) : probeFail('ENOENT', `${request.directory}: no read figure described for this demo host`);
   }
 }

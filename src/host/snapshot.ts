@@ -15,6 +15,8 @@ import {
   type HostInventory,
   type NetInterface,
   type Probe,
+  type ReadProbeRequest,
+  type ReadProbeResult,
   type SystemIdentity,
   type TcpProbeResult,
   type WriteOptions,
@@ -50,6 +52,29 @@ const fsUsageSchema = z.object({
   totalBytes: z.number(),
   freeBytes: z.number(),
   availableBytes: z.number(),
+});
+
+const readProbeSchema = z.object({
+  method: z.enum(['direct', 'uncached-files', 'buffered']),
+  directRefused: z.string().optional(),
+  residencyUnknown: z.string().optional(),
+  bytesRead: z.number().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  stoppedBy: z.enum(['time', 'bytes', 'files', 'stalled']),
+  cachedBytesAtMost: z.number().nonnegative().nullable(),
+  holeBytesAtLeast: z.number().nonnegative().default(0),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      size: z.number().nonnegative(),
+      residentBytes: z.number().nonnegative().nullable(),
+      allocatedBytes: z.number().nonnegative().nullable().default(null),
+      refused: z.string().optional(),
+    }),
+  ),
+  reads: z.array(z.object({ path: z.string(), offset: z.number().nonnegative(), bytes: z.number().nonnegative() })),
+  opens: z.array(z.object({ path: z.string(), ms: z.number().nonnegative() })),
+  fsMagic: z.number().nullable(),
 });
 
 const netInterfaceSchema = z.object({
@@ -139,6 +164,8 @@ export const snapshotSchema = z
     lstats: z.record(z.string(), probeSchema(fileStatSchema)).default({}),
     links: z.record(z.string(), probeSchema(z.string())).default({}),
     statfs: z.record(z.string(), probeSchema(fsUsageSchema)).default({}),
+    /** Host.readThroughput by directory: the figure a replay gives, byte for byte */
+    readProbes: z.record(z.string(), probeSchema(readProbeSchema)).default({}),
     tcp: z
       .array(z.object({ host: z.string(), port: z.number().int(), result: z.object({ ok: z.boolean(), durationMs: z.number(), error: z.string().optional() }) }))
       .default([]),
@@ -187,6 +214,7 @@ export class RecordingHost implements Host {
   private readonly lstats = new Map<string, Probe<FileStat>>();
   private readonly links = new Map<string, Probe<string>>();
   private readonly fsUsage = new Map<string, Probe<FsUsage>>();
+  private readonly readProbes = new Map<string, Probe<ReadProbeResult>>();
   private readonly tcp: Array<{ host: string; port: number; result: TcpProbeResult }> = [];
   private netInterfaces: Probe<NetInterface[]> | undefined;
   private hostInventory: Promise<HostInventory> | undefined;
@@ -254,6 +282,9 @@ export class RecordingHost implements Host {
     this.tcp.push({ host, port, result });
     return result;
   }
+  readThroughput(request: ReadProbeRequest) {
+    return this.keep(this.readProbes, request.directory, () => this.inner.readThroughput(request));
+  }
 
   writeFile(path: string, _content?: string, _options?: WriteOptions): Promise<Probe<void>> {
     return refuseWrite(path, 'qprep snapshot only records reads');
@@ -310,6 +341,7 @@ export class RecordingHost implements Host {
       lstats: sorted(this.lstats),
       links: sorted(this.links),
       statfs: sorted(this.fsUsage),
+      readProbes: sorted(this.readProbes),
       tcp: [...this.tcp],
     };
     if (this.netInterfaces) snapshot.interfaces = this.netInterfaces;
@@ -390,6 +422,10 @@ export class ReplayHost implements Host {
   async tcpConnect(host: string, port: number): Promise<TcpProbeResult> {
     const found = this.snapshot.tcp.find((entry) => entry.host === host && entry.port === port);
     return found?.result ?? { ok: false, durationMs: 0, error: 'not captured in the snapshot' };
+  }
+  /** the recorded figure of the directory, whatever the request's bounds: a replay reads nothing */
+  readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
+    return Promise.resolve(this.lookup(this.snapshot.readProbes, request.directory));
   }
 
   writeFile(path: string, _content?: string, _options?: WriteOptions): Promise<Probe<void>> {

@@ -192,6 +192,67 @@ export interface WriteOptions {
   mode?: number;
 }
 
+/**
+ * A bounded sequential read of real file bytes, to measure what the storage under a directory
+ * delivers (`Host.readThroughput`). The files are read in the order given, from their start,
+ * until one of the bounds is reached.
+ */
+export interface ReadProbeRequest {
+  /** the directory no read may leave: every file is resolved (symlinks followed) and one that leads out of it is refused */
+  directory: string;
+  /** host paths inside `directory`, in the order to read them: the shards */
+  files: readonly string[];
+  /** stop once this many bytes are read */
+  maxBytes: number;
+  /** stop once this many milliseconds have passed, and start no read that would end after them */
+  maxMs: number;
+  /** how many of the files have their open and first bytes timed (the cost of each shard beyond its bytes) */
+  timedOpens: number;
+  /** allow O_DIRECT reads past the page cache (default true); a test turns it off to see a cached read */
+  direct?: boolean;
+}
+
+/** One file the probe considered. */
+export interface ReadProbeFile {
+  path: string;
+  size: number;
+  /** bytes of it in the page cache before the read (fincore); null when that could not be told */
+  residentBytes: number | null;
+  /** bytes the filesystem has allocated for it (st_blocks x 512): less than its size is a sparse file, whose holes no storage reads */
+  allocatedBytes: number | null;
+  /** why the file was not read: a symlink leading out of the directory, an unreadable file */
+  refused?: string;
+}
+
+export interface ReadProbeResult {
+  /**
+   * how the probe read past the page cache: `direct` with O_DIRECT, `uncached-files` with
+   * buffered reads of files that had no page cached (fincore said so), `buffered` without
+   * either (the figure may be the cache's)
+   */
+  method: 'direct' | 'uncached-files' | 'buffered';
+  /** why O_DIRECT was not used, when it was not */
+  directRefused?: string;
+  /** why the page cache residency of the files could not be read, when it could not */
+  residencyUnknown?: string;
+  bytesRead: number;
+  /** from the first read to the last byte */
+  durationMs: number;
+  /** what ended the read: a bound, the end of the files, or a read that did not return */
+  stoppedBy: 'time' | 'bytes' | 'files' | 'stalled';
+  /** at most this many of the bytes read came from pages already cached (0 with O_DIRECT); null when unknown */
+  cachedBytesAtMost: number | null;
+  /** at least this many of the bytes read were holes of sparse files (read from no storage) */
+  holeBytesAtLeast: number;
+  files: ReadProbeFile[];
+  /** the ranges read, in order */
+  reads: Array<{ path: string; offset: number; bytes: number }>;
+  /** the timed opens: open(2) and the read of the first bytes of a file, in milliseconds */
+  opens: Array<{ path: string; ms: number }>;
+  /** statfs(2) f_type of the directory's filesystem */
+  fsMagic: number | null;
+}
+
 export interface Host {
   /** A short label for reports: "live", "live --root /host", "snapshot FILE". */
   readonly description: string;
@@ -218,6 +279,13 @@ export interface Host {
   /** the server model, CPUs, memory and NICs; never throws, never hangs past the probe timeout */
   inventory(): Promise<HostInventory>;
   tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult>;
+  /**
+   * Reads real bytes of the files under a directory, bounded in bytes and time, past the page
+   * cache where the filesystem allows it (see ReadProbeRequest). One probe per filesystem and
+   * run: a second request on the same filesystem gets the first answer. Never reads outside
+   * the directory.
+   */
+  readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>>;
 
   /*
    * Writes, used only by `qprep tune` and `qprep rollback` (checks never write). Paths are host

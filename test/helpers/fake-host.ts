@@ -13,6 +13,8 @@ import {
   type Probe,
   type ProbeErrorCode,
   type HostInventory,
+  type ReadProbeRequest,
+  type ReadProbeResult,
   type SystemIdentity,
   type TcpProbeResult,
   type WriteMode,
@@ -54,6 +56,8 @@ export interface FakeHostSpec {
   writeErrors?: Record<string, ProbeErrorCode>;
   /** a write to one of these paths never settles: qprep is killed in the middle of a tune */
   hangWrites?: string[];
+  /** Host.readThroughput by directory: a result, or the errno it fails with */
+  readProbes?: Record<string, ReadProbeResult | { error: ProbeErrorCode }>;
 }
 
 /** One change a test can assert on, in the order it happened. */
@@ -329,5 +333,16 @@ export class FakeHost implements Host {
     const entry = this.spec.tcp?.find((t) => t.host === host && t.port === port);
     if (!entry) return { ok: false, durationMs: 1, error: 'ECONNREFUSED' };
     return entry.error ? { ok: entry.ok, durationMs: 1, error: entry.error } : { ok: entry.ok, durationMs: 1 };
+  }
+
+  /** every request, in order: a test asserts the probe ran once, or not at all */
+  readonly readProbeRequests: ReadProbeRequest[] = [];
+
+  async readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
+    this.readProbeRequests.push(request);
+    const answer = this.spec.readProbes?.[request.directory];
+    if (!answer) return probeFail('ENOENT', `${request.directory}: no read probe scripted`);
+    if ('error' in answer) return probeFail(answer.error, `${answer.error}: ${request.directory}`);
+    return probeOk(answer);
   }
 }
