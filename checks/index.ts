@@ -25,6 +25,7 @@ import launchPorts from './launch.ports.js';
 import launchScript from './launch.script.js';
 import memJemalloc from './mem.jemalloc.js';
 import modelFit from './model.fit.js';
+import modelLoadTime from './model.load-time.js';
 import modelWeights from './model.weights.js';
 import netHostNic from './net.host-nic.js';
 import netPeerPorts from './net.peer-ports.js';
@@ -72,6 +73,7 @@ export const catalogue: readonly Check[] = inReportOrder([
   launchScript,
   memJemalloc,
   modelFit,
+  modelLoadTime,
   modelWeights,
   netHostNic,
   netPeerPorts,

@@ -30,5 +30,6 @@ export function toCheckOptions(flags: CheckOptionFlags): CheckOptions {
   if (flags.hccnConcurrency !== undefined) result.hccnConcurrency = flags.hccnConcurrency;
   if (flags.launch !== undefined) result.launch = flags.launch;
   if (flags.lang !== undefined) result.lang = flags.lang;
+  if (flags.ioProbe === false) result.ioProbe = false;
   return result;
 }

@@ -130,6 +130,7 @@ export const OPTIONS = {
   'env --node': { name: 'node', value: 'name', kind: 'text', commands: ['env'] },
   'cluster --hccn-concurrency': { name: 'hccnConcurrency', value: 'n', kind: 'count', commands: CHECKS },
   'launch --launch': { name: 'launch', value: 'script', kind: 'input-or-stdin', repeatable: true, commands: [...CHECKS, 'explain'] },
+  'launch --no-io-probe': { name: 'ioProbe', negated: true, kind: 'flag', commands: CHECKS },
 
   'facts --include-serial': { name: 'includeSerial', kind: 'flag', default: false, commands: ['facts'] },
   'facts --include-mac': { name: 'includeMac', kind: 'flag', default: false, commands: ['facts'] },

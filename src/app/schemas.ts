@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { peersEvidenceSchema } from '../aggregate/peer-pairs.js';
+import { loadTimeEvidenceSchema } from '../probes/load-time-evidence.js';
 import { aggregateSchema } from '../report/aggregate-schema.js';
 import { clusterFileSchema } from '../cluster/schema.js';
 import { profileSchema } from '../core/profile.js';
@@ -28,6 +29,7 @@ const schemas: Record<string, SchemaEntry> = {
   aggregate: { schema: aggregateSchema, io: 'output', title: 'qprep aggregate cluster verdict (schemaVersion 1)' },
   'fit-evidence': { schema: modelFitEvidenceSchema, io: 'output', title: 'the evidence of check model.fit in a qprep report: the memory plan per NPU rank, in bytes and tokens' },
   'peers-evidence': { schema: peersEvidenceSchema, io: 'output', title: 'the evidence of check hccn.peers in a qprep report: the pairs it pinged and, with pairs: once, the pairs its peers own' },
+  'load-time-evidence': { schema: loadTimeEvidenceSchema, io: 'output', title: 'the evidence of check model.load-time in a qprep report: the bytes this node reads, the measured throughput, the estimate and the timeout it is judged against' },
 };
 
 export function schemaNames(): string[] {

@@ -62,6 +62,8 @@ export interface CheckOptions extends HostOptions {
   launch?: readonly string[];
   /** the language of the report's text (resolved from --lang and the environment); English by default */
   lang?: Lang;
+  /** false with --no-io-probe: the weights' storage is not read */
+  ioProbe?: boolean;
 }
 
 export async function loadProfile(spec: string | undefined, lang: Lang = 'en'): Promise<LoadedProfile> {
@@ -272,7 +274,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (!launch && checks.every((c) => c.category === 'launch')) {
     throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
   }
-  const ctx = createContext({ host, profile: loaded.profile, timeoutMs, now: hooks.now, cluster, launch, lang: options.lang ?? 'en' });
+  const ctx = createContext({ host, profile: loaded.profile, timeoutMs, now: hooks.now, cluster, launch, lang: options.lang ?? 'en', ...(options.ioProbe === false ? { ioProbe: false } : {}) });
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
   let describedHost: HostInfo | undefined;

@@ -36,10 +36,12 @@ export interface ContextOptions {
   launch?: LaunchInput;
   /** the language of the messages; English when not given */
   lang?: Lang;
+  /** false: --no-io-probe */
+  ioProbe?: boolean;
 }
 
 export function createContext(options: ContextOptions): CheckContext {
-  const { host, profile, timeoutMs, now = () => new Date(), cluster, launch, lang = 'en' } = options;
+  const { host, profile, timeoutMs, now = () => new Date(), cluster, launch, lang = 'en', ioProbe } = options;
   const memo = new Map<string, Promise<unknown>>();
   const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let promise = memo.get(key) as Promise<T> | undefined;
@@ -58,6 +60,7 @@ export function createContext(options: ContextOptions): CheckContext {
     now,
     ...(cluster ? { cluster } : {}),
     ...(launch ? { launch } : {}),
+    ...(ioProbe === false ? { ioProbe } : {}),
     lang,
     text: textFor(lang),
   };

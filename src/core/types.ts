@@ -69,6 +69,8 @@ export interface CheckContext {
   readonly cluster?: LoadedCluster;
   /** the script of --launch (or the one recorded in the snapshot); absent when none was given */
   readonly launch?: LaunchInput;
+  /** false with --no-io-probe: no check reads the weights to time the storage */
+  readonly ioProbe?: boolean;
   /** the language of the run's text: titles, messages, remediations (never ids, statuses or evidence) */
   readonly lang: Lang;
   /** the catalogue of that language: `ctx.text.checks['npu.idle']` holds that check's messages */

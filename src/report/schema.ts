@@ -35,7 +35,7 @@ export const checkResultSchema = z.object({
   evidence: z
     .record(z.string(), z.unknown())
     .describe(
-      'what the check observed; model.fit: weightsBytesPerNpu, kvBudgetBytesPerNpu, kvBytesPerToken, kvTokens, maxConcurrency, maxModelLen, hbmVisibleBytesPerNpu, basis and the plan (qprep schema fit-evidence)',
+      'what the check observed; the fields other programs read are published: hccn.peers (qprep schema peers-evidence); model.fit: weightsBytesPerNpu, kvBudgetBytesPerNpu, kvBytesPerToken, kvTokens, maxConcurrency, maxModelLen, hbmVisibleBytesPerNpu, basis and the plan (qprep schema fit-evidence); model.load-time: bytesToRead, throughputBytesPerSec, estimatedSeconds, timeoutSeconds, filesystem, cached (qprep schema load-time-evidence)',
     ),
   details: z
     .array(z.string())

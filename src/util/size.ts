@@ -43,3 +43,15 @@ export function formatBytes(bytes: number): string {
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
+
+/** A storage rate in decimal units, as disks and networks are rated: 52400000 -> "52.4 MB/s" */
+export function formatRate(bytesPerSecond: number): string {
+  const units = ['B/s', 'kB/s', 'MB/s', 'GB/s', 'TB/s'];
+  let value = bytesPerSecond;
+  let unit = 0;
+  while (Math.abs(value) >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(value)} B/s` : `${value.toFixed(1)} ${units[unit]}`;
+}

@@ -22,6 +22,8 @@ export interface RunOptions {
   launch?: string | LaunchInput;
   /** the language of the run's text; English by default */
   lang?: Lang;
+  /** false: the run of --no-io-probe */
+  ioProbe?: boolean;
 }
 
 /** Runs one check on a fake host, the way the runner would, and returns both its outcome and its report line. */
@@ -29,7 +31,7 @@ export async function runOn(check: Check, spec: FakeHostSpec, profileOverrides: 
   const host = new FakeHost(spec);
   const profile = profileWith(profileOverrides);
   const launch = typeof options.launch === 'string' ? { file: 'run.sh', text: options.launch, from: 'file' as const } : options.launch;
-  const ctx = createContext({ host, profile, timeoutMs: 1000, now: () => new Date('2026-12-01T00:00:00Z'), launch, lang: options.lang ?? 'en' });
+  const ctx = createContext({ host, profile, timeoutMs: 1000, now: () => new Date('2026-12-01T00:00:00Z'), launch, lang: options.lang ?? 'en', ...(options.ioProbe === false ? { ioProbe: false } : {}) });
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);

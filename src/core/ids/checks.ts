@@ -26,6 +26,7 @@ export const CHECK_IDS = [
   'launch.script',
   'mem.jemalloc',
   'model.fit',
+  'model.load-time',
   'model.weights',
   'net.host-nic',
   'net.peer-ports',

@@ -43,6 +43,8 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     'hccn_tool calls at once on this host (default 1: the tool answers "busy" when run concurrently)',
   'launch --launch':
     'judge this launch script (the bash that runs vllm serve; "-" reads it from stdin): read, never executed; repeatable: a further script that runs it with its arguments ($1..$9) gives their values',
+  'launch --no-io-probe':
+    'do not read the weights to time their storage (model.load-time then skips); the probe reads at most 2 GiB for at most 3 s, once per filesystem',
   'selection --only':
     'run only these checks: ids, id prefixes (npu, hccn) or categories; comma-separated, repeatable',
   'selection --skip':

@@ -34,6 +34,7 @@ export const cli: typeof en = {
   'cluster --node': '本机在集群文件中的节点名（当地址和主机名都无法确定时）',
   'cluster --hccn-concurrency': '本机同时运行的 hccn_tool 调用数（默认 1：并发运行时该工具会回答 "busy"）',
   'launch --launch': '检查此启动脚本（运行 vllm serve 的 bash 脚本；"-" 从标准输入读取）：只读取，从不执行；可重复给出：以参数（$1..$9）调用它的其他脚本提供这些参数的值',
+  'launch --no-io-probe': '不读取权重文件来测量其存储速度（model.load-time 随之跳过）；该探测每个文件系统最多读取一次，最多 2 GiB、最多 3 秒',
   'selection --only': '只运行这些检查：id、id 前缀（npu、hccn）或类别；逗号分隔，可重复',
   'selection --skip': '不运行这些检查；语法同 --only',
   'selection --jobs': '同时运行的检查数',

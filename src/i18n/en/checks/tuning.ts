@@ -284,6 +284,90 @@ export const tuning = {
     streamsFix: (p: { script: string; line: number; max: number }) =>
       `${p.script} line ${p.line}: --compilation-config '{"cudagraph_mode": "FULL_DECODE_ONLY"}'   # one graph per size, not per layer\ngive at most ${p.max} sizes in "cudagraph_capture_sizes"`,
   },
+  'model.load-time': {
+    title: 'Weights load within the start-up timeouts',
+    why:
+      'vLLM waits VLLM_ENGINE_READY_TIMEOUT_S (600 s by default) for its engines to load the weights, profile the KV cache ' +
+      'and capture graphs; a 397 B model read from network storage at 200 MB/s needs half an hour, and the start ends with ' +
+      '"Timed out waiting for engine core processes to start", or it looks hung at one shard. On several nodes, a node ' +
+      'that is ready two minutes before a slower one times out on HCCL_CONNECT_TIMEOUT. This check reads a few seconds of ' +
+      'real shard bytes, past the page cache where it can, to time the storage, and compares the load it predicts with ' +
+      'the timeouts the script leaves in force.',
+    reads: [
+      'the --launch script (never executed)',
+      'the model directory and its shards: at most 2 GiB for at most 3 s, once per filesystem (--no-io-probe: none)',
+      '/proc/self/mountinfo',
+      'fincore (util-linux), for what the page cache holds',
+      'vllm/envs.py of the Python the script runs, for its defaults',
+    ],
+    fix:
+      'Raise VLLM_ENGINE_READY_TIMEOUT_S above the load (the export line), copy the weights to a local NVMe disk, or on ' +
+      'network storage load them with --safetensors-load-strategy eager.',
+    noModel: (p: { script: string }) => `${p.script} names no model whose weights can be read (launch.script / model.weights say why)`,
+    notLocal: 'the weights are not in a local directory yet (model.weights says why): nothing to time',
+    unreadable: 'the weights directory cannot be read (model.weights says why): nothing to time',
+    noWeights: 'the weights directory holds no weights to read (model.weights says why)',
+    probeOff: (p: { bytes: string }) => `the I/O probe is off (--no-io-probe): the load of ${p.bytes} of weights is not timed`,
+    probeOffFix: 'run qprep check without --no-io-probe (the probe reads at most 2 GiB for at most 3 s, once per filesystem)',
+    notCaptured: (p: { directory: string }) => `the snapshot holds no read figure of ${p.directory}: the load cannot be timed from it`,
+    recordAgain: (p: { script: string }) => `record the snapshot with this script: qprep snapshot -o host.json --launch ${p.script}`,
+    probeFailed: (p: { problem: string }) => `could not read the weights to time their storage: ${p.problem}`,
+    probeFailedFix: (p: { directory: string }) => `make the shards under ${p.directory} readable by the user that runs qprep (and vllm), then check again`,
+    nothingRead: (p: { storage: string; seconds: number }) => `the storage (${p.storage}) delivered no byte of the weights in ${p.seconds} s: vllm will not load them`,
+    nothingReadFix: (p: { mountPoint: string }) => `check the mount of ${p.mountPoint} (its server, its network, dmesg), then run qprep check again`,
+    storageMounted: (p: { filesystem: string; source: string; mountPoint: string }) => `${p.filesystem} ${p.source} on ${p.mountPoint}`,
+    storageType: (p: { filesystem: string }) => p.filesystem,
+    storageUnknown: 'a filesystem of unknown type',
+    estimate: (p: { bytes: string; storage: string; rate: string; seconds: number }) => `reading ${p.bytes} of weights from ${p.storage} at ${p.rate} takes ~${p.seconds} s`,
+    timeout: (p: { variable: string; seconds: number; origin: string }) => `${p.variable} ${p.seconds} s (${p.origin})`,
+    originScript: (p: { at: string }) => p.at,
+    originEnvironment: 'inherited from the environment',
+    originDefault: (p: { version: string | null }) => (p.version ? `the default of vLLM ${p.version}` : "vLLM's default; its version was not found"),
+    originDefaultOf: (p: { component: string }) => `the ${p.component} default`,
+    originFixed: (p: { version: string | null }) => `fixed in vLLM ${p.version ?? 'as installed'}, which does not read VLLM_ENGINE_READY_TIMEOUT_S`,
+    over: (p: { estimate: string; timeout: string }) => `${p.estimate}, more than ${p.timeout}: vllm gives up ("Timed out waiting for engine core processes to start") before the weights are in`,
+    overHalf: (p: { estimate: string; timeout: string }) => `${p.estimate}, more than half of ${p.timeout}: KV-cache profiling and graph capture come after the load, within the same wait`,
+    within: (p: { estimate: string; timeout: string }) => `${p.estimate}, within ${p.timeout}`,
+    cachedRead: (p: { text: string }) =>
+      `${p.text}; but the page cache served the probe's read: the storage's own speed was not measured, and a start after a reboot reads from it`,
+    cacheUnknown: (p: { text: string; why: string }) => `${p.text}; whether the page cache served the probe's read cannot be told (${p.why}): the storage may be slower`,
+    sparseRead: (p: { text: string; holes: string }) =>
+      `${p.text}; but at least ${p.holes} of the probe's read were holes of sparse shard files, which no storage delivers: the storage's own speed was not measured`,
+    stalled: (p: { text: string; seconds: number }) => `${p.text} (a read did not return within ${p.seconds} s)`,
+    timeoutComputed: (p: { text: string; at: string }) => `${p.text}; VLLM_ENGINE_READY_TIMEOUT_S at ${p.at} is computed at run time, so the default is what this judges against`,
+    timeoutNotNumber: (p: { at: string; value: string }) => `VLLM_ENGINE_READY_TIMEOUT_S at ${p.at} is "${p.value}", not whole seconds: vllm cannot start with it`,
+    timeoutIgnored: (p: { text: string; at: string; version: string | null }) =>
+      `${p.text}; ${p.at} sets VLLM_ENGINE_READY_TIMEOUT_S, which vLLM ${p.version ?? 'as installed'} does not read (it came with vllm-project/vllm PR #27444)`,
+    exportAt: (p: { script: string; line: number; value: number }) =>
+      `${p.script} line ${p.line}: export VLLM_ENGINE_READY_TIMEOUT_S=${p.value}   # twice the estimated load: profiling and graph capture follow it`,
+    exportBefore: (p: { script: string; line: number; value: number }) =>
+      `${p.script}: export VLLM_ENGINE_READY_TIMEOUT_S=${p.value}   # before vllm serve (line ${p.line}); twice the estimated load`,
+    upgradeVllm: (p: { version: string | null }) =>
+      `vLLM ${p.version ?? 'as installed'} waits a fixed 600 s: upgrade to a vLLM that reads VLLM_ENGINE_READY_TIMEOUT_S (vllm-project/vllm PR #27444), or shorten the load:`,
+    copyLocalTo: (p: { source: string; target: string; disk: string; free: string; script: string; line: number }) =>
+      `or: copy the weights to a local disk: cp -rL ${p.source} ${p.target}   # ${p.disk}, ${p.free} free; then ${p.script} line ${p.line}: vllm serve ${p.target}`,
+    copyLocal: (p: { source: string; name: string; script: string; line: number }) =>
+      `or: copy the weights to a local NVMe disk: cp -rL ${p.source} /path/to/nvme/${p.name}; then ${p.script} line ${p.line}: vllm serve /path/to/nvme/${p.name}`,
+    eager: (p: { script: string; line: number; filesystem: string }) =>
+      `or: ${p.script} line ${p.line}: vllm serve ... --safetensors-load-strategy eager   # reads whole files in sequence instead of memory-mapped page faults, which ${p.filesystem} serves badly (vllm-project/vllm PR #24469)`,
+    planStorage: (p: { storage: string; kind: string; read: string; seconds: number; method: string; opens: number; perShard: number | null; resident: string | null }) =>
+      `storage: ${p.storage} (${p.kind}): read ${p.read} in ${p.seconds} s ${p.method}` +
+      `${p.opens > 0 && p.perShard !== null ? `; ${plural(p.opens, 'shard')} opened, ${p.perShard} ms each (median)` : ''}` +
+      `${p.resident !== null ? `; ${p.resident} of the weights in the page cache now` : ''}`,
+    methodDirect: 'with O_DIRECT, past the page cache',
+    methodUncached: 'from files with no page cached (fincore)',
+    methodBuffered: 'through the page cache',
+    planLine: (p: { variable: string; value: string; origin: string; mustExceed: string }) => `${p.variable} = ${p.value} (${p.origin}): ${p.mustExceed}`,
+    planValue: (p: { seconds: number; unit: 's' | 'ms' }) => (p.unit === 'ms' ? `${Math.round(p.seconds * 1000)} ms` : `${p.seconds} s`),
+    planUnusable: (p: { written: string }) => `"${p.written}", not evaluated`,
+    mustExceedEngineReady: (p: { seconds: number | null }) =>
+      `must exceed this node's load${p.seconds !== null ? `, ~${p.seconds} s,` : ''} plus KV-cache profiling and graph capture`,
+    mustExceedHcclConnect: 'must exceed the gap between the first and the last node to finish loading (qprep aggregate compares the nodes)',
+    mustExceedHcclExec: 'must exceed that gap too where the communicators are set up before the load, and the longest collective',
+    mustExceedRpc: 'must exceed the longest call from the API server to the engine; not part of the load',
+    mustExceedKvConnect: 'must exceed setting up one KV connection between the prefill and decode nodes; not part of the load',
+    mustExceedKvTransfer: 'must exceed one KV transfer; not part of the load',
+  },
   'tune.journal': {
     title: 'qprep tune journal',
     why:
