@@ -5,6 +5,7 @@ import { plural, summarizeList } from '../util/text.js';
 import { VERSION } from '../version.js';
 import type { ErrorDocument, NodeDocument } from './documents.js';
 import { judgeLaunch, type LaunchNode } from './launch.js';
+import { judgeLoadSkew } from './load-skew.js';
 import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
 import { joinPeerPairs } from './peer-pairs.js';
 import type { AggregateDocument, AggregateNode, Collision, Drift, Finding, Severity } from '../report/aggregate-schema.js';
@@ -392,6 +393,9 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
   // pairs: once: each report holds half of the ping matrix; the join proves the whole of it or names the gaps
   const joined = joinPeerPairs(reports.flatMap((entry) => (entry.record.peerPairs ? [entry.record.peerPairs] : [])), options.now.getTime());
   if (joined) findings.push(...joined.findings);
+  // the load times: a node ready long before the slowest gives up on its first collective
+  const loads = judgeLoadSkew(reports.flatMap((entry) => (entry.record.loadTime ? [{ name: entry.name, load: entry.record.loadTime }] : [])));
+  if (loads) findings.push(...loads.findings);
   for (const name of unexpected) findings.push({ severity: 'warn', kind: 'unexpected-node', message: `${name} reported, but ${clusterFile} does not list it`, nodes: [name] });
   for (const d of duplicates) findings.push(duplicateFinding(d));
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
@@ -427,6 +431,7 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     findings,
     ...(launch ? { launch: launch.launch } : {}),
     ...(joined ? { peerPairs: joined.peerPairs } : {}),
+    ...(loads ? { loadTime: loads.loadTime } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { LaunchLayout, Report } from '../report/schema.js';
+import { readLoadTime, type LoadTimeRecord } from './load-skew.js';
 import { readPeerPairs, type PeerPairsRecord } from './peer-pairs.js';
 import type { AggregateNode, Severity } from '../report/aggregate-schema.js';
 
@@ -29,6 +30,8 @@ export interface ReportRecord {
   launch: { script: string; layout: LaunchLayout } | null;
   /** hccn.peers of a report run with --cluster: what pairs: once joins across nodes */
   peerPairs: PeerPairsRecord | null;
+  /** model.load-time's estimate of the node's load; null when it made none */
+  loadTime: LoadTimeRecord | null;
 }
 
 export interface FieldSpec {
@@ -210,5 +213,6 @@ export function recordOf(report: Report, raw: Record<string, unknown>, source: s
     devices: rawDevices(raw).map((d) => ({ device: d.device as number, ip: stringOrNull(d.ip), vnicIp: stringOrNull(d.vnicIp) })),
     launch: report.launch?.serve?.layout ? { script: report.launch.file === '-' ? 'stdin' : report.launch.file.replace(/^.*\//, ''), layout: report.launch.serve.layout } : null,
     peerPairs: readPeerPairs(report),
+    loadTime: readLoadTime(report),
   };
 }

@@ -59,7 +59,7 @@ export const duplicateSchema = z.object({
 
 export const findingSchema = z.object({
   severity: severitySchema,
-  kind: z.enum(['not-ready', 'no-verdict', 'missing', 'stale', 'drift', 'ip-collision', 'unexpected-node', 'duplicate', 'launch', 'pair-failed', 'pair-not-verified']),
+  kind: z.enum(['not-ready', 'no-verdict', 'missing', 'stale', 'drift', 'ip-collision', 'unexpected-node', 'duplicate', 'launch', 'pair-failed', 'pair-not-verified', 'load-skew']),
   message: z.string().describe('one line that stands alone in a log'),
   nodes: z.array(z.string()).describe('the nodes concerned'),
   remediation: z.string().optional().describe('the change to make, at the script and line (launch findings)'),
@@ -121,6 +121,27 @@ export const peerPairsSchema = z
   })
   .describe('pairs: once: the NPU pair matrix joined from every report; a pair is proven only by its owner\'s result');
 
+export const aggregateLoadTimeSchema = z
+  .object({
+    spreadSeconds: z.number().nonnegative().describe('the slowest node\'s estimate minus the fastest\'s'),
+    slowest: z.string(),
+    fastest: z.string(),
+    nodes: z
+      .array(
+        z.object({
+          node: z.string(),
+          estimatedSeconds: z.number().nonnegative(),
+          bytesToRead: z.number().nonnegative(),
+          throughputBytesPerSec: z.number().nonnegative().nullable(),
+          filesystem: z.string().nullable(),
+          mountSource: z.string().nullable(),
+          hcclConnectTimeoutSeconds: z.number().nonnegative().nullable(),
+        }),
+      )
+      .describe('the nodes whose model.load-time estimated their load, slowest first'),
+  })
+  .describe('the nodes\' estimated load times (model.load-time): a gap over a waiting node\'s HCCL_CONNECT_TIMEOUT is a load-skew finding');
+
 export const aggregateDocumentSchema = z.object({
   schemaVersion: z.literal(1),
   tool: toolSchema,
@@ -152,6 +173,7 @@ export const aggregateDocumentSchema = z.object({
   findings: z.array(findingSchema).describe('every reason for the verdict, failures first'),
   launch: aggregateLaunchSchema.optional().describe('present when at least one report carries a launch layout (qprep check --launch)'),
   peerPairs: peerPairsSchema.optional().describe('present when at least one report ran hccn.peers with pairs: once'),
+  loadTime: aggregateLoadTimeSchema.optional().describe('present when two or more reports estimated their load (model.load-time)'),
 });
 
 export const aggregateSchema = z.union([aggregateDocumentSchema, errorReportSchema]);
@@ -165,3 +187,4 @@ export type Severity = z.infer<typeof severitySchema>;
 export type PeerPairs = z.infer<typeof peerPairsSchema>;
 export type LaunchInstance = z.infer<typeof launchInstanceSchema>;
 export type AggregateLaunch = z.infer<typeof aggregateLaunchSchema>;
+export type AggregateLoadTime = z.infer<typeof aggregateLoadTimeSchema>;

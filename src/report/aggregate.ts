@@ -2,6 +2,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { AggregateDocument, AggregateNode, Finding, Severity } from './aggregate-schema.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { formatDuration } from '../util/duration.js';
+import { formatRate } from '../util/size.js';
 import type { HumanOptions } from './human.js';
 import { visibleStrings } from './visible.js';
 import { visibleWidth } from './wrap.js';
@@ -156,6 +157,22 @@ function pairsSection(document: AggregateDocument, chalk: ChalkInstance, t: Aggr
   return out;
 }
 
+/** The nodes' estimated loads, slowest first: all of a small cluster, the five slowest and the fastest of a large one. */
+function loadTimeSection(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
+  const load = document.loadTime;
+  if (!load) return [];
+  const shown = load.nodes.length <= 8 ? load.nodes : [...load.nodes.slice(0, 5), load.nodes[load.nodes.length - 1]!];
+  const width = Math.max(...shown.map((n) => visibleWidth(n.node)));
+  const out = ['', chalk.bold.underline(t.loadTime)];
+  shown.forEach((n, i) => {
+    if (load.nodes.length > 8 && i === shown.length - 1) out.push(t.loadTimeMore({ count: load.nodes.length - shown.length }));
+    const storage = [n.filesystem ?? '?', n.mountSource, n.throughputBytesPerSec === null ? null : formatRate(n.throughputBytesPerSec)].filter(Boolean).join(' ');
+    out.push(t.loadTimeRow({ node: pad(n.node, width), seconds: n.estimatedSeconds, storage }));
+  });
+  out.push(t.loadSpread({ spread: load.spreadSeconds, slowest: load.slowest, fastest: load.fastest }));
+  return out;
+}
+
 /** The findings across nodes (all but not-ready, shown above), each with its fix. */
 function acrossSection(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
   const others = document.findings.filter((f) => f.kind !== 'not-ready');
@@ -196,6 +213,7 @@ export function formatAggregateHuman(input: AggregateDocument, options: HumanOpt
     ...notReadySection(document, chalk, t),
     ...launchSection(document, chalk, t),
     ...pairsSection(document, chalk, t),
+    ...loadTimeSection(document, chalk, t),
     ...acrossSection(document, chalk, t),
     '',
     verdictLine(document, chalk, t),
@@ -225,5 +243,6 @@ function verdictLine(document: AggregateDocument, chalk: ChalkInstance, t: Aggre
   if (unexpected > 0) parts.push(t.notInCluster({ count: unexpected }));
   if (document.peerPairs && document.peerPairs.failed > 0) parts.push(t.pairsFailed({ count: document.peerPairs.failed }));
   if (document.peerPairs && document.peerPairs.notVerified > 0) parts.push(t.pairsNotVerified({ count: document.peerPairs.notVerified }));
+  if (document.loadTime && document.findings.some((f) => f.kind === 'load-skew' && blocking(f))) parts.push(t.loadSkew({ spread: document.loadTime.spreadSeconds }));
   return `${chalk.red.bold(t.notReadyLabel)}${t.labelSeparator}${parts.join(t.partsSeparator)}`;
 }

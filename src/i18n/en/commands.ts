@@ -250,6 +250,11 @@ export const commands = {
     notInCluster: (p: { count: number }) => `${p.count} not in the cluster file`,
     pairsFailed: (p: { count: number }) => `${plural(p.count, 'NPU pair')} failed`,
     pairsNotVerified: (p: { count: number }) => `${plural(p.count, 'NPU pair')} not verified`,
+    loadTime: 'Weights load time (model.load-time)',
+    loadTimeRow: (p: { node: string; seconds: number; storage: string }) => `  ${p.node}  ~${p.seconds} s  ${p.storage}`,
+    loadTimeMore: (p: { count: number }) => `  ... and ${plural(p.count, 'more node')}`,
+    loadSpread: (p: { spread: number; slowest: string; fastest: string }) => `  ${p.spread} s between the slowest (${p.slowest}) and the fastest (${p.fastest})`,
+    loadSkew: (p: { spread: number }) => `load times ${p.spread} s apart`,
   },
   // serve: the line /readyz answers (src/serve/readiness.ts); the JSON log keeps its fields as they are
   serve: {

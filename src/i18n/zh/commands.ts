@@ -220,6 +220,11 @@ export const commands: typeof en = {
     notInCluster: (p) => `${p.count} 个不在集群文件中`,
     pairsFailed: (p) => `${p.count} 个 NPU 对失败`,
     pairsNotVerified: (p) => `${p.count} 个 NPU 对未验证`,
+    loadTime: '权重加载时间（model.load-time）',
+    loadTimeRow: (p) => `  ${p.node}  约 ${p.seconds} 秒  ${p.storage}`,
+    loadTimeMore: (p) => `  ……另有 ${p.count} 个节点`,
+    loadSpread: (p) => `  最慢（${p.slowest}）与最快（${p.fastest}）相差 ${p.spread} 秒`,
+    loadSkew: (p) => `加载时间相差 ${p.spread} 秒`,
   },
   // serve: the line /readyz answers (src/serve/readiness.ts); the JSON log keeps its fields as they are
   serve: {
