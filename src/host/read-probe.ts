@@ -26,6 +26,8 @@ const FIRST_CHUNK_BYTES = 1 * MiB;
 const DEPTH = 2;
 /** a read that has not returned this long after the time bound is a stalled storage */
 const STALL_GRACE_MS = 2000;
+/** reads are started only while the reads so far say they end before this share of the time bound */
+const TIME_MARGIN = 0.97;
 /** O_DIRECT on Linux (x86_64 and arm64 differ: fs.constants has the running one) */
 const O_DIRECT = fsConstants.O_DIRECT ?? 0;
 /** what a timed open reads of a safetensors header at most: the cost of opening a shard, not of reading it */
@@ -186,7 +188,7 @@ class SequentialReader {
   private completed = 0;
   private started = 0;
   private lastDone = 0;
-  private stalledAt = 0;
+  private cutAt = 0;
   private slot = 0;
   private stoppedBy: Sequential['stoppedBy'] = 'files';
 
@@ -207,9 +209,10 @@ class SequentialReader {
         const oldest = this.inflight.shift();
         if (!oldest) break;
         const outcome = await this.settle(oldest);
-        if (outcome === 'stalled') {
-          this.stoppedBy = 'stalled';
-          this.stalledAt = performance.now();
+        if (outcome === 'stalled' || outcome === 'cut') {
+          // the read outlived the bound: not counted, and the time waited for it is (the storage gave that little)
+          this.stoppedBy = outcome === 'stalled' ? 'stalled' : 'time';
+          this.cutAt = performance.now();
           break;
         }
         this.completed++;
@@ -222,7 +225,7 @@ class SequentialReader {
       for (const { handle, pending } of this.handles) void Promise.allSettled(pending).then(() => handle.close().catch(() => undefined));
     }
     // a stall counts the time spent waiting for nothing: the storage delivered that little
-    const end = this.stalledAt || this.lastDone;
+    const end = this.cutAt || this.lastDone;
     return { bytesRead: this.bytesRead, durationMs: end > this.started ? Math.round(end - this.started) : 0, stoppedBy: this.stoppedBy, reads: this.reads };
   }
 
@@ -258,7 +261,8 @@ class SequentialReader {
     if (this.completed > 0) {
       const elapsed = performance.now() - this.started;
       const perRead = (this.lastDone - this.started) / this.completed;
-      if (elapsed + perRead * (this.inflight.length + 1) > this.request.maxMs) {
+      // a little short of the bound: the reads of a throttled device come in bursts
+      if (elapsed + perRead * (this.inflight.length + 1) > this.request.maxMs * TIME_MARGIN) {
         this.stoppedBy = 'time';
         return false;
       }
@@ -285,12 +289,16 @@ class SequentialReader {
     return true;
   }
 
-  /** The bytes of a read, or 'stalled' when it has not returned a while after the time bound. */
-  private async settle(read: InFlight): Promise<number | 'stalled'> {
-    const deadline = this.started + this.request.maxMs + STALL_GRACE_MS;
+  /**
+   * The bytes of a read; 'cut' when it has not returned at the time bound, or 'stalled' when no
+   * read has returned at all a while after it.
+   */
+  private async settle(read: InFlight): Promise<number | 'stalled' | 'cut'> {
+    const first = this.completed === 0;
+    const deadline = this.started + this.request.maxMs + (first ? STALL_GRACE_MS : 0);
     let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<'stalled'>((resolve) => {
-      timer = setTimeout(() => resolve('stalled'), Math.max(0, deadline - performance.now()));
+    const stalled = new Promise<'stalled' | 'cut'>((resolve) => {
+      timer = setTimeout(() => resolve(first ? 'stalled' : 'cut'), Math.max(0, deadline - performance.now()));
     });
     try {
       return await Promise.race([read.promise, stalled]);

@@ -139,7 +139,8 @@ function summarize(sample: ReadProbeResult, base: { mount: StorageMount | null; 
     cached: servedByCache(sample, kind),
     perShardSeconds: perShard === null ? null : perShard / 1000,
     residentBytes: resident,
-    sparse: sample.holeBytesAtLeast > sample.bytesRead * 0.05,
+    // on memory a hole costs what data costs (a copy of a zero page): only a storage reads holes faster
+    sparse: kind !== 'memory' && sample.holeBytesAtLeast > sample.bytesRead * 0.05,
   };
 }
 

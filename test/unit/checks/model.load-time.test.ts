@@ -76,7 +76,7 @@ describe('model.load-time', () => {
         '(vLLM\'s default; its version was not found): vllm gives up ("Timed out waiting for engine core processes to start") before the weights are in',
     );
     expect(outcome.remediation!.split('\n')).toEqual([
-      'run.sh: export VLLM_ENGINE_READY_TIMEOUT_S=1740   # before vllm serve (line 2); twice the estimated load',
+      'run.sh: export VLLM_ENGINE_READY_TIMEOUT_S=2160   # before vllm serve (line 2); 2.5 x the estimated load',
       `or: copy the weights to a local disk: cp -rL ${MODEL} /data/Qwen3-235B-A22B   # xfs /dev/nvme0n1p1, 2.9 TiB free; then run.sh line 2: vllm serve /data/Qwen3-235B-A22B`,
     ]);
     expect(outcome.evidence).toMatchObject({ bytesToRead: 40 * GiB, throughputBytesPerSec: 50e6, estimatedSeconds: 859, timeoutSeconds: 600, filesystem: 'ext4', cached: false });
@@ -102,7 +102,7 @@ describe('model.load-time', () => {
     const { outcome } = await runOn(check, host({ rate: 100e6 }), {}, { launch: script() });
     expect(outcome.status).toBe('warn');
     expect(outcome.message).toContain('takes ~430 s, more than half of VLLM_ENGINE_READY_TIMEOUT_S 600 s');
-    expect(outcome.remediation!.split('\n')[0]).toBe('run.sh: export VLLM_ENGINE_READY_TIMEOUT_S=900   # before vllm serve (line 2); twice the estimated load');
+    expect(outcome.remediation!.split('\n')[0]).toBe('run.sh: export VLLM_ENGINE_READY_TIMEOUT_S=1080   # before vllm serve (line 2); 2.5 x the estimated load');
   });
 
   it("passes against the script's own VLLM_ENGINE_READY_TIMEOUT_S, and on tmpfs, whose cache is the storage", async () => {
@@ -187,6 +187,6 @@ describe('model.load-time', () => {
     const { en, zh } = await runInBoth(check, host({ fsType: 'nfs4', source: '10.0.0.5:/export/models' }), {}, { launch: script() });
     expect(zh.outcome.message).toContain('约需 859 秒，超过 VLLM_ENGINE_READY_TIMEOUT_S 600 秒');
     expectSameCommands(en.outcome, zh.outcome);
-    expect(zh.outcome.remediation!.split('\n')[0]).toBe('run.sh：export VLLM_ENGINE_READY_TIMEOUT_S=1740   # 放在 vllm serve（第 2 行）之前；估算加载时间的两倍');
+    expect(zh.outcome.remediation!.split('\n')[0]).toBe('run.sh：export VLLM_ENGINE_READY_TIMEOUT_S=2160   # 放在 vllm serve（第 2 行）之前；估算加载时间的 2.5 倍');
   });
 });

@@ -339,9 +339,9 @@ export const tuning = {
     timeoutIgnored: (p: { text: string; at: string; version: string | null }) =>
       `${p.text}; ${p.at} sets VLLM_ENGINE_READY_TIMEOUT_S, which vLLM ${p.version ?? 'as installed'} does not read (it came with vllm-project/vllm PR #27444)`,
     exportAt: (p: { script: string; line: number; value: number }) =>
-      `${p.script} line ${p.line}: export VLLM_ENGINE_READY_TIMEOUT_S=${p.value}   # twice the estimated load: profiling and graph capture follow it`,
+      `${p.script} line ${p.line}: export VLLM_ENGINE_READY_TIMEOUT_S=${p.value}   # 2.5 x the estimated load: profiling and graph capture follow it`,
     exportBefore: (p: { script: string; line: number; value: number }) =>
-      `${p.script}: export VLLM_ENGINE_READY_TIMEOUT_S=${p.value}   # before vllm serve (line ${p.line}); twice the estimated load`,
+      `${p.script}: export VLLM_ENGINE_READY_TIMEOUT_S=${p.value}   # before vllm serve (line ${p.line}); 2.5 x the estimated load`,
     upgradeVllm: (p: { version: string | null }) =>
       `vLLM ${p.version ?? 'as installed'} waits a fixed 600 s: upgrade to a vLLM that reads VLLM_ENGINE_READY_TIMEOUT_S (vllm-project/vllm PR #27444), or shorten the load:`,
     copyLocalTo: (p: { source: string; target: string; disk: string; free: string; script: string; line: number }) =>
