@@ -277,7 +277,7 @@ export default defineCheck({
     if (!result.ok) {
       if (result.why === 'no-script') return noLaunchScript(ctx);
       const reason = result.why === 'no-model' ? t.noModel({ script: result.view!.name }) : result.why === 'not-local' ? t.notLocal : result.why === 'unreadable' ? t.unreadable : t.noWeights;
-      return { ...skip(reason), causedBy: 'model.weights' };
+      return { ...skip(reason, { remediation: t.followWeights }), causedBy: 'model.weights' };
     }
     const plan = result.plan;
     const [storage, timeouts] = await Promise.all([storageProbe(ctx, plan.boundary, plan.shardPaths), timeoutPlan(ctx, plan.view)]);

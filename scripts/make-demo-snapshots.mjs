@@ -226,9 +226,13 @@ const A3_TABLE = derived('npu-smi-info-a3-16chip-25.5.1-derived.txt');
  * Weights in the Hugging Face cache, where vllm looks for a hub id without VLLM_USE_MODELSCOPE:
  * refs/main names the snapshot holding config.json, the index and the shards.
  */
+const HF_REVISION = '5d1e2a9f0c7b4e6a8d3c1b0f9e8d7c6b5a4f3e2d';
+const W8A8_HF_ENTRY = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
+const W8A8_MODELSCOPE_DIR = '/root/.cache/modelscope/hub/models/Eco-Tech/Qwen3___5-397B-A17B-w8a8-mtp';
+
 function huggingFaceWeights(id, shardGiB, { quantized = false } = {}) {
   const entry = `/root/.cache/huggingface/hub/models--${id.replace(/\//g, '--')}`;
-  const revision = '5d1e2a9f0c7b4e6a8d3c1b0f9e8d7c6b5a4f3e2d';
+  const revision = HF_REVISION;
   const files = { [`${entry}/refs/main`]: `${revision}\n` };
   for (const [path, node] of Object.entries(modelScopeWeights(id, shardGiB, { quantized }))) {
     files[path.replace(/^\/root\/\.cache\/modelscope\/hub\/models\/[^/]+\/[^/]+/, `${entry}/snapshots/${revision}`)] = node;
@@ -236,8 +240,32 @@ function huggingFaceWeights(id, shardGiB, { quantized = false } = {}) {
   return files;
 }
 
+/**
+ * What the read probe of model.load-time measured on a demo host's weights (Host.readThroughput):
+ * 3 s of O_DIRECT reads at `rate` bytes per second from the first shards of `directory` (the
+ * weights, or the Hugging Face cache entry their links point into), a local disk's figure.
+ */
+function readFigure(directory, shardsDir, shardCount, shardBytes, rate) {
+  const shard = (i) => `${shardsDir}/model-${String(i + 1).padStart(5, '0')}-of-${String(shardCount).padStart(5, '0')}.safetensors`;
+  const bytesRead = Math.min(rate * 3, 2 * GiB);
+  return {
+    [directory]: {
+      method: 'direct',
+      bytesRead,
+      durationMs: Math.round((bytesRead / rate) * 1000),
+      stoppedBy: bytesRead === 2 * GiB ? 'bytes' : 'time',
+      cachedBytesAtMost: 0,
+      holeBytesAtLeast: 0,
+      files: Array.from({ length: shardCount }, (_, i) => ({ path: shard(i), size: shardBytes, residentBytes: 0, allocatedBytes: shardBytes })),
+      reads: [{ path: shard(0), offset: 0, bytes: bytesRead }],
+      opens: Array.from({ length: Math.min(4, shardCount) }, (_, i) => ({ path: shard(shardCount - 1 - i), ms: 0.4 })),
+      fsMagic: EXT4,
+    },
+  };
+}
+
 /** A bare Atlas 800 A3 (openEuler, 8 cards x 2 dies, no CANN: it ships in the image), tuned, nothing listening. */
-function a3Host({ hostname, address, ip, vnic, weights }) {
+function a3Host({ hostname, address, ip, vnic, weights, readProbes = {} }) {
   return {
     identity: { hostname, arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
     env: HOST_ENV,
@@ -260,6 +288,7 @@ function a3Host({ hostname, address, ip, vnic, weights }) {
       '/root/.cache': { type: EXT4, totalBytes: 7000 * GiB, freeBytes: 5200 * GiB, availableBytes: 5000 * GiB },
     },
     interfaces: hostNetwork(address),
+    readProbes,
   };
 }
 
@@ -371,6 +400,8 @@ const demos = [
       vnic: a3Vnic,
       // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
       weights: modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+      // on the local NVMe root, read at 2.4 GB/s
+      readProbes: readFigure(W8A8_MODELSCOPE_DIR, W8A8_MODELSCOPE_DIR, 94, 4.3 * GiB, 2.4e9),
     }),
     // the guide's single-node script as published (qprep check --launch)
     launch: 'qwen3.5-397b-w8a8-a3-single-node.sh',
@@ -399,6 +430,8 @@ const demos = [
         '/root/.cache': { type: EXT4, totalBytes: 900 * GiB, freeBytes: 600 * GiB, availableBytes: 560 * GiB },
       },
       interfaces: hostNetwork('10.20.2.31'),
+      // the container's overlay root on a SATA SSD: 480 MB/s
+      readProbes: readFigure('/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B', '/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B', 1, 4.3 * GiB, 480e6),
     },
     launch: 'qwen3.5-2b-310p.sh',
   },
@@ -503,6 +536,7 @@ for (const node of PD_NODES) {
       ip: (d) => `11.12.${node.deviceNet}.${80 + d}`,
       vnic: (d) => `192.168.${node.deviceNet - 167}.${10 + d}`,
       weights: huggingFaceWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+      readProbes: readFigure(W8A8_HF_ENTRY, `${W8A8_HF_ENTRY}/snapshots/${HF_REVISION}`, 94, 4.3 * GiB, 2.4e9),
     }),
     launch: node.script,
     launchText: filledPdScript(node.script, { nodeIp: node.address, masterIp: PD_DECODE_MASTER }),

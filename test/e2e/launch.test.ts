@@ -127,9 +127,12 @@ describe('qprep check --launch', () => {
       ['launch.ports', 'warn'],
       // this host's config.json holds model_type alone: the KV cache of the hybrid model is not sized
       ['model.fit', 'warn'],
+      // the tree's shards are sparse files: the read probe went through their holes, which no storage delivers, and says so
+      ['model.load-time', 'warn'],
       ['python.triton-ascend', 'skip'],
     ]);
     expect(byId['model.fit']!.message).toMatch(/^the KV cache of \S+ is not sized: config\.json lacks full_attention_interval/);
+    expect(byId['model.load-time']!.message).toMatch(/of the probe's read were holes of sparse shard files, which no storage delivers/);
     expect(run.exitCode).toBe(0);
     expect(report.ready).toBe(true);
     expect(byId['launch.devices']!.message).toBe('TP 2 x DP-local 8 = 16 NPUs fit 16 NPUs of ASCEND_RT_VISIBLE_DEVICES (0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15)');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../checks/index.js';
 import type { FakeHostSpec, FakeNode } from '../../helpers/fake-host.js';
 import { ascendFixture } from '../../helpers/fixtures.js';
-import { a3Node, edited, filledIn, guideScript, NODE_INTERFACES, TCP_HEADER } from '../../helpers/launch.js';
+import { a3Node, edited, filledIn, guideScript, NODE_INTERFACES, nvmeRead, TCP_HEADER } from '../../helpers/launch.js';
 import { npuHost } from '../../helpers/npu-host.js';
 import { expectRemediation, runOn } from '../../helpers/run-check.js';
 
@@ -27,7 +27,8 @@ function weights(dir: string, shardGiB: number[], quantized: boolean): Record<st
   return files;
 }
 
-const W8A8_MODELSCOPE = weights('/root/.cache/modelscope/hub/models/Eco-Tech/Qwen3___5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), true);
+const W8A8_MODELSCOPE_DIR = '/root/.cache/modelscope/hub/models/Eco-Tech/Qwen3___5-397B-A17B-w8a8-mtp';
+const W8A8_MODELSCOPE = weights(W8A8_MODELSCOPE_DIR, Array(94).fill(4.3), true);
 const HF_ENTRY = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
 const W8A8_HF = { [`${HF_ENTRY}/refs/main`]: '0123abcd\n', ...weights(`${HF_ENTRY}/snapshots/0123abcd`, Array(94).fill(4.3), true) };
 
@@ -58,7 +59,7 @@ describe("the Qwen3.5-397B guide's single-node script on a simulated Atlas 800 A
   const SINGLE_NODE = guideScript('qwen3.5-397b-w8a8-a3-single-node.sh');
 
   it('on an openEuler A3 (jemalloc in /usr/lib64): its three real findings, each at its line, and nothing else', async () => {
-    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib64/libjemalloc.so.2': 'ELF', ...W8A8_MODELSCOPE } });
+    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib64/libjemalloc.so.2': 'ELF', ...W8A8_MODELSCOPE }, readProbes: nvmeRead(W8A8_MODELSCOPE_DIR) });
     expect(notPassing(await statuses(host, SINGLE_NODE))).toEqual([
       ['launch.script', 'warn', 'run.sh: line 35 ends a command with a backslash before a blank line or the end of the file'],
       ['launch.env', 'warn', 'LD_PRELOAD entry /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 does not exist on this host: ld.so prints "cannot be preloaded" and runs without it'],
@@ -68,7 +69,7 @@ describe("the Qwen3.5-397B guide's single-node script on a simulated Atlas 800 A
   });
 
   it('on an Ubuntu A3, where the LD_PRELOAD path exists: TP 16 x DP 1 fits the 16 dies, only the two script findings', async () => {
-    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2': 'ELF', ...W8A8_MODELSCOPE } });
+    const host = a3Node({ identity: { arch: 'aarch64' }, files: { '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2': 'ELF', ...W8A8_MODELSCOPE }, readProbes: nvmeRead(W8A8_MODELSCOPE_DIR) });
     const results = await statuses(host, SINGLE_NODE, { name: 'qwen3.5-397b-w8a8-a3', npu: { family: 'a3' } });
     expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([
       ['launch.script', 'warn'],
@@ -88,7 +89,7 @@ describe("the 1P1D guide's scripts filled in, each on its simulated A3 node", ()
   for (const [name, script] of cases) {
     it(`${name}: every launch check passes${name === 'run_p.sh' ? ' but the kv_port warning' : ''}`, async () => {
       const role = name === 'run_p.sh' ? 'prefill' : 'decode';
-      const results = await statuses(a3Node({ files: W8A8_HF }), script, { deployment: { role, nodes: 3 } });
+      const results = await statuses(a3Node({ files: W8A8_HF, readProbes: nvmeRead(HF_ENTRY) }), script, { deployment: { role, nodes: 3 } });
       // run_p.sh's kv_port 23010 is inside 20000-35999, which the multi-node PD guide reserves on a 16-NPU node; the decode scripts' 36010 is not
       const expected = name === 'run_p.sh' ? [['launch.ports', 'warn'], ['python.triton-ascend', 'skip']] : [['python.triton-ascend', 'skip']];
       expect(notPassing(results).map(([id, status]) => [id, status])).toEqual(expected);
@@ -130,7 +131,7 @@ describe("the Qwen3.5 dense guide's scripts on a simulated Atlas 300I Duo", () =
   for (const [size, gib] of [['2b', 4.3], ['4b', 8.5], ['9b', 18]] as const) {
     it(`qwen3.5-${size}-310p.sh: no finding (float16, npugraph_ex off, capture sizes multiples of 2)`, async () => {
       const dir = `/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size.toUpperCase()}`;
-      const results = await statuses(duo(weights(dir, [gib], false)), guideScript(`qwen3.5-${size}-310p.sh`), { npu: { family: '310p' } });
+      const results = await statuses({ ...duo(weights(dir, [gib], false)), readProbes: nvmeRead(dir) }, guideScript(`qwen3.5-${size}-310p.sh`), { npu: { family: '310p' } });
       expect(notPassing(results)).toEqual([]);
     });
   }

@@ -307,6 +307,7 @@ export const tuning = {
     notLocal: 'the weights are not in a local directory yet (model.weights says why): nothing to time',
     unreadable: 'the weights directory cannot be read (model.weights says why): nothing to time',
     noWeights: 'the weights directory holds no weights to read (model.weights says why)',
+    followWeights: 'fix what model.weights reports; once the weights are in a local directory, this check times their load',
     probeOff: (p: { bytes: string }) => `the I/O probe is off (--no-io-probe): the load of ${p.bytes} of weights is not timed`,
     probeOffFix: 'run qprep check without --no-io-probe (the probe reads at most 2 GiB for at most 3 s, once per filesystem)',
     notCaptured: (p: { directory: string }) => `the snapshot holds no read figure of ${p.directory}: the load cannot be timed from it`,

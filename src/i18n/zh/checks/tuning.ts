@@ -250,6 +250,7 @@ export const tuning: typeof en = {
     notLocal: '权重尚不在本地目录中（model.weights 说明原因）：无可测量的内容',
     unreadable: '无法读取权重目录（model.weights 说明原因）：无可测量的内容',
     noWeights: '权重目录中没有可读取的权重（model.weights 说明原因）',
+    followWeights: '先修复 model.weights 报告的问题；权重放到本地目录后，本检查会测量其加载时间',
     probeOff: (p) => `I/O 探测已关闭（--no-io-probe）：未测量 ${p.bytes} 权重的加载时间`,
     probeOffFix: '去掉 --no-io-probe 再运行 qprep check（该探测每个文件系统只读一次，最多 2 GiB、最多 3 秒）',
     notCaptured: (p) => `快照中没有 ${p.directory} 的读取测量值：无法据此估算加载时间`,
