@@ -121,7 +121,7 @@ async function readResidency(candidates: Candidate[], deps: ReadProbeDeps): Prom
 /** open(2) and the read of the header of each of the last `count` files, timed: what a shard costs beyond its bytes. */
 async function timeOpens(candidates: Candidate[], count: number, realDirectory: string): Promise<ReadProbeResult['opens']> {
   const opens: ReadProbeResult['opens'] = [];
-  // the last files: the sequential read starts at the first ones, whose pages this must not warm
+  // the last files: the ones the sequential read is least likely to have opened
   for (const candidate of candidates.filter((c) => !c.file.refused).slice(-Math.max(0, count))) {
     const started = performance.now();
     try {
@@ -366,10 +366,16 @@ export async function probeReadThroughput(request: ReadProbeRequest, deps: ReadP
   }
   const fsMagic = await fsp.statfs(realDirectory).then((s) => s.type, () => null);
   const candidates = await resolveFiles(request, realDirectory, deps);
-  const residencyUnknown = await readResidency(candidates, deps);
-  const opens = await timeOpens(candidates, request.timedOpens, realDirectory);
-  const base = { files: candidates.map((c) => c.file), opens, fsMagic, ...(residencyUnknown ? { residencyUnknown } : {}) };
   if (!candidates.some((c) => !c.file.refused && c.file.size > 0)) return probeFail('ENOENT', `no readable file of ${request.files.length} in ${request.directory}`);
+  // what the cache holds, asked before anything is read: O_DIRECT reads leave the cache as it
+  // was, so fincore (mincore over every page: most of a second on 40 GiB) runs beside them
+  const residency = readResidency(candidates, deps);
+  // the opens are timed after the read: their header reads warm no page the read would meet
+  const finish = async (result: Omit<ReadProbeResult, 'files' | 'opens' | 'fsMagic' | 'residencyUnknown'>): Promise<Probe<ReadProbeResult>> => {
+    const residencyUnknown = await residency;
+    const opens = await timeOpens(candidates, request.timedOpens, realDirectory);
+    return probeOk({ ...result, files: candidates.map((c) => c.file), opens, fsMagic, ...(residencyUnknown ? { residencyUnknown } : {}) });
+  };
 
   let directRefused: string | undefined;
   if (request.direct !== false && O_DIRECT !== 0) {
@@ -377,20 +383,25 @@ export async function probeReadThroughput(request: ReadProbeRequest, deps: ReadP
       const order = denseFirst(candidates.filter((c) => !c.file.refused && c.file.size > 0));
       const read = await readSequentially(order, request, realDirectory, true);
       const reads = mergeRanges(read.reads);
-      return probeOk({ method: 'direct', ...read, reads, cachedBytesAtMost: 0, holeBytesAtLeast: holesAtLeast(candidates, reads), ...base });
+      return await finish({ method: 'direct', ...read, reads, cachedBytesAtMost: 0, holeBytesAtLeast: holesAtLeast(candidates, reads) });
     } catch (error) {
-      if (!(error instanceof DirectRefused)) return probeFail('EIO', errorText(error));
+      if (!(error instanceof DirectRefused)) {
+        await residency;
+        return probeFail('EIO', errorText(error));
+      }
       directRefused = `the filesystem refuses O_DIRECT (${error.message})`;
     }
   } else directRefused = request.direct === false ? 'O_DIRECT not asked for' : 'O_DIRECT is not available on this platform';
 
+  // buffered reads go past the cache only by choosing the files it does not hold: residency first
+  await residency;
   const order = denseFirst(bufferedOrder(candidates));
   try {
     const read = await readSequentially(order, request, realDirectory, false);
     const reads = mergeRanges(read.reads);
     const cached = cachedAtMost(candidates, reads);
     const method = cached === 0 ? 'uncached-files' : 'buffered';
-    return probeOk({ method, directRefused, ...read, reads, cachedBytesAtMost: cached, holeBytesAtLeast: holesAtLeast(candidates, reads), ...base });
+    return await finish({ method, ...(directRefused ? { directRefused } : {}), ...read, reads, cachedBytesAtMost: cached, holeBytesAtLeast: holesAtLeast(candidates, reads) });
   } catch (error) {
     return probeFail('EIO', errorText(error));
   }
