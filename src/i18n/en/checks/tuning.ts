@@ -366,8 +366,8 @@ export const tuning = {
     mustExceedHcclConnect: 'must exceed the gap between the first and the last node to finish loading (qprep aggregate compares the nodes)',
     mustExceedHcclExec: 'must exceed that gap too where the communicators are set up before the load, and the longest collective',
     mustExceedRpc: 'must exceed the longest call from the API server to the engine; not part of the load',
-    mustExceedKvConnect: 'must exceed setting up one KV connection between the prefill and decode nodes; not part of the load',
-    mustExceedKvTransfer: 'must exceed one KV transfer; not part of the load',
+    mustExceedKvConnect: 'about 500 ms per decode card, to set up the KV connections to them (the vllm-ascend guides: rule mooncake.connect-timeout); not part of the load',
+    mustExceedKvTransfer: 'must exceed the RDMA retransmission timeout times its 7 retries (the vllm-ascend guides: rule mooncake.transfer-timeout); not part of the load',
   },
   'tune.journal': {
     title: 'qprep tune journal',

@@ -300,8 +300,8 @@ export const tuning: typeof en = {
     mustExceedHcclConnect: '必须大于第一个与最后一个节点完成加载的时间差（qprep aggregate 比较各节点）',
     mustExceedHcclExec: '在加载前已建立通信域时，也必须大于该时间差，以及最长的集合通信',
     mustExceedRpc: '必须大于 API server 到引擎的最长调用；与加载无关',
-    mustExceedKvConnect: '必须大于 prefill 与 decode 节点之间建立一条 KV 连接的时间；与加载无关',
-    mustExceedKvTransfer: '必须大于一次 KV 传输的时间；与加载无关',
+    mustExceedKvConnect: '每张 decode 卡约 500 毫秒，用于建立到它们的 KV 连接（vllm-ascend 指南：规则 mooncake.connect-timeout）；与加载无关',
+    mustExceedKvTransfer: '必须大于 RDMA 重传超时乘以其 7 次重试（vllm-ascend 指南：规则 mooncake.transfer-timeout）；与加载无关',
   },
   'tune.journal': {
     title: 'qprep tune 日志',
