@@ -263,7 +263,8 @@ async function caveats(
 export default defineCheck({
   id: 'model.load-time',
   category: 'launch',
-  order: 85,
+  // after model.fit: the weights are there and fit, then: will they load in time?
+  order: 87,
   level: 'required',
   // a load too long for its timeout is fixed in the script or by moving the weights
   action: 'reconfigure',
