@@ -504,6 +504,8 @@ demos.push({
       ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
     },
     interfaces: hostNetwork('10.20.0.21'),
+    // the host's NVMe behind the container's overlay root, read at 2.4 GB/s
+    readProbes: readFigure(W8A8_MODELSCOPE_DIR, W8A8_MODELSCOPE_DIR, 94, 4.3 * GiB, 2.4e9),
   },
   launch: 'qwen3.5-397b-w8a8-a2-node0.sh',
   launchText: filledScript('qwen3.5-397b-w8a8-a2-node0.sh', [
@@ -519,7 +521,13 @@ for (const [size, gib] of [['4B', 8.5], ['9B', 18]]) {
   demos.push({
     name: `300i-duo-${size.toLowerCase()}`,
     profile: duo.profile,
-    spec: { ...duo.spec, identity: { ...duo.spec.identity, hostname: `duo-node-${size.toLowerCase()}` }, files: { ...files, ...modelScopeWeights(`Qwen/Qwen3.5-${size}`, [gib]) } },
+    spec: {
+      ...duo.spec,
+      identity: { ...duo.spec.identity, hostname: `duo-node-${size.toLowerCase()}` },
+      files: { ...files, ...modelScopeWeights(`Qwen/Qwen3.5-${size}`, [gib]) },
+      // the same SATA SSD as the 2B host's: 480 MB/s
+      readProbes: readFigure(`/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size}`, `/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size}`, 1, gib * GiB, 480e6),
+    },
     launch: `qwen3.5-${size.toLowerCase()}-310p.sh`,
   });
 }

@@ -103,7 +103,7 @@ describe("vllm-ascend's two-node Atlas 800 A2 script (node 0) filled in, on a si
       ['nic_name="xxxx"', 'nic_name="enp189s0f0"'],
       ['local_ip="xxxx"', 'local_ip="10.0.0.11"'],
     ]);
-    const a2: FakeHostSpec = { ...npuHost({ info: ascendFixture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt'), devices: [...Array(8).keys()], files: { '/proc/net/tcp': TCP_HEADER, '/proc/net/tcp6': TCP_HEADER, ...W8A8_MODELSCOPE } }), interfaces: NODE_INTERFACES };
+    const a2: FakeHostSpec = { ...npuHost({ info: ascendFixture('npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt'), devices: [...Array(8).keys()], files: { '/proc/net/tcp': TCP_HEADER, '/proc/net/tcp6': TCP_HEADER, ...W8A8_MODELSCOPE } }), interfaces: NODE_INTERFACES, readProbes: nvmeRead(W8A8_MODELSCOPE_DIR) };
     const results = await statuses(a2, script, { name: 'qwen3.5-397b-w8a8-a2', npu: { family: 'a2' }, deployment: { nodes: 2 } });
     expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([['python.triton-ascend', 'skip']]);
     expect(results['launch.env']!.message).toMatch(/HCCL_BUFFSIZE 1024 \(MC2 needs \d+ MB\)/);
