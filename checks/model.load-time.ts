@@ -35,7 +35,7 @@ function originText(t: Text, setting: TimeoutSetting, plan: LoadPlan, timeouts: 
   if (!setting.honoured && setting.variable === ENGINE_READY) return t.originFixed({ version: timeouts.vllm.version });
   if (setting.from === 'script' && setting.line !== null) return t.originScript({ at: at(plan.view, setting.line) });
   if (setting.from === 'environment') return t.originEnvironment;
-  if (setting.variable.startsWith('VLLM_')) return 'file' in setting.defaultFrom ? t.originDefault({ version: timeouts.vllm.version }) : t.originDefault({ version: null });
+  if (setting.variable.startsWith('VLLM_')) return 'file' in setting.defaultFrom ? t.originDefault({ version: timeouts.vllm.version }) : t.originDefaultUnread({ version: timeouts.vllm.version });
   return t.originDefaultOf({ component: setting.variable.startsWith('HCCL_') ? 'CANN' : 'Mooncake' });
 }
 

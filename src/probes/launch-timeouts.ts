@@ -69,7 +69,9 @@ function installedVllm(ctx: CheckContext, view: LaunchView): Promise<InstalledVl
         coreClientPy: core.ok ? { path: `${dir}/vllm/v1/engine/core_client.py`, text: core.value } : null,
       };
     }
-    return { version: null, envsPy: null, coreClientPy: null };
+    // a vllm whose source is not here (a wheel's files not captured): its version still says which vLLM it is
+    const [distribution] = await installedDistributions(ctx, site.sitePackages, ['vllm']);
+    return { version: distribution?.version ?? null, envsPy: null, coreClientPy: null };
   });
 }
 

@@ -73,7 +73,7 @@ describe('model.load-time', () => {
     expect(outcome.status).toBe('fail');
     expect(outcome.message).toBe(
       'reading 40.0 GiB of weights from ext4 /dev/loop7 on /models at 50.0 MB/s takes ~859 s, more than VLLM_ENGINE_READY_TIMEOUT_S 600 s ' +
-        '(vLLM\'s default; its version was not found): vllm gives up ("Timed out waiting for engine core processes to start") before the weights are in',
+        '(vLLM\'s default; no installed vLLM was found): vllm gives up ("Timed out waiting for engine core processes to start") before the weights are in',
     );
     expect(outcome.remediation!.split('\n')).toEqual([
       'run.sh: export VLLM_ENGINE_READY_TIMEOUT_S=2160   # before vllm serve (line 2); 2.5 x the estimated load',
@@ -90,8 +90,8 @@ describe('model.load-time', () => {
     const { outcome } = await runOn(check, host(), {}, { launch: script(['export HCCL_OP_EXPANSION_MODE=AIV', 'export HCCL_CONNECT_TIMEOUT=1200']) });
     expect(outcome.details).toEqual([
       'storage: ext4 /dev/loop7 on /models (local): read 143.1 MiB in 3 s with O_DIRECT, past the page cache; 1 shard opened, 1 ms each (median); 0 % of the weights in the page cache now',
-      "VLLM_ENGINE_READY_TIMEOUT_S = 600 s (vLLM's default; its version was not found): must exceed this node's load, ~859 s, plus KV-cache profiling and graph capture",
-      "VLLM_RPC_TIMEOUT = 10000 ms (vLLM's default; its version was not found): must exceed the longest call from the API server to the engine; not part of the load",
+      "VLLM_ENGINE_READY_TIMEOUT_S = 600 s (vLLM's default; no installed vLLM was found): must exceed this node's load, ~859 s, plus KV-cache profiling and graph capture",
+      "VLLM_RPC_TIMEOUT = 10000 ms (vLLM's default; no installed vLLM was found): must exceed the longest call from the API server to the engine; not part of the load",
       'HCCL_CONNECT_TIMEOUT = 1200 s (run.sh:3): must exceed the gap between the first and the last node to finish loading (qprep aggregate compares the nodes)',
       'HCCL_EXEC_TIMEOUT = 1091 s (the CANN default): must exceed that gap too where the communicators are set up before the load, and the longest collective',
     ]);

@@ -323,7 +323,9 @@ export const tuning = {
     timeout: (p: { variable: string; seconds: number; origin: string }) => `${p.variable} ${p.seconds} s (${p.origin})`,
     originScript: (p: { at: string }) => p.at,
     originEnvironment: 'inherited from the environment',
-    originDefault: (p: { version: string | null }) => (p.version ? `the default of vLLM ${p.version}` : "vLLM's default; its version was not found"),
+    originDefault: (p: { version: string | null }) => (p.version ? `the default of vLLM ${p.version}` : "the default of the installed vLLM's envs.py"),
+    originDefaultUnread: (p: { version: string | null }) =>
+      p.version ? `vLLM's default; the envs.py of vLLM ${p.version} was not read` : "vLLM's default; no installed vLLM was found",
     originDefaultOf: (p: { component: string }) => `the ${p.component} default`,
     originFixed: (p: { version: string | null }) => `fixed in vLLM ${p.version ?? 'as installed'}, which does not read VLLM_ENGINE_READY_TIMEOUT_S`,
     over: (p: { estimate: string; timeout: string }) => `${p.estimate}, more than ${p.timeout}: vllm gives up ("Timed out waiting for engine core processes to start") before the weights are in`,
