@@ -9,7 +9,7 @@ import { activationEstimate, graphMemoryEstimate, kvBudget, nonTorchEstimate, pa
 import { kvCapacity, kvLayout, type HybridAlignment, type KvCapacity, type KvLayout } from './kv-cache.js';
 import { mc2MaxBs, mc2Need, type Mc2Need } from './hccl-mc2.js';
 import { dtypeBytes, isHybridModel, shapeOf, type ModelShape } from './model-shape.js';
-import { resolveModel, type ResolvedModel } from './model-resolve.js';
+import { configValue, resolveModel, type ResolvedModel } from './model-resolve.js';
 import { npuInventory, parseDeviceList, type NpuDevice } from './npu.js';
 import { installedDistributions, pythonSite } from './python.js';
 import { streamBudget, type StreamBudget } from './graph-streams.js';
@@ -79,10 +79,15 @@ export type FitProblem =
   | { kind: 'no-memory-size' }
   | { kind: 'caller-sizes' };
 
+/** The built-in values config.json lacks, at its top level or in its text_config (where Qwen3.5 keeps them). */
+function gapsOf(config: Record<string, unknown>, builtin: BuiltinConfig | null): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(builtin?.config ?? {}).filter(([key]) => configValue(config, key) === undefined));
+}
+
 /** The config the plan reads: config.json's, its gaps filled from the built-in table; with what each came from. */
 function configFor(model: ResolvedModel): { config: Record<string, unknown>; basis: FitBasis; builtin: BuiltinConfig | null } {
   const builtin = builtinConfigOf(model.identity.name) ?? null;
-  if (model.config) return { config: { ...(builtin?.config ?? {}), ...model.config }, basis: 'config.json', builtin };
+  if (model.config) return { config: { ...gapsOf(model.config, builtin), ...model.config }, basis: 'config.json', builtin };
   return { config: builtin?.config ?? {}, basis: 'builtin', builtin };
 }
 
@@ -220,8 +225,7 @@ async function assemble(ctx: CheckContext, view: LaunchView): Promise<FitPlan | 
   const shape = reading.shape;
   const missing = shape ? reading.missing : reading.missing.length > 0 ? reading.missing : ['num_hidden_layers'];
   const builtinSources: Record<string, KnowledgeSource> = {};
-  for (const [key, source] of Object.entries(builtin?.sources ?? {})) if (!model.config || !(key in model.config)) builtinSources[key] = source;
-  const usesBuiltin = basis === 'builtin' || Object.keys(builtinSources).some((key) => KV_KEYS.has(key));
+  for (const [key, source] of Object.entries(builtin?.sources ?? {})) if (!model.config || configValue(model.config, key) === undefined) builtinSources[key] = source;
   const vllmAscend = await vllmAscendVersion(ctx, view);
   const weights = weightsTerm(model, shape, layout, settings);
   const mc2 = mc2Of(shape, layout, settings);
@@ -234,6 +238,8 @@ async function assemble(ctx: CheckContext, view: LaunchView): Promise<FitPlan | 
   const plans = graph > 0 ? devicePlans(devices, family, { version: vllmAscend?.parsed, utilization: settings.utilization, kvCacheMemoryBytes: settings.kvCacheMemoryBytes, weightsBytes: weights.bytes, activationBytes: activation, nonTorchBytes: nonTorch.bytes, graphBytes: graph }) : plans0;
   const device = plans.reduce((a, b) => (b.budget.kvBytes < a.budget.kvBytes ? b : a));
   const maxModelLen = maxModelLenOf(settings, shape, basis, 'max_position_embeddings' in builtinSources);
+  // the table's max_position_embeddings counts only where it sets the length (no --max-model-len)
+  const usesBuiltin = basis === 'builtin' || Object.keys(builtinSources).some((key) => KV_KEYS.has(key) && (key !== 'max_position_embeddings' || maxModelLen.from === 'builtin'));
   const kv = shape ? kvOf(shape, missing, layout, settings, alignmentOf(vllmAscend?.parsed, family), device.budget.kvBytes, maxModelLen.value) : null;
   return {
     model,

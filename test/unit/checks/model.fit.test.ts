@@ -131,6 +131,18 @@ describe('model.fit', () => {
     expect(evidence.plan.model.builtinSources.num_hidden_layers).toBe('https://huggingface.co/thejaminator/qwen-hook-layer-9/commit/478fb720f1f3ced834fce0275b55b2732d438edc');
   });
 
+  it("reads a config.json that nests its values in text_config (Qwen3.5's layout) before qprep's table, which only fills what it lacks", async () => {
+    // a Qwen3.5-4B variant whose local config.json says 8 layers, where the table says 32
+    const text = { model_type: 'qwen3_5_text', num_hidden_layers: 8, hidden_size: 2560, num_attention_heads: 16, num_key_value_heads: 4, head_dim: 256, intermediate_size: 9216, vocab_size: 248320, full_attention_interval: 4, linear_num_key_heads: 16, linear_key_head_dim: 128, linear_num_value_heads: 32, linear_value_head_dim: 128, linear_conv_kernel_dim: 4, mamba_ssm_dtype: 'float32' };
+    const files = modelDir('/models/Qwen3.5-4B-pruned', { architectures: ['Qwen3_5ForConditionalGeneration'], model_type: 'qwen3_5', text_config: text }, [2]);
+    const { outcome } = await runOn(check, a2({ ...files, ...python('0.18.0') }), {}, { launch: serve('--max-model-len 16384', '/models/Qwen3.5-4B-pruned') });
+    const evidence = modelFitEvidenceSchema.parse(outcome.evidence);
+    expect(evidence.basis).toBe('config.json');
+    expect(evidence.plan.model.builtinSources).not.toHaveProperty('num_hidden_layers');
+    // the 2 full-attention layers of 8: 2 x 4 KV heads x 256 x 2 bytes each
+    expect(evidence.kvBytesPerToken).toBe(2 * 2 * 4 * 256 * 2);
+  });
+
   it('says the cache is not sized when neither config.json nor the table gives the layers', async () => {
     const { outcome } = await runOn(check, a3Node({ files: modelDir('/models/mystery', { model_type: 'mystery' }, [1]) }), {}, { launch: serve('', '/models/mystery') });
     expect(outcome.status).toBe('warn');
