@@ -7,6 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadProfile, performCheck, runSettingsRecord } from '../dist/src/app/session.js';
 import { MemoryHost } from '../dist/src/host/memory.js';
+import { builtinConfigOf } from '../dist/src/knowledge/model-configs.js';
+import { shapeOf } from '../dist/src/probes/model-shape.js';
+import { splitWeights } from '../dist/src/probes/weights-split.js';
 import { RecordingHost } from '../dist/src/host/snapshot.js';
 import { redactScript } from '../dist/src/util/redact.js';
 import { VERSION } from '../dist/src/version.js';
@@ -121,21 +124,78 @@ const CANN_8_3 = {
 };
 
 /**
- * Weights in the ModelScope cache, where vllm looks for a model id with VLLM_USE_MODELSCOPE
- * ("." in a name is "___" there): config.json, the shard index, shards of the given sizes
- * in GiB (their content does not matter here).
+ * The config.json of a Qwen3.5 model laid out as its Hugging Face repository lays it out (the
+ * architecture and model_type on top, the language model's values in text_config), holding the
+ * values of knowledge/model-configs.json, each with its source there. What no source gives (rope,
+ * token ids, the vision tower's own config) is left out: model.fit does not read it.
  */
-function modelScopeWeights(id, shardGiB, { quantized = false } = {}) {
+function qwen35Config(model) {
+  const { architectures, tie_word_embeddings: tied = false, ...text } = builtinConfigOf(model.replace(/^.*\//, '')).config;
+  const moe = 'num_experts' in text;
+  const type = moe ? 'qwen3_5_moe' : 'qwen3_5';
+  return {
+    // transformers' class of the model_type (knowledge/models.json, family Qwen3.5)
+    architectures: architectures ?? [moe ? 'Qwen3_5MoeForConditionalGeneration' : 'Qwen3_5ForConditionalGeneration'],
+    model_type: type,
+    tie_word_embeddings: tied,
+    text_config: { model_type: `${type}_text`, tie_word_embeddings: tied, ...text },
+  };
+}
+
+/**
+ * The parameters of the Qwen3-VL vision tower Qwen3.5 carries (Conv3d patch embedding, learned
+ * positions, the blocks, the 2 x 2 patch merger), from its config: depth, hidden, intermediate
+ * and output sizes, as omegalax's Qwen3_5VisionConfig gives them per model (its defaults for
+ * the 9B and the 397B).
+ */
+function visionParams({ depth = 27, hidden = 1152, intermediate = 4304, out = 4096 } = {}) {
+  const block = 4 * hidden * hidden + 4 * hidden + 2 * hidden * intermediate + intermediate + hidden + 4 * hidden;
+  const merger = 2 * hidden + 16 * hidden * hidden + 4 * hidden + 4 * hidden * out + out;
+  return 3 * 2 * 16 * 16 * hidden + hidden + 2304 * hidden + depth * block + merger;
+}
+
+/**
+ * The checkpoint's bytes, from the parameter count of its config (src/probes/weights-split.ts)
+ * and of its vision tower at 2 bytes: no published index of these repositories gives its
+ * total_size, so the demo weights are this estimate (W8A8: the linear layers at 1 byte).
+ */
+function checkpointBytes(config, { quantized = false, vision } = {}) {
+  const shape = shapeOf(config, { hybrid: true }).shape;
+  const split = splitWeights(shape, { tp: 1, pp: 1, ep: 0, mtp: true, linearBytes: quantized ? 1 : 2, otherBytes: 2 });
+  return split.estimatedTotalBytes + 2 * visionParams(vision);
+}
+
+/**
+ * Weights in the ModelScope cache, where vllm looks for a model id with VLLM_USE_MODELSCOPE
+ * ("." in a name is "___" there): config.json, the shard index, `shards` shards of equal size
+ * making the checkpoint's bytes (their content does not matter here).
+ */
+function modelScopeWeights(id, { config, bytes, shards: count = 1, quantized = false }) {
   const dir = `/root/.cache/modelscope/hub/models/${id.replace(/\./g, '___')}`;
-  const shards = shardGiB.map((_, i) => `model-${String(i + 1).padStart(5, '0')}-of-${String(shardGiB.length).padStart(5, '0')}.safetensors`);
+  const shards = Array.from({ length: count }, (_, i) => `model-${String(i + 1).padStart(5, '0')}-of-${String(count).padStart(5, '0')}.safetensors`);
   const files = {
-    [`${dir}/config.json`]: '{"model_type": "qwen3_5"}\n',
+    [`${dir}/config.json`]: `${JSON.stringify(config, null, 2)}\n`,
     [`${dir}/model.safetensors.index.json`]: `${JSON.stringify({ weight_map: Object.fromEntries(shards.map((s, i) => [`layers.${i}.weight`, s])) })}\n`,
   };
-  shards.forEach((shard, i) => (files[`${dir}/${shard}`] = { kind: 'file', content: '', size: shardGiB[i] * GiB }));
+  for (const shard of shards) files[`${dir}/${shard}`] = { kind: 'file', content: '', size: Math.ceil(bytes / count) };
   if (quantized) files[`${dir}/quant_model_description.json`] = '{}\n';
   return files;
 }
+
+/** The models of the seed deployments: their config.json and the bytes of their checkpoints. */
+const W8A8_CONFIG = qwen35Config('Qwen/Qwen3.5-397B-A17B');
+/** Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp: 99 shards (its load in vllm-ascend #7671: "61/99") */
+const W8A8 = { config: W8A8_CONFIG, bytes: checkpointBytes(W8A8_CONFIG, { quantized: true }), shards: 99, quantized: true };
+const DENSE = Object.fromEntries(
+  [
+    ['2B', { depth: 24, hidden: 1024, intermediate: 4096, out: 2048 }],
+    ['4B', { depth: 24, hidden: 1024, intermediate: 4096, out: 2560 }],
+    ['9B', undefined],
+  ].map(([size, vision]) => {
+    const config = qwen35Config(`Qwen/Qwen3.5-${size}`);
+    return [size, { config, bytes: checkpointBytes(config, { vision }) }];
+  }),
+);
 
 /** The Python of the vllm-ascend image: vllm on PATH, its site-packages without triton (the 310P guide). */
 const IMAGE_PYTHON = '/usr/local/python3.11.13';
@@ -230,11 +290,11 @@ const HF_REVISION = '5d1e2a9f0c7b4e6a8d3c1b0f9e8d7c6b5a4f3e2d';
 const W8A8_HF_ENTRY = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
 const W8A8_MODELSCOPE_DIR = '/root/.cache/modelscope/hub/models/Eco-Tech/Qwen3___5-397B-A17B-w8a8-mtp';
 
-function huggingFaceWeights(id, shardGiB, { quantized = false } = {}) {
+function huggingFaceWeights(id, weights) {
   const entry = `/root/.cache/huggingface/hub/models--${id.replace(/\//g, '--')}`;
   const revision = HF_REVISION;
   const files = { [`${entry}/refs/main`]: `${revision}\n` };
-  for (const [path, node] of Object.entries(modelScopeWeights(id, shardGiB, { quantized }))) {
+  for (const [path, node] of Object.entries(modelScopeWeights(id, weights))) {
     files[path.replace(/^\/root\/\.cache\/modelscope\/hub\/models\/[^/]+\/[^/]+/, `${entry}/snapshots/${revision}`)] = node;
   }
   return files;
@@ -398,10 +458,9 @@ const demos = [
       address: '10.20.1.21',
       ip: a3Ip,
       vnic: a3Vnic,
-      // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
-      weights: modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+      weights: modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', W8A8),
       // on the local NVMe root, read at 2.4 GB/s
-      readProbes: readFigure(W8A8_MODELSCOPE_DIR, W8A8_MODELSCOPE_DIR, 94, 4.3 * GiB, 2.4e9),
+      readProbes: readFigure(W8A8_MODELSCOPE_DIR, W8A8_MODELSCOPE_DIR, W8A8.shards, Math.ceil(W8A8.bytes / W8A8.shards), 2.4e9),
     }),
     // the guide's single-node script as published (qprep check --launch)
     launch: 'qwen3.5-397b-w8a8-a3-single-node.sh',
@@ -415,7 +474,7 @@ const demos = [
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 527_000_000, memAvailableKb: 480_000_000 }),
         ...imagePython,
-        ...modelScopeWeights('Qwen/Qwen3.5-2B', [4.3]),
+        ...modelScopeWeights('Qwen/Qwen3.5-2B', DENSE['2B']),
         ...npuDevices(8),
         ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt'), hccnTool: false }),
         ...containerFiles(GUIDE_MOUNTS.filter((p) => !p.endsWith('hccn_tool'))),
@@ -431,7 +490,7 @@ const demos = [
       },
       interfaces: hostNetwork('10.20.2.31'),
       // the container's overlay root on a SATA SSD: 480 MB/s
-      readProbes: readFigure('/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B', '/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B', 1, 4.3 * GiB, 480e6),
+      readProbes: readFigure('/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B', '/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B', 1, DENSE['2B'].bytes, 480e6),
     },
     launch: 'qwen3.5-2b-310p.sh',
   },
@@ -500,12 +559,11 @@ demos.push({
     files: {
       ...a2Healthy.spec.files,
       ...imagePython,
-      // about 400 GiB of w8a8 weights (an estimate from the parameter count), in 94 shards
-      ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
+      ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', W8A8),
     },
     interfaces: hostNetwork('10.20.0.21'),
     // the host's NVMe behind the container's overlay root, read at 2.4 GB/s
-    readProbes: readFigure(W8A8_MODELSCOPE_DIR, W8A8_MODELSCOPE_DIR, 94, 4.3 * GiB, 2.4e9),
+    readProbes: readFigure(W8A8_MODELSCOPE_DIR, W8A8_MODELSCOPE_DIR, W8A8.shards, Math.ceil(W8A8.bytes / W8A8.shards), 2.4e9),
   },
   launch: 'qwen3.5-397b-w8a8-a2-node0.sh',
   launchText: filledScript('qwen3.5-397b-w8a8-a2-node0.sh', [
@@ -516,7 +574,7 @@ demos.push({
 
 // The 310P guide's Qwen3.5-4B and -9B scripts on the same 300I Duo host as its 2B one.
 const duo = demos.find((demo) => demo.name === '300i-duo-healthy');
-for (const [size, gib] of [['4B', 8.5], ['9B', 18]]) {
+for (const size of ['4B', '9B']) {
   const files = Object.fromEntries(Object.entries(duo.spec.files).filter(([path]) => !path.startsWith('/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-2B/')));
   demos.push({
     name: `300i-duo-${size.toLowerCase()}`,
@@ -524,9 +582,9 @@ for (const [size, gib] of [['4B', 8.5], ['9B', 18]]) {
     spec: {
       ...duo.spec,
       identity: { ...duo.spec.identity, hostname: `duo-node-${size.toLowerCase()}` },
-      files: { ...files, ...modelScopeWeights(`Qwen/Qwen3.5-${size}`, [gib]) },
+      files: { ...files, ...modelScopeWeights(`Qwen/Qwen3.5-${size}`, DENSE[size]) },
       // the same SATA SSD as the 2B host's: 480 MB/s
-      readProbes: readFigure(`/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size}`, `/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size}`, 1, gib * GiB, 480e6),
+      readProbes: readFigure(`/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size}`, `/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size}`, 1, DENSE[size].bytes, 480e6),
     },
     launch: `qwen3.5-${size.toLowerCase()}-310p.sh`,
   });
@@ -543,8 +601,8 @@ for (const node of PD_NODES) {
       address: node.address,
       ip: (d) => `11.12.${node.deviceNet}.${80 + d}`,
       vnic: (d) => `192.168.${node.deviceNet - 167}.${10 + d}`,
-      weights: huggingFaceWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', Array(94).fill(4.3), { quantized: true }),
-      readProbes: readFigure(W8A8_HF_ENTRY, `${W8A8_HF_ENTRY}/snapshots/${HF_REVISION}`, 94, 4.3 * GiB, 2.4e9),
+      weights: huggingFaceWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', W8A8),
+      readProbes: readFigure(W8A8_HF_ENTRY, `${W8A8_HF_ENTRY}/snapshots/${HF_REVISION}`, W8A8.shards, Math.ceil(W8A8.bytes / W8A8.shards), 2.4e9),
     }),
     launch: node.script,
     launchText: filledPdScript(node.script, { nodeIp: node.address, masterIp: PD_DECODE_MASTER }),

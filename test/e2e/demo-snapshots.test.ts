@@ -58,7 +58,7 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers', 'host.model'].includes(id) && s !== 'pass')).toEqual([
       ['launch.script', 'warn'],
       ['launch.flags', 'warn'],
-      // the demo weights' config.json holds model_type alone: the hybrid model's KV cache is not sized (the weights per NPU and the budget are)
+      // 133,000 tokens x 128 requests: the cache holds 11.9 of them at the full length
       ['model.fit', 'warn'],
       ['python.triton-ascend', 'skip'],
     ]);
@@ -71,14 +71,11 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(report.checks.find((c: { id: string }) => c.id === 'hccn.spod').message).toBe('all 16 dies report Super Pod ID 0, Server Index 40');
   });
 
-  it('the healthy 300I Duo: 310P family without hccn_tool; the guide\'s 2B script passes, triton uninstalled', async () => {
+  it('the healthy 300I Duo: 310P family without hccn_tool; the guide\'s 2B script fits, triton uninstalled', async () => {
     const { run, statuses, report } = await replay('300i-duo-healthy');
     expect(run.exitCode).toBe(0);
-    // host.model skips a 310P profile: the cards go into general servers; model.fit plans the weights but the demo config.json cannot size the KV cache
-    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !id.startsWith('hccn.') && !SINGLE_NODE_SKIPS.includes(id))).toEqual([
-      ['host.model', 'skip'],
-      ['model.fit', 'warn'],
-    ]);
+    // host.model skips a 310P profile: the cards go into general servers
+    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !id.startsWith('hccn.') && !SINGLE_NODE_SKIPS.includes(id))).toEqual([['host.model', 'skip']]);
     // no NPU network on the 310P: every HCCN check skips, with the reason
     expect(Object.entries(statuses).filter(([id]) => id.startsWith('hccn.')).every(([, s]) => s === 'skip')).toBe(true);
     expect(report.checks.find((c: { id: string }) => c.id === 'npu.tools').message).toContain('no hccn_tool (not needed for family 310p)');
@@ -135,13 +132,17 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(first.report.facts).toMatchObject({ hostname: 'a2-node1', hostAddresses: ['10.20.0.11'] });
   });
 
-  it('every demo with a launch script reports its memory plan (model.fit): the weights per NPU and the KV budget, in its evidence', async () => {
+  it('every seed deployment reports its fit (model.fit) from its config.json: weights per NPU, KV budget, tokens and concurrency, in its evidence', async () => {
     for (const name of ['a3-healthy', 'a3-pd-prefill', 'a3-pd-decode0', 'a3-pd-decode1', 'a2-w8a8-node0', '300i-duo-healthy', '300i-duo-4b', '300i-duo-9b'] as const) {
       const { report } = await replay(name);
       const fit = report.checks.find((c: { id: string }) => c.id === 'model.fit');
       expect(fit.status, name).not.toBe('skip');
       expect(fit.evidence.weightsBytesPerNpu, name).toBeGreaterThan(0);
       expect(fit.evidence.kvBudgetBytesPerNpu, name).toBeGreaterThan(0);
+      expect(fit.evidence.basis, name).toBe('config.json');
+      expect(fit.evidence.kvTokens, name).toBeGreaterThan(fit.evidence.maxModelLen);
+      expect(fit.evidence.maxConcurrency, name).toBeGreaterThan(1);
+      expect(fit.message, name).toMatch(/GiB of weights per NPU, [\d.]+ GiB for the KV cache/);
       expect((await validateAgainstSchema('fit-evidence', fit.evidence)).valid, name).toBe(true);
     }
   });
