@@ -26,6 +26,7 @@ export interface AccuracyRow {
   fromMemory?: number;
   fromMemoryError?: number | null;
   refusedPredicted?: boolean;
+  note?: string;
 }
 export function measure(c: FitCase, outcome: { status: string; message: string; evidence?: Record<string, unknown> }): AccuracyRow[];
 export function renderAccuracy(rows: AccuracyRow[], notRebuilt: Array<{ id: string; source: string; why: string }>): string;

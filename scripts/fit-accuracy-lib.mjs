@@ -88,6 +88,9 @@ export function measure(c, outcome) {
   const rows = [];
   for (const printed of c.printed) {
     const row = { id: c.id, label: printed.label, title: c.title, status: outcome.status, outcome: c.outcome };
+    // why a row's figures differ, and why it is not measured end to end
+    const note = [printed.note, c.endToEndNote].filter(Boolean).join('; ');
+    if (note) row.note = note;
     if (printed.refused) {
       row.printed = printed.refused;
       row.predicted = outcome.status === 'fail' ? `fail: ${outcome.message}` : `${outcome.status}: ${outcome.message}`;
@@ -138,6 +141,11 @@ export function renderAccuracy(rows, notRebuilt) {
     const predicted = r.predicted ?? (r.outcome === 'started' ? 'not rebuilt end to end' : '');
     const fromMemory = r.fromMemory !== undefined ? r.fromMemory.toLocaleString('en-US') : '';
     lines.push(`| ${r.id} | ${cell(deployment)} | ${cell(r.printed)} | ${cell(predicted)} | ${fixed(r.error)} | ${fromMemory} | ${fixed(r.fromMemoryError)} |`);
+  }
+  const noted = rows.filter((r) => r.note);
+  if (noted.length > 0) {
+    lines.push('', 'Notes:', '');
+    for (const r of noted) lines.push(`- ${r.id}${r.label ? ` (${r.label})` : ''}: ${cell(r.note)}`);
   }
   lines.push('', 'Not rebuilt:', '');
   for (const n of notRebuilt) lines.push(`- ${n.id} (${n.source}): ${n.why}`);

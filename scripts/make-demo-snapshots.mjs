@@ -161,7 +161,7 @@ function visionParams({ depth = 27, hidden = 1152, intermediate = 4304, out = 40
  */
 function checkpointBytes(config, { quantized = false, vision } = {}) {
   const shape = shapeOf(config, { hybrid: true }).shape;
-  const split = splitWeights(shape, { tp: 1, pp: 1, ep: 0, mtp: true, linearBytes: quantized ? 1 : 2, otherBytes: 2 });
+  const split = splitWeights(shape, { tp: 1, pp: 1, ep: 0, mtp: true, mtpSharesVocab: true, linearBytes: quantized ? 1 : 2, otherBytes: 2 });
   return split.estimatedTotalBytes + 2 * visionParams(vision);
 }
 

@@ -55,7 +55,7 @@ export function planEvidence(plan: FitPlan, script: string): FitEvidence {
       requestedBytes: round(budget.requestedBytes),
       utilization: plan.settings.utilization,
       checksFreeAtStart: budget.checksFreeAtStart,
-      weights: { ...plan.weights, bytes: round(plan.weights.bytes), totalBytes: round(plan.weights.totalBytes), share: plan.weights.share },
+      weights: { ...plan.weights, bytes: round(plan.weights.bytes), totalBytes: round(plan.weights.totalBytes), share: plan.weights.share, derivedBytes: round(plan.weights.derivedBytes) },
       activation: { ...plan.activation, bytes: round(plan.activation.bytes) },
       nonTorch: { ...plan.nonTorch, bytes: round(plan.nonTorch.bytes), hcclBytes: round(plan.nonTorch.hcclBytes), parts: plan.nonTorch.parts.map((p) => ({ part: p.part, bytes: round(p.bytes) })) },
       graph: { ...plan.graph, bytes: round(plan.graph.bytes) },

@@ -63,7 +63,7 @@ export interface FitPlan {
   /** the tightest NPU of those this server uses, and every one of them */
   device: DevicePlan;
   devices: DevicePlan[];
-  weights: Term & { totalBytes: number; totalFrom: 'total_size' | 'shards' | 'shapes'; share: number | null; mtpLoaded: boolean };
+  weights: Term & { totalBytes: number; totalFrom: 'total_size' | 'shards' | 'shapes'; share: number | null; mtpLoaded: boolean; derivedBytes: number };
   activation: Term & { maxNumBatchedTokens: number; hidden: number | null };
   nonTorch: Term & { hcclBytes: number; parts: NonTorchPart[] };
   graph: Term;
@@ -106,7 +106,12 @@ async function vllmAscendVersion(ctx: CheckContext, view: LaunchView): Promise<F
   return version ? { version, parsed: parseVersion(version) } : null;
 }
 
-function weightsTerm(model: ResolvedModel, shape: ModelShape | null, layout: Parallelism, settings: FitSettings): FitPlan['weights'] {
+/** vllm-ascend's MTP drafter takes the target's embedding and head from v0.12.0rc1 (newest rules when the release is unknown). */
+function drafterSharesVocab(version: VersionTriple | undefined): boolean {
+  return version === undefined || version.major > 0 || version.minor >= 12;
+}
+
+function weightsTerm(model: ResolvedModel, shape: ModelShape | null, layout: Parallelism, settings: FitSettings, version: VersionTriple | undefined): FitPlan['weights'] {
   const files = model.files;
   const quantized = settings.quantization === 'ascend' || (files?.quantDescriptions.length ?? 0) > 0;
   const dtype = dtypeBytes(shape?.dtype) ?? 2;
@@ -115,6 +120,7 @@ function weightsTerm(model: ResolvedModel, shape: ModelShape | null, layout: Par
     pp: layout.pp,
     ep: settings.expertParallel && shape?.moe ? layout.tp * layout.dp * layout.pcp : 0,
     mtp: /mtp/i.test(settings.speculative?.method ?? ''),
+    mtpSharesVocab: drafterSharesVocab(version),
     linearBytes: quantized || /fp8|float8/i.test(shape?.dtype ?? '') ? 1 : dtype,
     otherBytes: dtype === 4 ? 4 : 2,
   };
@@ -124,10 +130,11 @@ function weightsTerm(model: ResolvedModel, shape: ModelShape | null, layout: Par
   const totalFrom = files?.index?.totalSize ? 'total_size' : localTotal !== null ? 'shards' : 'shapes';
   const total = localTotal ?? split?.estimatedTotalBytes ?? 0;
   const share = split?.shareOfTotal ?? null;
-  const bytes = share !== null ? total * share : total / even;
-  const splitText = share !== null ? `split as vLLM shards each part (TP ${layout.tp}${plan.ep > 0 ? `, experts over EP ${plan.ep}` : ''}${layout.pp > 1 ? `, PP ${layout.pp}` : ''}${plan.mtp ? ', MTP layers loaded' : ''})` : `divided evenly over ${even} NPUs`;
+  const derived = share !== null ? split!.derivedBytesPerRank : 0;
+  const bytes = share !== null ? total * share + derived : total / even;
+  const splitText = share !== null ? `split as vLLM shards each part (TP ${layout.tp}${plan.ep > 0 ? `, experts over EP ${plan.ep}` : ''}${layout.pp > 1 ? `, PP ${layout.pp}` : ''}${plan.mtp ? ', MTP layers loaded' : ''})${derived > 0 ? ", with MLA's 16-bit W_UK_T and W_UV" : ''}` : `divided evenly over ${even} NPUs`;
   const totalText = totalFrom === 'total_size' ? `${files!.index!.name} total_size` : totalFrom === 'shards' ? 'the shards on disk' : 'the parameter count of the config';
-  return { bytes, how: totalFrom === 'shapes' || share === null ? 'estimate' : 'exact', from: `${totalText}, ${splitText}`, totalBytes: total, totalFrom, share, mtpLoaded: plan.mtp };
+  return { bytes, how: totalFrom === 'shapes' || share === null ? 'estimate' : 'exact', from: `${totalText}, ${splitText}`, totalBytes: total, totalFrom, share, mtpLoaded: plan.mtp, derivedBytes: derived };
 }
 
 function devicePlans(devices: NpuDevice[], family: NpuFamily, inputs: Omit<Parameters<typeof kvBudget>[0], 'visibleBytes' | 'inUseBytes' | 'family'>): DevicePlan[] {
@@ -227,7 +234,7 @@ async function assemble(ctx: CheckContext, view: LaunchView): Promise<FitPlan | 
   const builtinSources: Record<string, KnowledgeSource> = {};
   for (const [key, source] of Object.entries(builtin?.sources ?? {})) if (!model.config || configValue(model.config, key) === undefined) builtinSources[key] = source;
   const vllmAscend = await vllmAscendVersion(ctx, view);
-  const weights = weightsTerm(model, shape, layout, settings);
+  const weights = weightsTerm(model, shape, layout, settings, vllmAscend?.parsed);
   const mc2 = mc2Of(shape, layout, settings);
   const activation = activationEstimate(settings.maxNumBatchedTokens, shape?.hidden ?? null);
   const ep = settings.expertParallel && shape?.moe ? layout.tp * layout.dp * layout.pcp : 0;

@@ -62,6 +62,12 @@ export interface ModelShape {
   tiedEmbeddings: boolean;
   /** MTP layers the checkpoint carries (num_nextn_predict_layers, mtp_num_hidden_layers) */
   mtpLayers: number | null;
+  /**
+   * each MTP layer carries its own copy of the embedding and the output head (DeepSeek's
+   * num_nextn_predict_layers: embed_tokens and shared_head "share parameters" with the main
+   * model's, yet are stored again, deepseek-ai/DeepSeek-V3 README_WEIGHTS.md: 671B + 14B MTP)
+   */
+  mtpOwnVocab: boolean;
   /** gated attention: q_proj also yields the output gate (Qwen3-Next, Qwen3.5) */
   attentionOutputGate: boolean;
   maxPositions: number | null;
@@ -183,6 +189,7 @@ export function shapeOf(config: Json, options: { hybrid?: boolean } = {}): Shape
     vocab: num(config, 'vocab_size') ?? null,
     tiedEmbeddings: configValue(config, 'tie_word_embeddings') === true,
     mtpLayers: num(config, 'num_nextn_predict_layers', 'mtp_num_hidden_layers') ?? null,
+    mtpOwnVocab: (num(config, 'num_nextn_predict_layers') ?? 0) > 0,
     attentionOutputGate: configValue(config, 'attn_output_gate') === true || /^qwen3_(next|5)/.test(type ?? ''),
     maxPositions: num(config, 'max_position_embeddings') ?? null,
     modelType: type,

@@ -10,7 +10,11 @@ import type { ModelShape } from './model-shape.js';
  * kv_b / o over TP; routed experts over the expert-parallel group (DP x TP) with
  * --enable-expert-parallel, else over TP; the router and the norms are replicated. Pipeline
  * stages split the layers; the first holds the embedding, the last the lm_head. MTP layers are
- * loaded only with an MTP drafter.
+ * loaded only with an MTP drafter; a DeepSeek-style MTP layer's own embedding and head (stored in
+ * the checkpoint) as well, unless the release's drafter shares the target's: vllm-ascend's
+ * MtpProposer builds its own VocabParallelEmbedding and ParallelLMHead up to v0.11.x and takes the
+ * target's from v0.12.0rc1 (vllm_ascend/spec_decode/mtp_proposer.py load_model at v0.11.0 and
+ * v0.12.0rc1).
  *
  * The split is computed on parameter counts from the shape; the checkpoint's real bytes
  * (model.safetensors.index.json's total_size, or the shards) are then spread in the same
@@ -24,6 +28,8 @@ export interface SplitPlan {
   ep: number;
   /** an MTP drafter loads the MTP layers */
   mtp: boolean;
+  /** the drafter takes the target's embedding and head instead of loading the MTP layer's own */
+  mtpSharesVocab: boolean;
   /** bytes of one parameter of the linear layers: 1 for int8 (W8A8) and fp8 checkpoints, else the dtype's */
   linearBytes: number;
   /** bytes of one parameter of the embedding, lm_head, norms and router */
@@ -44,6 +50,13 @@ interface Part {
 export interface WeightsSplit {
   /** the checkpoint's bytes as the shapes count them */
   estimatedTotalBytes: number;
+  /**
+   * what a rank holds beyond its share of the checkpoint: MLA's W_UK_T and W_UV, the 16-bit
+   * copies of kv_b_proj vLLM and vllm-ascend derive after loading and keep beside it ("we just
+   * store fp16/bf16 copies", vllm_ascend/attention/mla_v1.py process_weights_after_loading at
+   * v0.11.0rc0; vllm/model_executor/layers/attention/mla_attention.py likewise)
+   */
+  derivedBytesPerRank: number;
   /** the share of the checkpoint one rank holds, 0..1 */
   shareOfTotal: number;
   /** bytes one rank holds when the checkpoint is the estimated size */
@@ -109,6 +122,7 @@ function parts(shape: ModelShape, plan: SplitPlan): Part[] {
   for (let i = 0; i < (shape.mtpLayers ?? 0); i++) {
     layerParts('full', shape.layers, plan.mtp, 1);
     add(2 * hidden * hidden, plan.linearBytes, 1, plan.mtp);
+    if (shape.mtpOwnVocab) add(2 * (shape.vocab ?? 0) * hidden, plan.otherBytes, tp, plan.mtp && !plan.mtpSharesVocab);
   }
   const embedding = (shape.vocab ?? 0) * hidden;
   const lmHead = shape.tiedEmbeddings ? 0 : embedding;
@@ -116,6 +130,14 @@ function parts(shape: ModelShape, plan: SplitPlan): Part[] {
   if (plan.pp > 1) add(embedding + lmHead, plan.otherBytes, 1, true, Math.max(embedding, lmHead) / tp);
   else add(embedding + lmHead, plan.otherBytes, tp);
   return list;
+}
+
+/** MLA's W_UK_T and W_UV of every loaded layer: kv_lora_rank x the rank's heads x (nope + v) at 2 bytes. */
+function mlaCopies(shape: ModelShape, plan: SplitPlan): number {
+  const m = shape.mla;
+  if (!m) return 0;
+  const layers = Math.ceil(shape.layers / plan.pp) + (plan.mtp ? (shape.mtpLayers ?? 0) : 0);
+  return layers * m.kvLoraRank * (shape.heads / plan.tp) * (m.nopeDim + m.valueDim) * 2;
 }
 
 /** The split of the checkpoint; null when the shape lacks the sizes it needs (hidden size, vocabulary). */
@@ -126,5 +148,5 @@ export function splitWeights(shape: ModelShape, plan: SplitPlan): WeightsSplit |
   const total = all.reduce((sum, p) => sum + p.params * p.bytes, 0);
   const perRank = all.filter((p) => p.loaded).reduce((sum, p) => sum + p.perRank * p.bytes, 0);
   if (total <= 0) return null;
-  return { estimatedTotalBytes: total, shareOfTotal: perRank / total, estimatedBytesPerRank: perRank };
+  return { estimatedTotalBytes: total, shareOfTotal: perRank / total, estimatedBytesPerRank: perRank, derivedBytesPerRank: mlaCopies(shape, plan) };
 }

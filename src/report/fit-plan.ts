@@ -34,7 +34,7 @@ function memoryRows(e: ModelFitEvidence, w: Words): Row[] {
       label: w.weights,
       value: formatBytes(p.weights.bytes),
       how: p.weights.how,
-      from: w.weightsFrom({ totalFrom: p.weights.totalFrom, total: formatBytes(p.weights.totalBytes), split: p.weights.share !== null, tp: p.parallel.tp, ep: p.parallel.ep, pp: p.parallel.pp, mtp: p.weights.mtpLoaded }),
+      from: w.weightsFrom({ totalFrom: p.weights.totalFrom, total: formatBytes(p.weights.totalBytes), split: p.weights.share !== null, tp: p.parallel.tp, ep: p.parallel.ep, pp: p.parallel.pp, mtp: p.weights.mtpLoaded, derived: p.weights.derivedBytes > 0 ? formatBytes(p.weights.derivedBytes) : null }),
     },
     { label: w.activation, value: formatBytes(p.activation.bytes), how: p.activation.how, from: w.activationFrom({ tokens: p.activation.maxNumBatchedTokens, hidden: String(p.activation.hidden ?? 4096) }) },
     { label: w.nonTorch, value: formatBytes(p.nonTorch.bytes), how: p.nonTorch.how, from: w.nonTorchFrom({ parts: p.nonTorch.parts.map((part) => w.nonTorchPart({ part: part.part, size: formatBytes(part.bytes) })).join(' + ') }) },

@@ -171,6 +171,7 @@ export const modelFitEvidenceSchema = z.object({
       totalFrom: z.enum(['total_size', 'shards', 'shapes']),
       share: z.number().nullable().describe('the share of the checkpoint one rank holds, from the shapes; null: divided evenly'),
       mtpLoaded: z.boolean(),
+      derivedBytes: z.number().describe("what the rank holds beyond its share of the checkpoint: MLA's 16-bit W_UK_T and W_UV, derived from kv_b_proj after loading"),
     }),
     activation: termSchema.extend({ maxNumBatchedTokens: z.number(), hidden: z.number().nullable() }),
     nonTorch: termSchema.extend({

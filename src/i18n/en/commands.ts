@@ -47,10 +47,11 @@ export const commands = {
       requested: 'requested',
       requestedFrom: (p: { utilization: number }) => `--gpu-memory-utilization ${p.utilization} x what torch_npu sees`,
       weights: 'weights per NPU',
-      weightsFrom: (p: { totalFrom: 'total_size' | 'shards' | 'shapes'; total: string; split: boolean; tp: number; ep: number; pp: number; mtp: boolean }): string =>
+      weightsFrom: (p: { totalFrom: 'total_size' | 'shards' | 'shapes'; total: string; split: boolean; tp: number; ep: number; pp: number; mtp: boolean; derived: string | null }): string =>
         `${p.total} (${p.totalFrom === 'total_size' ? "the index's total_size" : p.totalFrom === 'shards' ? 'the shards on disk' : "the config's parameter count"}), ` +
         (p.split
-          ? `split as vLLM shards each part: TP ${p.tp}${p.ep > 0 ? `, experts over EP ${p.ep}` : ''}${p.pp > 1 ? `, PP ${p.pp}` : ''}${p.mtp ? ', with the MTP layers' : ''}`
+          ? `split as vLLM shards each part: TP ${p.tp}${p.ep > 0 ? `, experts over EP ${p.ep}` : ''}${p.pp > 1 ? `, PP ${p.pp}` : ''}${p.mtp ? ', with the MTP layers' : ''}` +
+            (p.derived !== null ? `, + ${p.derived} of MLA's 16-bit W_UK_T and W_UV` : '')
           : 'divided evenly (the config lacks the shapes)'),
       activationFrom: (p: { tokens: number; hidden: string }) => `max_num_batched_tokens ${p.tokens} x hidden ${p.hidden} x 2 B x 20, within 0.25-4 GiB`,
       nonTorchFrom: (p: { parts: string }) => p.parts,

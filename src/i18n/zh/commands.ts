@@ -41,7 +41,10 @@ export const commands: typeof en = {
       weights: '每个 NPU 的权重',
       weightsFrom: (p) =>
         `${p.total}（${p.totalFrom === 'total_size' ? '索引的 total_size' : p.totalFrom === 'shards' ? '磁盘上的分片' : 'config 的参数量'}），` +
-        (p.split ? `按 vLLM 对各部分的切分：TP ${p.tp}${p.ep > 0 ? `，专家按 EP ${p.ep}` : ''}${p.pp > 1 ? `，PP ${p.pp}` : ''}${p.mtp ? '，含 MTP 层' : ''}` : '平均分配（config 缺少形状）'),
+        (p.split
+          ? `按 vLLM 对各部分的切分：TP ${p.tp}${p.ep > 0 ? `，专家按 EP ${p.ep}` : ''}${p.pp > 1 ? `，PP ${p.pp}` : ''}${p.mtp ? '，含 MTP 层' : ''}` +
+            (p.derived !== null ? `，另加 MLA 的 16 位 W_UK_T 与 W_UV ${p.derived}` : '')
+          : '平均分配（config 缺少形状）'),
       activationFrom: (p) => `max_num_batched_tokens ${p.tokens} x hidden ${p.hidden} x 2 B x 20，限定在 0.25-4 GiB`,
       nonTorchFrom: (p) => p.parts,
       nonTorchPart: (p) => (p.part === 'context' ? `上下文 ${p.size}` : p.part === 'mc2' ? `mc2 通信域 ${p.size}（2 x HCCL_BUFFSIZE）` : `${p.part.toUpperCase()} 通信域 ${p.size}`),

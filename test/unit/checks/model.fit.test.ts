@@ -143,6 +143,24 @@ describe('model.fit', () => {
     expect(evidence.kvBytesPerToken).toBe(2 * 2 * 4 * 256 * 2);
   });
 
+  it("loads a DeepSeek MTP module's own embedding and head on vllm-ascend v0.11, whose drafter does not yet take the target's (v0.12.0rc1 on)", async () => {
+    const deepseek = {
+      model_type: 'deepseek_v3', num_hidden_layers: 61, hidden_size: 7168, intermediate_size: 18432, num_attention_heads: 128, n_routed_experts: 256, n_shared_experts: 1, num_experts_per_tok: 8,
+      moe_intermediate_size: 2048, first_k_dense_replace: 3, q_lora_rank: 1536, kv_lora_rank: 512, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, vocab_size: 129280, num_nextn_predict_layers: 1,
+    };
+    const script = serve(`-tp 8 --enable-expert-parallel --max-model-len 4096 --speculative-config '{"method": "deepseek_mtp", "num_speculative_tokens": 1}'`, '/models/DeepSeek-V3');
+    const weightsOn = async (release: string) => {
+      const { outcome } = await runOn(check, a2({ ...modelDir('/models/DeepSeek-V3', deepseek, [300, 300]), ...python(release) }), {}, { launch: script });
+      return modelFitEvidenceSchema.parse(outcome.evidence).weightsBytesPerNpu;
+    };
+    const own = await weightsOn('0.11.0');
+    const shared = await weightsOn('0.12.0rc1');
+    // the copies are 3.7 GB of the 1.37 TB the shapes count for this bf16 checkpoint: of its 600 GiB, that share, an eighth per rank
+    const expected = (600 * GiB * (2 * 129280 * 7168 * 2)) / 1.37e12 / 8;
+    expect(own - shared).toBeGreaterThan(0.95 * expected);
+    expect(own - shared).toBeLessThan(1.05 * expected);
+  });
+
   it('says the cache is not sized when neither config.json nor the table gives the layers', async () => {
     const { outcome } = await runOn(check, a3Node({ files: modelDir('/models/mystery', { model_type: 'mystery' }, [1]) }), {}, { launch: serve('', '/models/mystery') });
     expect(outcome.status).toBe('warn');
