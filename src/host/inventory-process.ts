@@ -13,7 +13,7 @@ import type { CommandOptions, CommandResult } from './types.js';
  * that had not answered when the process ended is unknown with the reason.
  */
 
-/** The library calls the inventory makes, in the order the inventory process starts them (inventory-worker.ts). */
+/** The library calls the inventory makes; the inventory process starts system() last (inventory-worker.ts says why). */
 export const LIBRARY_CALLS = ['mem', 'osInfo', 'cpu', 'bios', 'system'] as const;
 export type LibraryCall = (typeof LIBRARY_CALLS)[number];
 

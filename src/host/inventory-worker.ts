@@ -17,13 +17,14 @@ interface SystemInformationApi {
 }
 
 /**
- * The next call starts when the one before has answered, or after this long. One at a time,
- * because a helper run with execSync blocks the whole process: the calls whose helpers rarely
- * hang (mem, osInfo, cpu) answer and are printed before those that run dmidecode and dmesg
- * (bios, system) start. Not waiting longer than this, because a helper run asynchronously that
- * hangs leaves its call pending for ever: the next call must not wait for it.
+ * system() runs dmesg (and cat) with execSync after its dmidecode: a dmesg that hangs blocks this
+ * whole process, and no answer of another call could be printed after that. So it starts last,
+ * once the others have answered, or after this long: their helpers (dmidecode, dmesg, lscpu) run
+ * asynchronously, and one that hangs leaves its call pending for ever, which system() must not
+ * wait for. The others start together (their synchronous helpers are cat, grep and hostname).
  */
-const NEXT_CALL_AFTER_MS = 300;
+const LAST_CALL_AFTER_MS = 500;
+const LAST_CALL: LibraryCall = 'system';
 
 function print(line: AnswerLine): void {
   // standard output is a pipe, written synchronously on Linux: the line is out before the next call can block
@@ -52,14 +53,11 @@ export async function runInventoryWorker(): Promise<never> {
     print({ load: messageOf(error) });
     process.exit(0);
   }
-  const asked: Array<Promise<void>> = [];
-  for (const call of LIBRARY_CALLS) {
-    const answered = ask(library, call);
-    asked.push(answered);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([answered, new Promise<void>((resolve) => (timer = setTimeout(resolve, NEXT_CALL_AFTER_MS)))]);
-    clearTimeout(timer);
-  }
+  const asked = LIBRARY_CALLS.filter((call) => call !== LAST_CALL).map((call) => ask(library, call));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(asked), new Promise<void>((resolve) => (timer = setTimeout(resolve, LAST_CALL_AFTER_MS)))]);
+  clearTimeout(timer);
+  asked.push(ask(library, LAST_CALL));
   await Promise.all(asked);
   process.exit(0);
 }
