@@ -76,11 +76,14 @@ async function waitUntil(what: string, condition: () => boolean, deadlineMs = 30
   }
 }
 
-/** The built CLI with the fakes first on PATH, bounded well above what it may take (a qprep that hangs fails the test, not the suite). */
+/**
+ * The built CLI with the fakes first on PATH (after `prefix`: `ip netns exec NAME`), bounded well
+ * above what it may take: a qprep that hangs fails the test, not the suite.
+ */
 async function qprepTimed(bin: string, args: string[], prefix: string[] = []): Promise<{ exitCode: number; stdout: string; stderr: string; ms: number }> {
-  const [file, ...before] = prefix.length > 0 ? prefix : [process.execPath];
+  const [file, ...rest] = [...prefix, process.execPath, BIN, ...args];
   const started = performance.now();
-  const run = await execa(file!, [...before, ...(prefix.length > 0 ? [process.execPath] : []), BIN, ...args], {
+  const run = await execa(file!, rest, {
     reject: false,
     extendEnv: false,
     env: { PATH: `${bin}:${BASE_PATH}`, HOME: process.env.HOME ?? '/root', QPREP_LANG: 'en' },
