@@ -136,7 +136,7 @@ export function buildProgram(exit: Exit, text: Text): Command {
 
 export function main(argv: readonly string[]): Promise<never> {
   // qprep started again by itself to run systeminformation apart (src/host/inventory-process.ts)
-  if (argv[2] === INVENTORY_PROCESS_ARG) return import('./host/inventory-worker.js').then((worker) => worker.runInventoryWorker());
+  if (argv[2] === INVENTORY_PROCESS_ARG) return import('./host/inventory-worker.js').then((worker) => worker.runInventoryWorker(argv[3]));
   rememberSelfCommand(process.execPath, process.execArgv, argv[1]);
   return runCli(argv, buildProgram);
 }

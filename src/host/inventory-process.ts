@@ -105,10 +105,11 @@ export function libraryUnavailable(reason: string): LibraryAnswers {
 }
 
 /**
- * Runs the inventory process (argv) through `run`, the host's command runner with its process
+ * Runs the inventory process (argv, and the budget in ms as its last word) through `run`, the host's command runner with its process
  * group, token, timeout and sweep, and reads its answers. `timeoutMs` is the inventory's budget:
  * the process and every helper it started are killed then, and what had answered is kept.
  */
 export async function askInventoryProcess(run: (argv: readonly string[], options: CommandOptions) => Promise<CommandResult>, argv: readonly string[], timeoutMs: number): Promise<LibraryAnswers> {
-  return libraryAnswersFrom(await run(argv, { timeoutMs }), timeoutMs);
+  // the process is told its budget: it paces its calls by it (inventory-worker.ts)
+  return libraryAnswersFrom(await run([...argv, String(Math.round(timeoutMs))], { timeoutMs }), timeoutMs);
 }

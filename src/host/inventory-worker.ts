@@ -19,12 +19,14 @@ interface SystemInformationApi {
 /**
  * system() runs dmesg (and cat) with execSync after its dmidecode: a dmesg that hangs blocks this
  * whole process, and no answer of another call could be printed after that. So it starts last,
- * once the others have answered, or after this long: their helpers (dmidecode, dmesg, lscpu) run
- * asynchronously, and one that hangs leaves its call pending for ever, which system() must not
- * wait for. The others start together (their synchronous helpers are cat, grep and hostname).
+ * once the others have answered, or once half the budget has passed: their helpers (dmidecode,
+ * dmesg, lscpu) run asynchronously, and one that hangs leaves its call pending for ever, which
+ * system() must not wait for longer than that. The others start together (their synchronous
+ * helpers are cat, grep and hostname).
  */
-const LAST_CALL_AFTER_MS = 500;
 const LAST_CALL: LibraryCall = 'system';
+/** Without a budget on the command line (a person running it): how long system() waits for the others. */
+const DEFAULT_WAIT_MS = 1000;
 
 function print(line: AnswerLine): void {
   // standard output is a pipe, written synchronously on Linux: the line is out before the next call can block
@@ -43,8 +45,12 @@ async function ask(library: SystemInformationApi, call: LibraryCall): Promise<vo
   }
 }
 
-/** Asks every call, printing each answer, then exits; the caller kills it at its budget. */
-export async function runInventoryWorker(): Promise<never> {
+/**
+ * Asks every call, printing each answer, then exits; the caller kills it at its budget, given
+ * here in milliseconds (`budget`, the word after INVENTORY_PROCESS_ARG).
+ */
+export async function runInventoryWorker(budget: string | undefined): Promise<never> {
+  const budgetMs = budget !== undefined && /^\d+$/.test(budget) ? Number(budget) : undefined;
   let library: SystemInformationApi;
   try {
     const loaded = (await import('systeminformation')) as unknown as { default?: SystemInformationApi } & SystemInformationApi;
@@ -55,7 +61,7 @@ export async function runInventoryWorker(): Promise<never> {
   }
   const asked = LIBRARY_CALLS.filter((call) => call !== LAST_CALL).map((call) => ask(library, call));
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(asked), new Promise<void>((resolve) => (timer = setTimeout(resolve, LAST_CALL_AFTER_MS)))]);
+  await Promise.race([Promise.all(asked), new Promise<void>((resolve) => (timer = setTimeout(resolve, budgetMs === undefined ? DEFAULT_WAIT_MS : budgetMs / 2)))]);
   clearTimeout(timer);
   asked.push(ask(library, LAST_CALL));
   await Promise.all(asked);

@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -214,6 +214,29 @@ describe('helpers of the inventory that answer slowly', () => {
     expect(inventory.memoryBytes).toBeGreaterThan(0);
     // system() answered: the one call that runs every helper
     expect(typeof inventory.system.virtual).toBe('boolean');
+    await expectNoHelperLeft(fakes.marker);
+  });
+});
+
+describe('only dmesg hangs, and lscpu is slow', () => {
+  it('the CPUs and memory still come back: system(), whose dmesg blocks its whole process, is asked once the others answered', async (context) => {
+    const lscpu = spawnSync('sh', ['-c', 'command -v lscpu'], { encoding: 'utf8' }).stdout.trim();
+    if (lscpu === '') {
+      console.log('skipped: no lscpu (util-linux) on this machine to answer slowly');
+      context.skip();
+    }
+    const fakes = fakeHelpers((name) => (name === 'dmesg' ? 'exec sleep 3600' : 'exit 0'));
+    // cpu() waits for lscpu: answering after 300 ms, it would not be printed if system() had blocked the process first
+    writeFileSync(join(fakes.bin, 'lscpu'), `#!/bin/sh\nsleep 0.3\nexec ${shellQuote(lscpu)} "$@"\n`);
+    chmodSync(join(fakes.bin, 'lscpu'), 0o755);
+    const run = await qprepTimed(fakes.bin, ['facts', '--timeout', '3s']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { inventory } = JSON.parse(run.stdout) as { inventory: { cpu: { threads: number | null }; memoryBytes: number | null; unknown: Array<{ field: string; reason: string }> } };
+    expect(calls(fakes).some((call) => call.startsWith('dmesg'))).toBe(true);
+    expect(inventory.unknown.find((u) => u.field === 'system.virtual')?.reason).toBe('systeminformation system() gave no answer within 3000 ms: the inventory process was killed with the helpers it ran');
+    expect(inventory.unknown.map((u) => u.field)).not.toContain('cpu');
+    expect(inventory.cpu.threads).toBeGreaterThan(0);
+    expect(inventory.memoryBytes).toBeGreaterThan(0);
     await expectNoHelperLeft(fakes.marker);
   });
 });
