@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { COMMAND_NAMES, commandSpec, flagsOf, formatsOf, longFlag, optionsOf, type CommandName, type CommandOptions, type OptionKey, type OptionSpec } from './app/cli-options.js';
 import { runCli, type Exit } from './app/lifecycle.js';
 import { holdSignals } from './app/signals.js';
+import { INVENTORY_PROCESS_ARG, rememberSelfCommand } from './host/self-command.js';
 import type { en } from './i18n/en/index.js';
 import { judgeDuration } from './util/duration.js';
 import { VERSION } from './version.js';
@@ -134,5 +135,8 @@ export function buildProgram(exit: Exit, text: Text): Command {
 }
 
 export function main(argv: readonly string[]): Promise<never> {
+  // qprep started again by itself to run systeminformation apart (src/host/inventory-process.ts)
+  if (argv[2] === INVENTORY_PROCESS_ARG) return import('./host/inventory-worker.js').then((worker) => worker.runInventoryWorker(argv[3]));
+  rememberSelfCommand(process.execPath, process.execArgv, argv[1]);
   return runCli(argv, buildProgram);
 }

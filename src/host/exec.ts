@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { clampTimerMs } from '../util/timeout.js';
+import { startDeadline } from '../util/timeout.js';
 import { commandNotRun, emptyCommandResult } from './command-result.js';
 import { forgetCall, markCall, RUN_TOKEN_VARIABLE, sweepAllCalls, sweepCall } from './strays.js';
 import type { CommandResult } from './types.js';
@@ -151,10 +151,11 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   };
   const stdout = collect(child.stdout, killTree);
   const stderr = collect(child.stderr, killTree);
-  const timer = setTimeout(() => {
+  // loop time, not wall time: a command whose exit is queued behind a stall of qprep's own loop has answered
+  const deadline = startDeadline(options.timeoutMs, () => {
     timedOut = true;
     killTree();
-  }, clampTimerMs(options.timeoutMs));
+  });
   options.signal?.addEventListener('abort', killTree, { once: true });
   // The call has ended when its process has: what it leaves behind (in its group or out of it,
   // holding the pipes open or not) is killed then, and the pipes close.
@@ -179,7 +180,7 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
   try {
     result = await settle(call);
   } finally {
-    clearTimeout(timer);
+    deadline.cancel();
     options.signal?.removeEventListener('abort', killTree);
     if (drainTimer) clearTimeout(drainTimer);
     if (pgid !== undefined) liveGroups.delete(pgid);

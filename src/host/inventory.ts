@@ -1,8 +1,8 @@
 import { parseCpuList } from '../parsers/cpulist.js';
 import { parseMeminfo } from '../parsers/meminfo.js';
 import { parseOsRelease } from '../parsers/os-release.js';
-import { withTimeout } from '../util/timeout.js';
-import type { DirEntry, FileStat, HostInventory, InventoryNic, Probe } from './types.js';
+import type { Answer, LibraryAnswers, LibraryFields } from './inventory-process.js';
+import type { DirEntry, FileStat, HostInventory, InventoryNic, NetInterface, Probe } from './types.js';
 
 /**
  * The reads the inventory makes of files: the host's own readFile/readDir/lstat, so that under
@@ -12,22 +12,6 @@ export interface InventoryFiles {
   readFile(path: string): Promise<Probe<string>>;
   readDir(path: string): Promise<Probe<DirEntry[]>>;
   lstat(path: string): Promise<Probe<FileStat>>;
-}
-
-/** The part of systeminformation the inventory calls; a test injects its own. */
-export interface SystemInformationApi {
-  system(): Promise<{ manufacturer?: string; model?: string; serial?: string; virtual?: boolean }>;
-  bios(): Promise<{ vendor?: string; version?: string }>;
-  cpu(): Promise<{ manufacturer?: string; brand?: string; cores?: number; physicalCores?: number; processors?: number }>;
-  mem(): Promise<{ total?: number }>;
-  osInfo(): Promise<{ distro?: string; release?: string }>;
-  networkInterfaces(): Promise<unknown>;
-}
-
-/** The library is loaded on the first inventory, never at start-up (qprep --version stays fast). */
-export async function loadSystemInformation(): Promise<SystemInformationApi> {
-  const loaded = (await import('systeminformation')) as unknown as { default?: SystemInformationApi } & SystemInformationApi;
-  return loaded.default ?? loaded;
 }
 
 const DMI = '/sys/class/dmi/id';
@@ -87,22 +71,6 @@ export function unknownInventory(reason: string): HostInventory {
   const inventory = emptyInventory('none');
   inventory.unknown.push({ field: 'inventory', reason });
   return inventory;
-}
-
-type Answer<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-/** One library call, bounded: a call that hangs or throws becomes a reason, never a hang. */
-async function bounded<T>(name: string, call: () => Promise<T>, timeoutMs: number): Promise<Answer<T>> {
-  let work: Promise<Answer<T>>;
-  try {
-    work = call().then(
-      (value): Answer<T> => ({ ok: true, value }),
-      (error: unknown): Answer<T> => ({ ok: false, reason: `systeminformation ${name}() failed: ${error instanceof Error ? error.message : String(error)}` }),
-    );
-  } catch (error) {
-    return { ok: false, reason: `systeminformation ${name}() failed: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  return withTimeout(work, timeoutMs, () => ({ ok: false, reason: `systeminformation ${name}() gave no answer within ${timeoutMs} ms` }));
 }
 
 function failedRead(path: string, probe: { code: string; message: string }): string {
@@ -189,82 +157,77 @@ async function listSysfsNics(files: InventoryFiles): Promise<Answer<string[]>> {
   return { ok: true, value: listed.value.map((entry) => entry.name).filter((name) => !name.includes('/')) };
 }
 
-interface LibraryNic {
-  iface?: unknown;
-  ip4?: unknown;
-  mac?: unknown;
-  mtu?: unknown;
-  speed?: unknown;
-  duplex?: unknown;
-  operstate?: unknown;
-  virtual?: unknown;
-  internal?: unknown;
-}
-
-/** systeminformation's networkInterfaces() entry as an inventory NIC. */
-export function nicFromLibrary(entry: LibraryNic): InventoryNic | undefined {
-  if (typeof entry.iface !== 'string' || entry.iface === '') return undefined;
-  const duplex = typeof entry.duplex === 'string' && (entry.duplex === 'full' || entry.duplex === 'half') ? entry.duplex : null;
-  return {
-    name: entry.iface,
-    mac: typeof entry.mac === 'string' && entry.mac !== '' ? entry.mac : null,
-    ipv4: typeof entry.ip4 === 'string' && entry.ip4 !== '' ? entry.ip4 : null,
-    mtu: positive(entry.mtu),
-    speedMbps: positive(entry.speed),
-    duplex,
-    state: typeof entry.operstate === 'string' && entry.operstate !== '' ? entry.operstate : 'unknown',
-    virtual: entry.internal === true ? true : typeof entry.virtual === 'boolean' ? entry.virtual : null,
-  };
-}
-
 function byName(a: InventoryNic, b: InventoryNic): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 export interface LiveInventoryOptions {
   files: InventoryFiles;
-  timeoutMs: number;
-  load?: () => Promise<SystemInformationApi>;
+  /** the interfaces of qprep's network namespace with their addresses (Host.interfaces) */
+  interfaces: () => Promise<Probe<NetInterface[]>>;
+  /** what systeminformation answered, from the inventory process (inventory-process.ts) */
+  library: () => Promise<LibraryAnswers>;
+}
+
+function text(fields: LibraryFields, key: string): string | undefined {
+  const value = fields[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** An interface the sysfs listing did not give, as the interfaces probe has it (no speed or duplex there). */
+function nicFromInterface(iface: NetInterface): InventoryNic {
+  return { name: iface.name, mac: iface.mac, ipv4: null, mtu: iface.mtu, speedMbps: null, duplex: null, state: iface.operState, virtual: iface.loopback ? true : null };
 }
 
 /**
- * The running system: CPUs, memory, OS and NICs from systeminformation, each call bounded by
- * the timeout; DMI strings and NUMA nodes from sysfs through the host's reads. Interfaces the
- * library does not list (it lists those with an address) are read from /sys/class/net.
+ * The NICs, from /sys/class/net through the host's reads, with their first IPv4 address from
+ * the interfaces probe. Not from systeminformation's networkInterfaces(): for every interface it
+ * runs a shell, `nmcli connection show` three times and more, with execSync, to learn DHCP and
+ * 802.1X settings the inventory does not report. On a Kubernetes node with 110 pod veths and an
+ * nmcli answering in 80 ms that is over 3,000 processes and seconds of a blocked process, for
+ * the MTU, state, speed and duplex the kernel gives in sysfs anyway; and "virtual" is told
+ * exactly by sysfs (a software interface has no device link) where the library guesses from MAC
+ * vendors and names.
+ */
+async function readNics(inventory: HostInventory, files: InventoryFiles, interfaces: () => Promise<Probe<NetInterface[]>>): Promise<InventoryNic[] | null> {
+  const [names, addresses] = await Promise.all([listSysfsNics(files), interfaces()]);
+  const ipv4 = new Map<string, string>();
+  if (addresses.ok) {
+    for (const iface of addresses.value) {
+      const first = iface.addresses.find((address) => address.family === 'IPv4');
+      if (first) ipv4.set(iface.name, first.address);
+    }
+  } else inventory.unknown.push({ field: 'nics.ipv4', reason: `the interfaces' addresses cannot be read: ${addresses.message}` });
+  let nics: InventoryNic[];
+  if (names.ok) nics = await Promise.all(names.value.map((name) => readSysfsNic(files, name)));
+  else if (addresses.ok) {
+    inventory.unknown.push({ field: 'nics', reason: `${names.reason}; speed and duplex unknown, the rest from the interfaces of this network namespace` });
+    nics = addresses.value.map(nicFromInterface);
+  } else {
+    inventory.unknown.push({ field: 'nics', reason: names.reason });
+    return null;
+  }
+  return nics.map((nic) => ({ ...nic, ipv4: ipv4.get(nic.name) ?? null })).sort(byName);
+}
+
+/**
+ * The running system: CPUs, memory and OS from systeminformation (asked in a process of its own,
+ * bounded by the inventory's budget: `library`); DMI strings, NUMA nodes and NICs from sysfs
+ * through the host's reads. The library's DMI strings stand in where sysfs has none.
  */
 export async function liveInventory(options: LiveInventoryOptions): Promise<HostInventory> {
   const inventory = emptyInventory('systeminformation');
-  const { files, timeoutMs } = options;
-  let library: SystemInformationApi | undefined;
-  let loadFailure = '';
-  try {
-    library = await (options.load ?? loadSystemInformation)();
-  } catch (error) {
-    loadFailure = `systeminformation could not be loaded: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  const notLoaded = <T>(): Promise<Answer<T>> => Promise.resolve({ ok: false, reason: loadFailure });
-  const call = <T>(name: string, fn: (api: SystemInformationApi) => Promise<T>): Promise<Answer<T>> =>
-    library ? bounded(name, () => fn(library), timeoutMs) : notLoaded<T>();
+  const { files } = options;
+  const [dmi, library, numa, nics] = await Promise.all([readDmi(files), options.library(), countNumaNodes(files), readNics(inventory, files, options.interfaces)]);
+  const { system, bios, cpu, mem, osInfo: os } = library;
 
-  const [dmi, system, bios, cpu, mem, os, nics, numa, sysfsNames] = await Promise.all([
-    readDmi(files),
-    call('system', (api) => api.system()),
-    call('bios', (api) => api.bios()),
-    call('cpu', (api) => api.cpu()),
-    call('mem', (api) => api.mem()),
-    call('osInfo', (api) => api.osInfo()),
-    call('networkInterfaces', (api) => api.networkInterfaces()),
-    countNumaNodes(files),
-    listSysfsNics(files),
-  ]);
-
-  const systemValue = (key: 'manufacturer' | 'model' | 'serial'): Answer<string | undefined> =>
-    system.ok ? { ok: true, value: system.value[key] } : system;
-  const biosValue = (key: 'vendor' | 'version'): Answer<string | undefined> => (bios.ok ? { ok: true, value: bios.value[key] } : bios);
+  const systemValue = (key: 'manufacturer' | 'model' | 'serial'): Answer<string | undefined> => (system.ok ? { ok: true, value: text(system.value, key) } : system);
+  const biosValue = (key: 'vendor' | 'version'): Answer<string | undefined> => (bios.ok ? { ok: true, value: text(bios.value, key) } : bios);
   inventory.system.manufacturer = pick(inventory, 'system.manufacturer', dmi.manufacturer, systemValue('manufacturer'));
   inventory.system.model = pick(inventory, 'system.model', dmi.model, systemValue('model'));
   inventory.system.serial = pick(inventory, 'system.serial', dmi.serial, systemValue('serial'));
   inventory.system.virtual = system.ok && typeof system.value.virtual === 'boolean' ? system.value.virtual : null;
+  if (!system.ok) inventory.unknown.push({ field: 'system.virtual', reason: system.reason });
   inventory.bios.vendor = pick(inventory, 'bios.vendor', dmi.biosVendor, biosValue('vendor'));
   inventory.bios.version = pick(inventory, 'bios.version', dmi.biosVersion, biosValue('version'));
 
@@ -277,7 +240,8 @@ export async function liveInventory(options: LiveInventoryOptions): Promise<Host
   if (numa.ok) inventory.cpu.numaNodes = numa.value;
   else inventory.unknown.push({ field: 'cpu.numaNodes', reason: numa.reason });
 
-  if (mem.ok && positive(mem.value.total) !== null) inventory.memoryBytes = mem.value.total!;
+  const total = mem.ok ? positive(mem.value.total) : null;
+  if (total !== null) inventory.memoryBytes = total;
   else inventory.unknown.push({ field: 'memoryBytes', reason: mem.ok ? 'systeminformation mem() has no total' : mem.reason });
 
   if (os.ok) {
@@ -285,17 +249,7 @@ export async function liveInventory(options: LiveInventoryOptions): Promise<Host
     inventory.os.release = meaningful(os.value.release);
   } else inventory.unknown.push({ field: 'os', reason: os.reason });
 
-  const listed = new Map<string, InventoryNic>();
-  if (nics.ok && Array.isArray(nics.value)) {
-    for (const entry of nics.value as LibraryNic[]) {
-      const nic = entry && typeof entry === 'object' ? nicFromLibrary(entry) : undefined;
-      if (nic) listed.set(nic.name, nic);
-    }
-  } else if (!nics.ok) inventory.unknown.push({ field: 'nics', reason: `${nics.reason}; the interfaces are read from ${NET}` });
-  if (sysfsNames.ok) {
-    for (const name of sysfsNames.value) if (!listed.has(name)) listed.set(name, await readSysfsNic(files, name));
-  } else if (listed.size === 0) inventory.unknown.push({ field: 'nics', reason: sysfsNames.reason });
-  inventory.nics = listed.size > 0 || sysfsNames.ok ? [...listed.values()].sort(byName) : null;
+  inventory.nics = nics;
   return inventory;
 }
 

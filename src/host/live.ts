@@ -7,9 +7,11 @@ import * as path from 'node:path';
 import { locateExecutable } from './commands.js';
 import { runCommand } from './exec.js';
 import { trackFileOperation } from './exit.js';
-import { liveInventory, rootInventory, type SystemInformationApi } from './inventory.js';
+import { liveInventory, rootInventory } from './inventory.js';
+import { askInventoryProcess, libraryUnavailable } from './inventory-process.js';
 import { readInterfaces } from './net-interfaces.js';
 import { probeReadThroughput } from './read-probe.js';
+import { inventoryProcessCommand } from './self-command.js';
 import {
   probeFail,
   probeOk,
@@ -48,8 +50,11 @@ export interface LiveHostOptions {
   timeoutMs: number;
   /** environment seen by checks and passed to commands; defaults to process.env */
   env?: Record<string, string | undefined>;
-  /** loads systeminformation for the inventory; tests inject a library that hangs or throws */
-  systemInformation?: () => Promise<SystemInformationApi>;
+  /**
+   * the command line of the inventory process (inventory-process.ts); this qprep started again
+   * when not given. Tests give a program of their own that answers, hangs or crashes.
+   */
+  inventoryProcess?: readonly string[];
 }
 
 export function errorCode(error: unknown): ProbeErrorCode {
@@ -103,7 +108,7 @@ export class LiveHost implements Host {
   readonly description: string;
   private readonly timeoutMs: number;
   private readonly environment: Record<string, string>;
-  private readonly systemInformation: (() => Promise<SystemInformationApi>) | undefined;
+  private readonly inventoryProcess: readonly string[] | undefined;
 
   constructor(options: LiveHostOptions) {
     this.root = path.resolve(options.root ?? '/');
@@ -113,7 +118,7 @@ export class LiveHost implements Host {
       if (value !== undefined) env[key] = value;
     }
     this.environment = env;
-    this.systemInformation = options.systemInformation;
+    this.inventoryProcess = options.inventoryProcess;
     this.description = this.root === '/' ? 'live' : `live --root ${this.root}`;
   }
 
@@ -222,7 +227,16 @@ export class LiveHost implements Host {
   inventory(): Promise<HostInventory> {
     // systeminformation reads this machine's /proc and /sys: under --root they are not the host's
     if (this.root !== '/') return rootInventory(this);
-    return liveInventory({ files: this, timeoutMs: this.timeoutMs, ...(this.systemInformation ? { load: this.systemInformation } : {}) });
+    const argv = this.inventoryProcess ?? inventoryProcessCommand();
+    return liveInventory({
+      files: this,
+      interfaces: () => this.interfaces(),
+      // the inventory's budget is one probe's timeout: the process and its helpers are killed then
+      library: () =>
+        argv
+          ? askInventoryProcess((command, options) => this.run(command, options), argv, this.timeoutMs)
+          : Promise.resolve(libraryUnavailable('systeminformation is not asked: this qprep was not started as a command, so it cannot start its inventory process')),
+    });
   }
 
   tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult> {

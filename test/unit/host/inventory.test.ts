@@ -2,58 +2,68 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveInventory, rootInventory, type SystemInformationApi } from '../../../src/host/inventory.js';
+import { liveInventory, rootInventory } from '../../../src/host/inventory.js';
+import { LIBRARY_CALLS, pickFields, type Answer, type LibraryAnswers, type LibraryCall, type LibraryFields } from '../../../src/host/inventory-process.js';
 import { LiveHost } from '../../../src/host/live.js';
 import { RecordingHost, ReplayHost, snapshotSchema } from '../../../src/host/snapshot.js';
+import { probeOk, type NetInterface } from '../../../src/host/types.js';
 import { FakeHost } from '../../helpers/fake-host.js';
 
 /** systeminformation's answers on a 2-CPU KVM guest running Debian 12 in a container (see the fixture's README). */
-const recorded = JSON.parse(readFileSync(new URL('../../fixtures/systeminformation/kvm-debian12-x86_64.json', import.meta.url), 'utf8')) as Record<
-  keyof SystemInformationApi,
-  unknown
->;
+const recorded = JSON.parse(readFileSync(new URL('../../fixtures/systeminformation/kvm-debian12-x86_64.json', import.meta.url), 'utf8')) as Record<LibraryCall, unknown>;
 
-function recordedLibrary(overrides: Partial<Record<keyof SystemInformationApi, () => Promise<unknown>>> = {}): SystemInformationApi {
-  const answer = (name: keyof SystemInformationApi) => overrides[name] ?? (() => Promise.resolve(structuredClone(recorded[name])));
-  return {
-    system: answer('system'),
-    bios: answer('bios'),
-    cpu: answer('cpu'),
-    mem: answer('mem'),
-    osInfo: answer('osInfo'),
-    networkInterfaces: answer('networkInterfaces'),
-  } as SystemInformationApi;
+/** The recorded answers as the inventory process sends them back; `overrides` replace some. */
+function recordedAnswers(overrides: Partial<Record<LibraryCall, Answer<LibraryFields>>> = {}): () => Promise<LibraryAnswers> {
+  const answers = Object.fromEntries(LIBRARY_CALLS.map((call) => [call, overrides[call] ?? { ok: true, value: pickFields(call, recorded[call]) }])) as Record<LibraryCall, Answer<LibraryFields>>;
+  return () => Promise.resolve(answers);
 }
+
+/** The guest's eth0 as Host.interfaces gives it. */
+const GUEST_INTERFACES: NetInterface[] = [
+  { name: 'eth0', adminUp: true, operState: 'up', running: true, mtu: 1400, mac: '02:fc:00:00:00:01', loopback: false, addresses: [{ family: 'IPv4', address: '192.0.2.2', netmask: '255.255.255.0', prefix: 24 }] },
+  { name: 'lo', adminUp: true, operState: 'unknown', running: true, mtu: 65536, mac: '00:00:00:00:00:00', loopback: true, addresses: [{ family: 'IPv4', address: '127.0.0.1', netmask: '255.0.0.0', prefix: 8 }] },
+];
+
+/** The guest's /sys/class/net: eth0 is a virtio NIC (a device link), lo a software interface. */
+const GUEST_SYSFS: Record<string, string> = {
+  '/sys/class/net/eth0/mtu': '1400\n',
+  '/sys/class/net/eth0/operstate': 'up\n',
+  '/sys/class/net/eth0/address': '02:fc:00:00:00:01\n',
+  '/sys/class/net/eth0/speed': '-1\n',
+  '/sys/class/net/eth0/duplex': 'unknown\n',
+  '/sys/class/net/eth0/device/vendor': '0x1af4\n',
+  '/sys/class/net/lo/mtu': '65536\n',
+  '/sys/class/net/lo/operstate': 'unknown\n',
+  '/sys/class/net/lo/address': '00:00:00:00:00:00\n',
+};
 
 const temporary: string[] = [];
 afterEach(() => {
   for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the live inventory (systeminformation)', () => {
-  it('maps the recorded answers: CPUs, memory, OS, NICs; the synthetic model "Docker Container" is not a DMI model', async () => {
-    const files = new FakeHost({ files: { '/sys/devices/system/node/node0/cpulist': '0-1\n' } });
-    const inventory = await liveInventory({ files, timeoutMs: 1000, load: async () => recordedLibrary() });
+describe('the live inventory (systeminformation in its own process)', () => {
+  it('maps the recorded answers: CPUs, memory, OS; the synthetic model "Docker Container" is not a DMI model', async () => {
+    const files = new FakeHost({ files: { '/sys/devices/system/node/node0/cpulist': '0-1\n', ...GUEST_SYSFS } });
+    const inventory = await liveInventory({ files, interfaces: () => Promise.resolve(probeOk(GUEST_INTERFACES)), library: recordedAnswers() });
     expect(inventory.source).toBe('systeminformation');
     expect(inventory.system).toEqual({ manufacturer: null, model: null, serial: null, virtual: true });
     expect(inventory.cpu).toEqual({ brand: 'Intel Xeon® Processor', sockets: 1, cores: 2, threads: 2, numaNodes: 1 });
     expect(inventory.memoryBytes).toBe(25276071936);
     expect(inventory.os).toEqual({ distro: 'Debian GNU/Linux', release: '12' });
-    // speed -1 (no link speed) and duplex "unknown" are unknown, not numbers
-    expect(inventory.nics?.find((n) => n.name === 'eth0')).toEqual({
-      name: 'eth0',
-      mac: '02:fc:00:00:00:01',
-      ipv4: '192.0.2.2',
-      mtu: 1400,
-      speedMbps: null,
-      duplex: null,
-      state: 'up',
-      virtual: false,
-    });
     expect(inventory.unknown.map((u) => u.field)).toContain('system.model');
   });
 
-  it('reads the DMI strings from sysfs before the library, and NICs without an address from /sys/class/net', async () => {
+  it('the NICs come from /sys/class/net and their IPv4 from the interfaces: speed -1 and duplex "unknown" are unknown, lo is virtual', async () => {
+    const files = new FakeHost({ files: GUEST_SYSFS });
+    const inventory = await liveInventory({ files, interfaces: () => Promise.resolve(probeOk(GUEST_INTERFACES)), library: recordedAnswers() });
+    expect(inventory.nics).toEqual([
+      { name: 'eth0', mac: '02:fc:00:00:00:01', ipv4: '192.0.2.2', mtu: 1400, speedMbps: null, duplex: null, state: 'up', virtual: false },
+      { name: 'lo', mac: '00:00:00:00:00:00', ipv4: '127.0.0.1', mtu: 65536, speedMbps: null, duplex: null, state: 'unknown', virtual: true },
+    ]);
+  });
+
+  it('reads the DMI strings from sysfs before the library', async () => {
     const files = new FakeHost({
       files: {
         '/sys/class/dmi/id/sys_vendor': 'Huawei\n',
@@ -67,7 +77,7 @@ describe('the live inventory (systeminformation)', () => {
         '/sys/class/net/enp189s0f0/device/vendor': '0x19e5\n',
       },
     });
-    const inventory = await liveInventory({ files, timeoutMs: 1000, load: async () => recordedLibrary() });
+    const inventory = await liveInventory({ files, interfaces: () => Promise.resolve(probeOk([])), library: recordedAnswers() });
     expect(inventory.system.manufacturer).toBe('Huawei');
     expect(inventory.system.model).toBe('A800I A2');
     expect(inventory.bios.vendor).toBeNull();
@@ -84,39 +94,36 @@ describe('the live inventory (systeminformation)', () => {
     });
   });
 
-  it('a library call that hangs or throws makes its fields unknown, and the inventory still answers', async () => {
-    const library = recordedLibrary({
-      cpu: () => new Promise(() => undefined),
-      networkInterfaces: () => new Promise(() => undefined),
-      mem: () => Promise.reject(new Error('ENOMEM reading /proc/meminfo')),
-      osInfo: () => {
-        throw new Error('synchronous failure');
-      },
+  it('a call without an answer makes its fields unknown with its reason; the answers that came are kept', async () => {
+    const library = recordedAnswers({
+      cpu: { ok: false, reason: 'systeminformation cpu() gave no answer within 150 ms: the inventory process was killed with the helpers it ran' },
+      mem: { ok: false, reason: 'systeminformation mem() failed: ENOMEM reading /proc/meminfo' },
     });
     const files = new FakeHost({ files: { '/sys/class/net/eth0/mtu': '1500\n', '/sys/class/net/eth0/operstate': 'up\n' } });
-    const inventory = await liveInventory({ files, timeoutMs: 150, load: async () => library });
+    const inventory = await liveInventory({ files, interfaces: () => Promise.resolve(probeOk([])), library });
     expect(inventory.cpu.threads).toBeNull();
-    expect(inventory.unknown).toContainEqual({ field: 'cpu', reason: 'systeminformation cpu() gave no answer within 150 ms' });
+    expect(inventory.unknown).toContainEqual({ field: 'cpu', reason: 'systeminformation cpu() gave no answer within 150 ms: the inventory process was killed with the helpers it ran' });
     expect(inventory.memoryBytes).toBeNull();
     expect(inventory.unknown).toContainEqual({ field: 'memoryBytes', reason: 'systeminformation mem() failed: ENOMEM reading /proc/meminfo' });
-    expect(inventory.unknown).toContainEqual({ field: 'os', reason: 'systeminformation osInfo() failed: synchronous failure' });
-    // the NICs fall back to sysfs
     expect(inventory.nics?.map((n) => [n.name, n.mtu, n.state])).toEqual([['eth0', 1500, 'up']]);
-    // the answers that came are kept
     expect(inventory.system.virtual).toBe(true);
   });
 
-  it('a library that cannot be loaded leaves the library fields unknown with the reason', async () => {
-    const inventory = await liveInventory({ files: new FakeHost(), timeoutMs: 1000, load: () => Promise.reject(new Error("Cannot find package 'systeminformation'")) });
-    expect(inventory.cpu.threads).toBeNull();
-    expect(inventory.unknown.find((u) => u.field === 'cpu')?.reason).toBe("systeminformation could not be loaded: Cannot find package 'systeminformation'");
+  it('without /sys/class/net the NICs come from the interfaces, saying what is missing', async () => {
+    const inventory = await liveInventory({ files: new FakeHost(), interfaces: () => Promise.resolve(probeOk(GUEST_INTERFACES)), library: recordedAnswers() });
+    expect(inventory.nics?.map((n) => [n.name, n.ipv4, n.mtu, n.speedMbps, n.virtual])).toEqual([
+      ['eth0', '192.0.2.2', 1400, null, null],
+      ['lo', '127.0.0.1', 65536, null, true],
+    ]);
+    expect(inventory.unknown.find((u) => u.field === 'nics')?.reason).toMatch(/^\/sys\/class\/net: no such file; speed and duplex unknown/);
   });
 
-  it('LiveHost bounds the real library call by its timeout: an injected hang in system() does not hang inventory()', async () => {
-    const host = new LiveHost({ timeoutMs: 200, systemInformation: async () => recordedLibrary({ system: () => new Promise(() => undefined) }) });
-    const inventory = await host.inventory();
-    expect(inventory.unknown.some((u) => u.field === 'system.model' && u.reason.endsWith('systeminformation system() gave no answer within 200 ms'))).toBe(true);
-    expect(inventory.cpu.threads).toBe(2);
+  it('a LiveHost that cannot start its inventory process says so for every library field', async () => {
+    // the tests run inside vitest, not as the qprep command: main() never said how to start qprep again
+    const inventory = await new LiveHost({ timeoutMs: 1000 }).inventory();
+    expect(inventory.unknown.find((u) => u.field === 'cpu')?.reason).toBe('systeminformation is not asked: this qprep was not started as a command, so it cannot start its inventory process');
+    // what the host's files say is still there
+    expect(inventory.nics?.length).toBeGreaterThan(0);
   });
 });
 
@@ -152,11 +159,8 @@ describe('the inventory under --root', () => {
 
   it('reads DMI, CPUs, memory and NICs from the files under the root and never calls systeminformation', async () => {
     const root = hostTree();
-    const host = new LiveHost({
-      root,
-      timeoutMs: 2000,
-      systemInformation: () => Promise.reject(new Error('systeminformation must not be called under --root')),
-    });
+    // an inventory process that is not there: under --root none may be started
+    const host = new LiveHost({ root, timeoutMs: 2000, inventoryProcess: [join(root, 'no-such-inventory-process')] });
     const inventory = await host.inventory();
     expect(inventory.source).toBe('root-files');
     expect(inventory.system.manufacturer).toBe('Huawei');
