@@ -17,6 +17,7 @@ import { streamLogger, type Logger } from '../serve/log.js';
 import { textFor } from '../i18n/index.js';
 import { scheduleOf } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
+import { clampTimerMs } from '../util/timeout.js';
 import { VERSION } from '../version.js';
 import { toCheckOptions } from './check-options.js';
 import type { CommandOptions } from './cli-options.js';
@@ -43,7 +44,7 @@ async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, bu
     timer = setTimeout(() => {
       host.end(`the run exceeded its budget of ${formatBudget(budgetMs)}`);
       resolve(BUDGET_MARKER);
-    }, budgetMs);
+    }, clampTimerMs(budgetMs));
   });
   try {
     const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling });
