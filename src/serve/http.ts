@@ -4,6 +4,7 @@ import type { AgentView } from './agent.js';
 import { FORMATS, SERVED_FORMATS, type ServedFormat } from '../report/formats.js';
 import { agentHealth, readiness } from './readiness.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
+import { escapeControls } from '../util/text.js';
 
 /**
  * The HTTP side of `qprep serve`: answers from the agent's last report, never runs a check
@@ -46,8 +47,13 @@ function send(res: ServerResponse, status: number, type: string, body: string, h
   res.end(body);
 }
 
+/**
+ * A one-line answer. Its text may quote anything (a profile's error, the format asked for, a
+ * check's message): its control characters are shown as \xNN, as the human report shows them,
+ * so that a terminal running curl, or a log that keeps the body, cannot be driven by it.
+ */
 function line(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  send(res, status, TEXT, `${text}\n`, headers);
+  send(res, status, TEXT, `${escapeControls(text)}\n`, headers);
 }
 
 export function createServeHandler(agent: AgentView, options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
