@@ -109,6 +109,9 @@ export const OPTIONS = {
   'serve --interval': { name: 'interval', value: 'duration', kind: 'duration', default: '5m', minMs: 1000, maxMs: MAX_TIMER_MS, commands: ['serve'] },
   'serve --budget': { name: 'budget', value: 'duration', kind: 'duration', maxMs: MAX_TIMER_MS, commands: ['serve'] },
   'serve --allow-trigger': { name: 'allowTrigger', kind: 'flag', default: false, commands: ['serve'] },
+  'serve --allow-host': { name: 'allowHost', value: 'names', kind: 'text', repeatable: true, commands: ['serve'] },
+  // sized in docs/robustness.md: a node agent's clients, far inside a 256 file limit beside a run's descriptors
+  'serve --max-connections': { name: 'maxConnections', value: 'n', kind: 'count', default: '32', commands: ['serve'] },
   'serve --nfd-features': { name: 'nfdFeatures', value: 'file', kind: 'output', commands: ['serve'] },
   'serve --annotate': { name: 'annotate', value: 'node', kind: 'text', commands: ['serve'] },
 

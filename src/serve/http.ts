@@ -3,6 +3,7 @@ import { formatAgentMetrics, formatRunMetrics, type ServeMetrics } from '../repo
 import type { AgentView } from './agent.js';
 import { FORMATS, SERVED_FORMATS, type ServedFormat } from '../report/formats.js';
 import { agentHealth, readiness } from './readiness.js';
+import { hostAllowed, type HostPolicy } from './hosts.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { escapeControls } from '../util/text.js';
 
@@ -18,6 +19,10 @@ export interface HandlerOptions {
   now?: () => number;
   /** the catalogue of the /readyz line; English when not given */
   text?: Catalogue;
+  /** the Host headers answered (DNS rebinding); every one when not given */
+  hosts?: HostPolicy;
+  /** a request refused for its Host header: for the log */
+  onRefusedHost?: (host: string) => void;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -65,6 +70,12 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
     } catch {
       // a request target no URL parser accepts ("http://[") must not end the agent
       return line(res, 400, 'bad request: the request target is not a URL path');
+    }
+    const host = req.headers.host;
+    if (options.hosts && !hostAllowed(options.hosts, host)) {
+      options.onRefusedHost?.(host ?? '');
+      // RFC 9110 §7.4: a request for an origin this server is not configured for is answered 421
+      return line(res, 421, (options.text ?? en).commands.serve.misdirected({ host: host ?? '' }));
     }
     const methods = ROUTES[url.pathname];
     if (!methods) return line(res, 404, `not found: ${url.pathname} (see GET /)`);
