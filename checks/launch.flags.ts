@@ -6,7 +6,8 @@ import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArg
 import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
-import { isSecretName, REDACTED } from '../src/util/redact.js';
+import { REDACTED } from '../src/util/redact.js';
+import { isSecret } from '../src/util/secrets.js';
 import { configNumber, resolveModel, type ResolvedModel } from '../src/probes/model-resolve.js';
 import { modelHeadsOf } from '../src/data/model-heads.js';
 import { summarizeList } from '../src/util/text.js';
@@ -385,7 +386,7 @@ function checkGivenTwice(view: LaunchView, args: ServeArgs, problems: Problem[])
     const before = seen.get(flag.name);
     if (before !== undefined && before !== value) {
       // a secret's value is never quoted, not even its first characters
-      const shown = (text: string) => (isSecretName(flag.name) ? REDACTED : text.slice(0, 30));
+      const shown = (text: string) => (isSecret({ name: flag.name, value: text }) ? REDACTED : text.slice(0, 30));
       const { name, line } = flag;
       const twice = { flag: name, before: shown(before), after: shown(value), line };
       problems.push({ level: 'warn', text: (tt) => tt.givenTwice(twice), fix: (tt) => tt.givenTwiceFix({ script: view.name, flag: name }) });

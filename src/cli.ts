@@ -4,7 +4,7 @@ import { runCli, type Exit } from './app/lifecycle.js';
 import { holdSignals } from './app/signals.js';
 import { INVENTORY_PROCESS_ARG, rememberSelfCommand } from './host/self-command.js';
 import type { en } from './i18n/en/index.js';
-import { judgeDuration } from './util/duration.js';
+import { formatExactDuration, judgeDuration } from './util/duration.js';
 import { VERSION } from './version.js';
 
 /**
@@ -58,12 +58,13 @@ function positiveInt(flag: string, words: ErrorText) {
 }
 
 /** --timeout and every other duration: 10s, 500ms, 2m; a bare number is refused with the unit suggested. */
-function duration(flag: string, minimumMs: number | undefined, words: ErrorText) {
+function duration(flag: string, option: OptionSpec, words: ErrorText) {
   return (value: string): number => {
-    const judged = judgeDuration(value, minimumMs);
+    const judged = judgeDuration(value, option.minMs, option.maxMs);
     if ('ms' in judged) return judged.ms;
     if (judged.refused === 'no-unit') throw usage(`${words.durationUnit({ flag, value })}\n${words.didYouMean({ name: `${flag} ${value.trim()}s` })}`);
-    if (judged.refused === 'too-short') throw usage(words.durationMinimum({ flag, value, minimum: `${(minimumMs ?? 0) / 1000}s` }));
+    if (judged.refused === 'too-short') throw usage(words.durationMinimum({ flag, value, minimum: `${(option.minMs ?? 0) / 1000}s` }));
+    if (judged.refused === 'too-long') throw usage(words.durationMaximum({ flag, value, maximum: formatExactDuration(option.maxMs ?? 0) }));
     throw usage(words.duration({ flag, value }));
   };
 }
@@ -80,7 +81,7 @@ function valueHandling(option: OptionSpec, words: ErrorText): { parse?: Parser; 
       return { parse, ...(typeof option.default === 'string' ? { initial: parse(option.default) } : {}) };
     }
     case 'duration': {
-      const parse = duration(flag, option.minMs, words);
+      const parse = duration(flag, option, words);
       return { parse, ...(typeof option.default === 'string' ? { initial: parse(option.default) } : {}) };
     }
     default:

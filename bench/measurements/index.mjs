@@ -12,7 +12,8 @@ import loadTime from './load-time.mjs';
 import nodeCheck from './node-check.mjs';
 import rollingCoverage from './rolling-coverage.mjs';
 import serve from './serve.mjs';
+import serveDescriptors from './serve-descriptors.mjs';
 import serveResources from './serve-resources.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, loadTime];
+export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, serveDescriptors, loadTime];

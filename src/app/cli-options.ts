@@ -1,6 +1,7 @@
 import type { cli } from '../i18n/en/cli.js';
 import type { Lang } from '../i18n/lang.js';
 import { REPORT_FORMATS, type FormatName } from '../report/formats.js';
+import { MAX_TIMER_MS } from '../util/timeout.js';
 
 /**
  * The command line as data: every command and every option of every command. The commander
@@ -70,6 +71,11 @@ export interface OptionSpec {
   default?: string | false;
   /** the shortest duration it takes, in milliseconds (durations only; default: anything over 0) */
   minMs?: number;
+  /**
+   * the longest duration it takes, in milliseconds (durations only): a duration that a timer
+   * waits for takes at most MAX_TIMER_MS, beyond which Node fires the timer at once
+   */
+  maxMs?: number;
   choices?: readonly string[];
   required?: boolean;
   /** the commands that take it; `program` options come before the command (`qprep --color=never check`) */
@@ -100,9 +106,12 @@ export const OPTIONS = {
   'check --quiet': { name: 'quiet', short: 'q', kind: 'flag', commands: ['check'] },
 
   'serve --listen': { name: 'listen', value: 'address:port', kind: 'text', default: '127.0.0.1:9105', commands: ['serve'] },
-  'serve --interval': { name: 'interval', value: 'duration', kind: 'duration', default: '5m', minMs: 1000, commands: ['serve'] },
-  'serve --budget': { name: 'budget', value: 'duration', kind: 'duration', commands: ['serve'] },
+  'serve --interval': { name: 'interval', value: 'duration', kind: 'duration', default: '5m', minMs: 1000, maxMs: MAX_TIMER_MS, commands: ['serve'] },
+  'serve --budget': { name: 'budget', value: 'duration', kind: 'duration', maxMs: MAX_TIMER_MS, commands: ['serve'] },
   'serve --allow-trigger': { name: 'allowTrigger', kind: 'flag', default: false, commands: ['serve'] },
+  'serve --allow-host': { name: 'allowHost', value: 'names', kind: 'text', repeatable: true, commands: ['serve'] },
+  // sized in docs/robustness.md: a node agent's clients, far inside a 256 file limit beside a run's descriptors
+  'serve --max-connections': { name: 'maxConnections', value: 'n', kind: 'count', default: '32', commands: ['serve'] },
   'serve --nfd-features': { name: 'nfdFeatures', value: 'file', kind: 'output', commands: ['serve'] },
   'serve --annotate': { name: 'annotate', value: 'node', kind: 'text', commands: ['serve'] },
 
@@ -114,8 +123,8 @@ export const OPTIONS = {
   // snapshot records the host: it replays none
   'host --snapshot': { name: 'snapshot', value: 'file', kind: 'input', commands: ['check', 'serve', 'facts', 'tune', 'env', 'explain'] },
   'rollback --snapshot': { name: 'snapshot', value: 'file', kind: 'input', commands: ['rollback'] },
-  'host --timeout': { name: 'timeout', value: 'duration', kind: 'duration', default: '10s', commands: HOST },
-  'rollback --timeout': { name: 'timeout', value: 'duration', kind: 'duration', default: '10s', commands: ['rollback'] },
+  'host --timeout': { name: 'timeout', value: 'duration', kind: 'duration', default: '10s', maxMs: MAX_TIMER_MS, commands: HOST },
+  'rollback --timeout': { name: 'timeout', value: 'duration', kind: 'duration', default: '10s', maxMs: MAX_TIMER_MS, commands: ['rollback'] },
 
   'selection --only': { name: 'only', value: 'ids', kind: 'text', repeatable: true, commands: CHECKS },
   'selection --skip': { name: 'skip', value: 'ids', kind: 'text', repeatable: true, commands: CHECKS },
@@ -141,6 +150,7 @@ export const OPTIONS = {
   'rollback --force': { name: 'force', kind: 'flag', default: false, commands: ['rollback'] },
   'env --ip': { name: 'ip', value: 'address', kind: 'text', commands: ['env'] },
   'env --nic': { name: 'nic', value: 'name', kind: 'text', commands: ['env'] },
+  // an age compared with the reports' times, never waited for: no timer bounds it
   'aggregate --max-age': { name: 'maxAge', value: 'duration', kind: 'duration', commands: ['aggregate'] },
   'list --profiles': { name: 'profiles', kind: 'flag', commands: ['list'] },
 

@@ -13,10 +13,12 @@ import { createPublisher, type PublishOptions } from '../serve/publish.js';
 import { inClusterConfig } from '../host/kube-api.js';
 import { dnsSubdomainProblem } from '../util/k8s-labels.js';
 import { DEFAULT_LISTEN, formatListenAddress, parseListenAddress } from '../serve/listen.js';
-import { streamLogger, type Logger } from '../serve/log.js';
+import { hostPolicy, type HostPolicy } from '../serve/hosts.js';
+import { streamLogger, throttledLog, type Logger } from '../serve/log.js';
 import { textFor } from '../i18n/index.js';
 import { scheduleOf } from '../serve/policy.js';
 import { formatDuration } from '../util/duration.js';
+import { clampTimerMs } from '../util/timeout.js';
 import { VERSION } from '../version.js';
 import { toCheckOptions } from './check-options.js';
 import type { CommandOptions } from './cli-options.js';
@@ -43,7 +45,7 @@ async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, bu
     timer = setTimeout(() => {
       host.end(`the run exceeded its budget of ${formatBudget(budgetMs)}`);
       resolve(BUDGET_MARKER);
-    }, budgetMs);
+    }, clampTimerMs(budgetMs));
   });
   try {
     const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling });
@@ -69,6 +71,34 @@ function listen(server: Server, host: string, port: number): Promise<number> {
       resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
+}
+
+/** A client can make these happen at will: one log line a minute at most, with how many came. */
+const REFUSAL_LOG_PERIOD_MS = 60_000;
+
+/**
+ * The HTTP server of the agent, bounded: at most --max-connections open at once (one more is
+ * closed as it comes: idle clients must not take the descriptors a run needs), a client that
+ * sends nothing dropped after 10 s, and only the Host headers of the policy answered.
+ */
+function agentServer(agent: Agent, options: ServeCliOptions, intervalMs: number, hosts: HostPolicy, logger: Logger): Server {
+  const refusedHost = throttledLog(logger, 'warn', 'host-refused', REFUSAL_LOG_PERIOD_MS);
+  const server = createServer(
+    createServeHandler(agent, {
+      intervalMs,
+      allowTrigger: options.allowTrigger ?? false,
+      text: textFor(options.lang ?? 'en'),
+      hosts,
+      onRefusedHost: (host) => refusedHost({ host, note: 'a Host header this agent does not answer for (DNS rebinding, or a name to give --allow-host)' }),
+    }),
+  );
+  // a client that opens a connection and sends nothing must not hold a socket for ever
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 10_000;
+  server.maxConnections = options.maxConnections;
+  const dropped = throttledLog(logger, 'warn', 'connection-limit', REFUSAL_LOG_PERIOD_MS);
+  server.on('drop', () => dropped({ maxConnections: options.maxConnections, note: 'connections beyond --max-connections are closed as they come' }));
+  return server;
 }
 
 /** --nfd-features and --annotate, judged before serve listens: a bad one stops it with one line. */
@@ -106,6 +136,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   takeSignals((signal) => onSignal(signal));
 
   const address = parseListenAddress(options.listen ?? DEFAULT_LISTEN);
+  const hosts = hostPolicy(address, options.allowHost);
   const schedule = scheduleOf(options.interval, options.budget);
   if (options.launch?.includes('-')) throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
   if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
@@ -125,10 +156,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs, rolling),
     publish: createPublisher(publish),
   });
-  const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false, text: textFor(options.lang ?? 'en') }));
-  // a client that opens a connection and sends nothing must not hold a socket for ever
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 10_000;
+  const server = agentServer(agent, options, schedule.intervalMs, hosts, logger);
   const port = await listen(server, address.host, address.port);
   logger.log('info', 'listening', {
     version: VERSION,
@@ -141,6 +169,8 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     source: handle.source.kind,
     root: handle.source.root,
     allowTrigger: options.allowTrigger ?? false,
+    maxConnections: options.maxConnections,
+    allowHost: hosts.anyHost ? '*' : [...hosts.names],
     nfdFeatures: publish.featureFile,
     annotate: publish.annotate?.node,
     note: address.loopback ? undefined : 'listening beyond loopback: whoever reaches this port reads the report (host name, NPUs, addresses, versions)',

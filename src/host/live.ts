@@ -33,6 +33,7 @@ import {
   type TcpProbeResult,
   type WriteOptions,
 } from './types.js';
+import { Semaphore } from '../util/semaphore.js';
 import { clampTimerMs, withTimeout } from '../util/timeout.js';
 
 /** Files bigger than this are not configuration or kernel state; refuse rather than fill memory. */
@@ -42,6 +43,15 @@ const MAX_SYMLINK_HOPS = 40;
 const CONFINED_READ = { confined: true } as const;
 /** open(2)'s O_PATH on Linux (arm64 and x86_64): a handle to stat a name without opening the file itself (a device node). */
 const O_PATH = 0o10000000;
+/**
+ * File probes at once, every host of the process together: a probe holds a descriptor from its
+ * open to its close, and cpu.governor alone reads one file per CPU (192 on an Atlas 800 A3).
+ * Unbounded, a run on the simulated A3 node held 226 descriptors at its peak, all a 256 file
+ * limit has, before qprep serve's connections. libuv runs 4 file operations at a time, so more
+ * slots would not read any faster. Each probe's timeout starts once it has its slot.
+ */
+const MAX_FILE_PROBES = 32;
+const FILE_PROBES = new Semaphore(MAX_FILE_PROBES);
 
 export interface LiveHostOptions {
   /** host files are read under this prefix; "/" for the running system */
@@ -403,9 +413,7 @@ export class LiveHost implements Host {
         return probeFail(errorCode(error), errorMessage(error));
       }
     };
-    return withTimeout(trackFileOperation(work()), this.timeoutMs, () =>
-      probeFail<T>('ETIMEDOUT', `no answer within ${this.timeoutMs} ms`),
-    );
+    return FILE_PROBES.use(() => withTimeout(trackFileOperation(work()), this.timeoutMs, () => probeFail<T>('ETIMEDOUT', `no answer within ${this.timeoutMs} ms`)));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { ACTIONS } from '../core/ids/actions.js';
 import { STATUSES } from '../core/types.js';
-import { wellFormed } from '../util/text.js';
+import { escapeControls, wellFormed } from '../util/text.js';
 import type { ErrorReport, Report } from './schema.js';
 
 /**
@@ -22,9 +22,14 @@ export interface Family {
   samples: Array<{ labels?: Record<string, string>; value: number }>;
 }
 
-/** Label values: backslash, double quote and line feed are escaped; the text must be valid UTF-8. */
+/**
+ * Label values: backslash, double quote and line feed are escaped; the text must be valid UTF-8.
+ * A label may quote a file (a profile's name): its other control characters are shown as \xNN,
+ * as the human report shows them, so that `curl /metrics` in a terminal cannot be driven by
+ * them; the format reads the backslash of \xNN as an escaped backslash.
+ */
 export function escapeLabelValue(value: string): string {
-  return wellFormed(value).replace(/[\\"\n]/g, (char) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n' })[char]!);
+  return escapeControls(wellFormed(value), { keepNewlines: true }).replace(/[\\"\n]/g, (char) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n' })[char]!);
 }
 
 /** HELP text: backslash and line feed are escaped. */

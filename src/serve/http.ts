@@ -3,7 +3,9 @@ import { formatAgentMetrics, formatRunMetrics, type ServeMetrics } from '../repo
 import type { AgentView } from './agent.js';
 import { FORMATS, SERVED_FORMATS, type ServedFormat } from '../report/formats.js';
 import { agentHealth, readiness } from './readiness.js';
+import { hostAllowed, type HostPolicy } from './hosts.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
+import { escapeControls } from '../util/text.js';
 
 /**
  * The HTTP side of `qprep serve`: answers from the agent's last report, never runs a check
@@ -17,6 +19,10 @@ export interface HandlerOptions {
   now?: () => number;
   /** the catalogue of the /readyz line; English when not given */
   text?: Catalogue;
+  /** the Host headers answered (DNS rebinding); every one when not given */
+  hosts?: HostPolicy;
+  /** a request refused for its Host header: for the log */
+  onRefusedHost?: (host: string) => void;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -46,8 +52,13 @@ function send(res: ServerResponse, status: number, type: string, body: string, h
   res.end(body);
 }
 
+/**
+ * A one-line answer. Its text may quote anything (a profile's error, the format asked for, a
+ * check's message): its control characters are shown as \xNN, as the human report shows them,
+ * so that a terminal running curl, or a log that keeps the body, cannot be driven by it.
+ */
 function line(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  send(res, status, TEXT, `${text}\n`, headers);
+  send(res, status, TEXT, `${escapeControls(text)}\n`, headers);
 }
 
 export function createServeHandler(agent: AgentView, options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -59,6 +70,12 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
     } catch {
       // a request target no URL parser accepts ("http://[") must not end the agent
       return line(res, 400, 'bad request: the request target is not a URL path');
+    }
+    const host = req.headers.host;
+    if (options.hosts && !hostAllowed(options.hosts, host)) {
+      options.onRefusedHost?.(host ?? '');
+      // RFC 9110 §7.4: a request for an origin this server is not configured for is answered 421
+      return line(res, 421, (options.text ?? en).commands.serve.misdirected({ host: host ?? '' }));
     }
     const methods = ROUTES[url.pathname];
     if (!methods) return line(res, 404, `not found: ${url.pathname} (see GET /)`);

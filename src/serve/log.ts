@@ -30,3 +30,21 @@ export function streamLogger(stream: NodeJS.WritableStream, now: () => Date = ()
     },
   };
 }
+
+/**
+ * A log line for something a client can make happen at will (a refused connection, a refused
+ * Host): the first at once, then at most one line a period, counting what came since, so that
+ * a flood of requests cannot flood the journal.
+ */
+export function throttledLog(logger: Logger, level: LogLevel, event: string, periodMs: number, now: () => number = Date.now): (fields?: LogFields) => void {
+  let lastMs = -Infinity;
+  let count = 0;
+  return (fields = {}) => {
+    count++;
+    const at = now();
+    if (at - lastMs < periodMs) return;
+    logger.log(level, event, { ...fields, count });
+    lastMs = at;
+    count = 0;
+  };
+}

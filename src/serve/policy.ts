@@ -1,5 +1,6 @@
 import { QprepError } from '../errors.js';
 import { formatDuration } from '../util/duration.js';
+import { clampTimerMs } from '../util/timeout.js';
 
 /**
  * When serve runs the checks. Each run starts one interval (± JITTER_FRACTION of it) after the
@@ -29,10 +30,14 @@ export function scheduleOf(intervalMs: number, budgetMs: number | undefined): Sc
   return { intervalMs, budgetMs };
 }
 
-/** The delay before the next run: the interval ± the jitter, less what the last run took. */
+/**
+ * The delay before the next run: the interval ± the jitter, less what the last run took. The
+ * longest --interval is the longest delay a timer holds: the jitter above it is cut there, or
+ * the timer would fire at once.
+ */
 export function nextRunDelay(intervalMs: number, elapsedMs: number, random: () => number = Math.random): number {
   const jittered = intervalMs * (1 + JITTER_FRACTION * (2 * random() - 1));
-  return Math.max(0, Math.round(jittered - elapsedMs));
+  return clampTimerMs(jittered - elapsedMs);
 }
 
 export function isStale(ageMs: number, intervalMs: number): boolean {

@@ -17,12 +17,29 @@ export function parseDuration(text: string): number | undefined {
  * number is refused, never read as milliseconds or seconds: `--timeout 10` meant 10 ms while
  * every other duration of qprep took units, and no reader can tell which was meant.
  */
-export function judgeDuration(text: string, minimumMs = 1): { ms: number } | { refused: 'no-unit' | 'not-a-duration' | 'too-short' } {
+export function judgeDuration(
+  text: string,
+  minimumMs = 1,
+  maximumMs = Infinity,
+): { ms: number } | { refused: 'no-unit' | 'not-a-duration' | 'too-short' | 'too-long' } {
   const trimmed = text.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return { refused: Number(trimmed) > 0 ? 'no-unit' : 'not-a-duration' };
   const ms = parseDuration(trimmed);
   if (ms === undefined) return { refused: 'not-a-duration' };
-  return ms < minimumMs ? { refused: 'too-short' } : { ms };
+  if (ms < minimumMs) return { refused: 'too-short' };
+  return ms > maximumMs ? { refused: 'too-long' } : { ms };
+}
+
+/** 2_147_483_647 -> "24d20h31m23s647ms": every unit, nothing rounded, as a duration option takes it back. */
+export function formatExactDuration(ms: number): string {
+  let rest = Math.max(0, Math.round(ms));
+  const parts: string[] = [];
+  for (const [unit, size] of Object.entries(UNIT_MS).sort(([, a], [, b]) => b - a)) {
+    const count = Math.floor(rest / size);
+    rest -= count * size;
+    if (count > 0) parts.push(`${count}${unit}`);
+  }
+  return parts.length > 0 ? parts.join('') : '0ms';
 }
 
 /** 95_000 -> "1m35s", 7_200_000 -> "2h": the largest two units, for ages in tables. */

@@ -61,3 +61,48 @@ describe('a duration without its unit', () => {
     expect(run.exitCode).toBe(0);
   });
 });
+
+/**
+ * Node's timers hold at most 2^31-1 ms: a longer delay fires after 1 ms. `serve --interval 30d`
+ * then ran the checks back to back (23 runs in 8 s) and `--interval 60d` (a budget of 48 days)
+ * cut every run at once. Every duration that a timer waits for is refused above that, with the
+ * maximum in the line; `--max-age` is an age compared with the reports' times, never waited for.
+ */
+const TIMER_DURATIONS = EVERY_DURATION.filter(([command, flag]) => !(command === 'aggregate' && flag === '--max-age'));
+const MAXIMUM = '24d20h31m23s647ms';
+
+describe('a duration longer than a timer can wait', () => {
+  it('every duration but --max-age is waited for by a timer', () => {
+    expect(TIMER_DURATIONS.length).toBe(EVERY_DURATION.length - 1);
+  });
+
+  it.each(TIMER_DURATIONS)('%s %s 25d: exit 2, one error line with the maximum', async (command, flag) => {
+    const run = await qprep([...commandLine(command), flag, '25d']);
+    expect(run.exitCode).toBe(2);
+    if (isMachineFormat(formatsOf(command)[0] ?? 'human')) expect(JSON.parse(run.stdout).error.message).toContain(MAXIMUM);
+    else expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`qprep: error: ${flag} 25d is longer than the maximum of ${MAXIMUM} (2^31-1 ms), the longest a timer can wait\n`);
+  });
+
+  it('serve --interval 30d and 60d, which overflowed the timer, are refused before serve listens', async () => {
+    for (const interval of ['30d', '60d']) {
+      const run = await qprep(['serve', '--snapshot', 'examples/snapshots/a2-healthy.json', '--listen', '127.0.0.1:0', '--interval', interval], { timeoutMs: 20_000 });
+      expect(run.exitCode, interval).toBe(2);
+      expect(run.stderr).toBe(`qprep: error: --interval ${interval} is longer than the maximum of ${MAXIMUM} (2^31-1 ms), the longest a timer can wait\n`);
+    }
+  });
+
+  it('the maximum itself is taken, and in Chinese the line is Chinese', async () => {
+    const run = await qprep(['check', '--snapshot', 'examples/snapshots/a2-healthy.json', '--timeout', MAXIMUM, '-q'], { env: { PATH: '/nonexistent' } });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const chinese = await qprep(['check', '--timeout', '25d', '--lang', 'zh']);
+    expect(chinese.stderr).toBe(`qprep: error: --timeout 25d 超过最大值 ${MAXIMUM}（2^31-1 ms），定时器最多只能等待这么久\n`);
+  });
+
+  it('aggregate --max-age 60d is an age, not a timer: taken', async () => {
+    const report = await qprep(['check', '--snapshot', 'examples/snapshots/a2-healthy.json', '--format', 'json'], { env: { PATH: '/nonexistent' } });
+    const run = await qprep(['aggregate', '-', '--max-age', '60d', '--format', 'json'], { input: report.stdout });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout).nodes).toHaveLength(1);
+  });
+});

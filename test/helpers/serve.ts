@@ -31,8 +31,14 @@ export interface ServeProcess {
   stop(): Promise<number | undefined>;
 }
 
-export async function startServe(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ServeProcess> {
-  const child = execa(process.execPath, [BIN, 'serve', '--listen', '127.0.0.1:0', ...args], {
+/**
+ * `fileLimit`: serve runs under that limit of open files (soft and hard: Node raises its soft
+ * limit to the hard one), set by the shell that then execs it, so the pid is serve's.
+ */
+export async function startServe(args: string[], options: { env?: Record<string, string>; timeoutMs?: number; fileLimit?: number } = {}): Promise<ServeProcess> {
+  const command = [process.execPath, BIN, 'serve', '--listen', '127.0.0.1:0', ...args];
+  const [file, ...argv] = options.fileLimit === undefined ? command : ['/bin/sh', '-c', `ulimit -n ${options.fileLimit} && exec "$@"`, 'sh', ...command];
+  const child = execa(file!, argv, {
     reject: false,
     extendEnv: false,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...options.env },

@@ -149,3 +149,94 @@ describe('secrets in the launch script and the environment', () => {
     expect(readdirSync(dir).length).toBeGreaterThan(FORMATS.length);
   });
 });
+
+/*
+ * The support bundle of a hostile host kept 13 secrets: the credential flags of common tools,
+ * auth headers, a key inside a quoted connection string, an inline Python environment
+ * assignment, a bare token and names the rule did not know. They are planted in the two-node
+ * guide's script (its interface and address filled in, as an operator would) and in the
+ * environment; the snapshot must hold none of them, and a replay of it must judge every check
+ * as the recording did: the model, ports, addresses and device lists the checks read survive.
+ */
+const HOSTILE = {
+  'curl -u': 'HOSTCURLPW1001',
+  'sshpass -p': 'HOSTSSHPASS1002',
+  'mysql -pPW': 'HOSTMYSQLPW1003',
+  'docker login -p': 'HOSTDOCKERPW1004',
+  'X-Api-Key:': 'HOSTXAPIKEY1005',
+  'Cookie:': 'HOSTCOOKIE1006',
+  'AccountKey= in a quoted export': 'HOSTACCOUNTKEY1007',
+  "os.environ['HF_TOKEN']=": 'HOSTHFPY1008',
+  'a bare ghp_ token': 'ghp_H0sT1lEbArEt0kEn9aB3dE5gH7jK9mN1pQ3r',
+  'DB_PW in the script': 'HOSTDBPW1010',
+  'X_CREDS in the script': 'HOSTXCREDS1011',
+  'GITLAB_CI_JOB_JWT_V2 in the script': 'HOSTGLJWT1012',
+  'DB_PW in the environment': 'HOSTENVDBPW1013',
+  'X_CREDS in the environment': 'HOSTENVXCREDS1014',
+  'GITLAB_CI_JOB_JWT_V2 in the environment': 'HOSTENVGLJWT1015',
+  'a credential command in the environment': 'HOSTENVMYSQLPW1016',
+} as const;
+
+function hostileScript(): string {
+  const H = HOSTILE;
+  return guideScript('qwen3.5-397b-w8a8-a2-node0.sh')
+    .replace('nic_name="xxxx"', 'nic_name="enp189s0f0"')
+    .replace('local_ip="xxxx"', 'local_ip="10.0.0.11"')
+    .replace(
+      'export TASK_QUEUE_ENABLE=1',
+      [
+        'export TASK_QUEUE_ENABLE=1',
+        `curl -fsS -u deploy:${H['curl -u']} https://mirror.example/simple/ >/dev/null`,
+        `sshpass -p ${H['sshpass -p']} ssh -p 2222 root@10.0.0.12 "bash /root/run_node1.sh"`,
+        `mysql -uroot -p${H['mysql -pPW']} -h 10.0.0.3 metrics -e 'select 1'`,
+        `docker login -u bot -p ${H['docker login -p']} registry.example`,
+        `docker run -d -p 9105:9105 --device /dev/davinci0 registry.example/qprep:0.1.0`,
+        `curl -H "X-Api-Key: ${H['X-Api-Key:']}" -H 'Cookie: sid=${H['Cookie:']}' https://api.example/v1/models`,
+        `export AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=${H['AccountKey= in a quoted export']};EndpointSuffix=core.windows.net"`,
+        `python3 -c "import os; os.environ['HF_TOKEN']='${H["os.environ['HF_TOKEN']="]}'; print(1)"`,
+        `git clone https://github.com/org/repo.git --config http.extraHeader="X: ${H['a bare ghp_ token']}" /tmp/repo || true`,
+        `export DB_PW=${H['DB_PW in the script']}`,
+        `export X_CREDS=${H['X_CREDS in the script']}`,
+        `export GITLAB_CI_JOB_JWT_V2=${H['GITLAB_CI_JOB_JWT_V2 in the script']}`,
+      ].join('\n'),
+    );
+}
+
+describe('the 13 secrets a hostile host planted in the support bundle, and their families', () => {
+  it('the snapshot holds none of them; its replay judges every check as the recording did', async () => {
+    const H = HOSTILE;
+    const hostileDir = tmp('secrets-hostile');
+    const script = join(hostileDir, 'launch.sh');
+    writeFileSync(script, hostileScript());
+    const env = {
+      DB_PW: H['DB_PW in the environment'],
+      X_CREDS: H['X_CREDS in the environment'],
+      GITLAB_CI_JOB_JWT_V2: H['GITLAB_CI_JOB_JWT_V2 in the environment'],
+      BACKUP_CMD: `mysqldump -uroot -p${H['a credential command in the environment']} metrics`,
+      ASCEND_RT_VISIBLE_DEVICES: '0,1,2,3,4,5,6,7',
+    };
+    const snapshot = join(hostileDir, 'snapshot.json');
+    const recorded = await qprepWith(bin, ['snapshot', '--root', root, '--launch', script, '-o', snapshot], env);
+    expect(recorded.exitCode, recorded.stderr).toBe(0);
+    const stored = readFileSync(snapshot, 'utf8');
+    const kept = Object.entries(HOSTILE).filter(([, secret]) => stored.includes(secret) || recorded.stdout.includes(secret) || recorded.stderr.includes(secret));
+    expect(kept.map(([what]) => what), 'secrets kept by the snapshot').toEqual([]);
+
+    // the evidence stays: the interface and address, the model, the ports, the device list
+    const document = JSON.parse(stored) as { launch: { text: string }; env: Record<string, string>; report: { checks: Array<{ id: string; status: string }> } };
+    for (const evidence of ['nic_name="enp189s0f0"', 'local_ip="10.0.0.11"', 'vllm serve Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', '--port 8000', '--data-parallel-rpc-port 13389', 'ssh -p 2222 root@10.0.0.12', 'docker run -d -p 9105:9105 --device /dev/davinci0', 'mysql -uroot -p*** -h 10.0.0.3 metrics']) {
+      expect(document.launch.text, evidence).toContain(evidence);
+    }
+    expect(document.launch.text.split('\n').length).toBe(hostileScript().split('\n').length);
+    expect(document.env).toMatchObject({ ASCEND_RT_VISIBLE_DEVICES: '0,1,2,3,4,5,6,7', DB_PW: '***', X_CREDS: '***', GITLAB_CI_JOB_JWT_V2: '***', BACKUP_CMD: 'mysqldump -uroot -p*** metrics' });
+
+    const replay = await qprepWith(null, ['check', '--snapshot', snapshot, '--format', 'json']);
+    expect(replay.exitCode, replay.stderr).toBeLessThan(2);
+    expect(Object.entries(HOSTILE).filter(([, secret]) => replay.stdout.includes(secret)).map(([what]) => what)).toEqual([]);
+    const statuses = (checks: Array<{ id: string; status: string }>) => Object.fromEntries(checks.map((c) => [c.id, c.status]));
+    const replayed = JSON.parse(replay.stdout) as { checks: Array<{ id: string; status: string }> };
+    expect(statuses(replayed.checks)).toEqual(statuses(document.report.checks));
+    // the script was judged, not skipped: the launch checks read the redacted copy
+    expect(statuses(replayed.checks)['launch.script']).toBe('pass');
+  });
+});

@@ -83,6 +83,10 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     'longest a run may take before its probes are killed and it ends without a verdict (default 80 % of --interval)',
   'serve --allow-trigger':
     'allow POST /run to start a run at once',
+  'serve --allow-host':
+    'also answer requests whose Host header names this (a host name or an address; repeat or comma-separate; * for any Host). By default only localhost, loopback addresses and the --listen address (any address when listening on all of them): a name a web page controls is refused with 421 (DNS rebinding)',
+  'serve --max-connections':
+    'most connections open at once; one more is closed as it comes, so that idle clients cannot take the file descriptors a run needs',
   'serve --nfd-features':
     "after every run, write the verdict as node labels into this node-feature-discovery feature file (atomically; e.g. /etc/kubernetes/node-feature-discovery/features.d/qprep)",
   'serve --annotate':

@@ -270,6 +270,9 @@ export const commands = {
       `ready: ${plural(p.checks, 'check')}, none blocking${p.warnings > 0 ? `, ${plural(p.warnings, 'warning')}` : ''} (${p.run})`,
     notReady: (p: { count: number; blocking: string; run: string }) => `not ready: ${plural(p.count, 'blocking check')}: ${p.blocking} (${p.run})`,
     reloadFailed: (p: { error: string }) => `; profile reload failed, still using the previous profile: ${p.error}`,
+    /** 421 for a Host header the agent does not answer for (DNS rebinding) */
+    misdirected: (p: { host: string }) =>
+      `misdirected request: this agent does not answer for host "${p.host}"; reach it by its address or localhost, or start qprep serve with --allow-host NAME`,
     /** GET /agentz: whether the agent does its job, whatever the node's verdict */
     agent: {
       firstRunPending: 'agent starting: the first run has not finished yet',

@@ -23,6 +23,8 @@ export const errors = {
   /** a bare number: 10 ms or 10 s? the unit is asked for, never guessed */
   durationUnit: (p: { flag: string; value: string }) => `${p.flag} ${p.value}: a duration needs its unit (ms, s, m, h or d)`,
   durationMinimum: (p: { flag: string; value: string; minimum: string }) => `${p.flag} ${p.value} is shorter than the minimum of ${p.minimum}`,
+  /** over 2^31-1 ms a Node timer fires at once: the maximum is exact, written as the option takes it */
+  durationMaximum: (p: { flag: string; value: string; maximum: string }) => `${p.flag} ${p.value} is longer than the maximum of ${p.maximum} (2^31-1 ms), the longest a timer can wait`,
   /** -o json without -f: the name of a format given where a file name goes */
   outputIsAFormat: (p: { value: string }) => `-o ${p.value} would write to a file named "${p.value}": -o (--output) takes a file, -f (--format) the format (for a file of that name: -o ./${p.value})`,
 

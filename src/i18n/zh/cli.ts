@@ -54,6 +54,9 @@ export const cli: typeof en = {
   'serve --interval': '两次运行的间隔，例如 30s、5m、1h（每次运行有 ±10 % 的随机偏移）',
   'serve --budget': '一次运行的最长时间，超时则终止其探测并以无结论结束（默认为 --interval 的 80 %）',
   'serve --allow-trigger': '允许 POST /run 立即开始一次运行',
+  'serve --allow-host':
+    '也应答 Host 头为此值的请求（主机名或地址；可重复或用逗号分隔；* 表示任意 Host）。默认只应答 localhost、回环地址和 --listen 的地址（监听所有地址时为任意地址）：网页能控制的名字以 421 拒绝（DNS 重绑定）',
+  'serve --max-connections': '同时打开的最大连接数；超出的连接一到即被关闭，使空闲客户端无法占用运行所需的文件描述符',
   'serve --nfd-features': '每次运行后，把结论作为节点标签写入这个 node-feature-discovery 特征文件（原子写入；例如 /etc/kubernetes/node-feature-discovery/features.d/qprep）',
   'serve --annotate': '每当结论的注解变化时，把它们 patch 到这个 Kubernetes 节点上（集群内：使用 Pod 的 ServiceAccount 令牌和 CA）',
   'serve --ignore': '把这些失败的检查报告为警告（记录在报告中）；"all" 表示所有检查',

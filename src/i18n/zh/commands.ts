@@ -240,6 +240,7 @@ export const commands: typeof en = {
     ready: (p) => `就绪：${p.checks} 项检查，无阻塞项${p.warnings > 0 ? `，${p.warnings} 个警告` : ''}（${p.run}）`,
     notReady: (p) => `未就绪：${p.count} 项阻塞检查：${p.blocking}（${p.run}）`,
     reloadFailed: (p) => `；profile 重新加载失败，仍在使用之前的 profile：${p.error}`,
+    misdirected: (p) => `请求的主机不对：此 agent 不为主机 "${p.host}" 应答；请用它的地址或 localhost 访问，或用 --allow-host NAME 启动 qprep serve`,
     agent: {
       firstRunPending: 'agent 正在启动：首次运行尚未完成',
       stale: (p) => `agent 卡住：它最近一次运行完成于 ${p.age}，超过了 ${p.intervals} × ${p.interval} 的运行间隔`,

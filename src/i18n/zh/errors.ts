@@ -15,6 +15,7 @@ export const errors: typeof en = {
   duration: (p) => `${p.flag} 需要一个时长，例如 10s、500ms 或 2m，得到的是 "${p.value}"`,
   durationUnit: (p) => `${p.flag} ${p.value}：时长需要带单位（ms、s、m、h 或 d）`,
   durationMinimum: (p) => `${p.flag} ${p.value} 短于最小值 ${p.minimum}`,
+  durationMaximum: (p) => `${p.flag} ${p.value} 超过最大值 ${p.maximum}（2^31-1 ms），定时器最多只能等待这么久`,
   outputIsAFormat: (p) => `-o ${p.value} 会写入名为 "${p.value}" 的文件：-o（--output）接受文件，-f（--format）接受格式（确要写入该文件名：-o ./${p.value}）`,
 
   didYouMean: (p) => `您是否要输入 "${p.name}"？`,

@@ -50,6 +50,10 @@ describe('Prometheus escaping (pure)', () => {
     expect(escapeHelp('a \\ b "c"\nd')).toBe('a \\\\ b "c"\\nd');
   });
 
+  it('shows the other control characters of a label value as \\xNN (a profile name from a file), which the format reads as text', () => {
+    expect(escapeLabelValue('site\u001b[31m\u0007\u009b\u202e')).toBe('site\\\\x1b[31m\\\\x07\\\\x9b\\\\u202e');
+  });
+
   it('replaces lone surrogates, which UTF-8 cannot encode', () => {
     expect(escapeLabelValue('a\uD800b 🚀')).toBe('a\uFFFDb 🚀');
   });
@@ -59,6 +63,7 @@ describe('Prometheus escaping (pure)', () => {
       fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) }), (value) => {
         const escaped = escapeLabelValue(value);
         expect(escaped).not.toContain('\n');
+        expect(escaped).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
         expect(escaped.replace(/\\[\\"n]/g, '')).not.toMatch(/["\\]/);
       }),
     );

@@ -169,6 +169,23 @@ describe('the HTTP endpoints', () => {
     expect((await get(`${base}/readyz`)).body).toMatch(/^not ready: 2 blocking checks: npu\.idle, hccn\.link \(run /);
   });
 
+  it('every one-line answer shows control characters as \\xNN: the reload error of /readyz and /agentz, an unknown ?format=', async () => {
+    const { agent, release } = scriptedAgent([new QprepError('invalid-cluster', 'invalid cluster file c.yaml: nodes: "n\u001b]0;x\u0007"')]);
+    agents.push(agent);
+    const base = await serve(agent);
+    agent.trigger('start');
+    await release();
+    agent.reloadError = 'invalid profile p.yaml: "k\u001b[2J\u009b\u202e"';
+    expect((await get(`${base}/readyz`)).body).toBe(
+      'no verdict: invalid cluster file c.yaml: nodes: "n\\x1b]0;x\\x07" (0s ago); profile reload failed, still using the previous profile: invalid profile p.yaml: "k\\x1b[2J\\x9b\\u202e"\n',
+    );
+    expect((await get(`${base}/agentz`)).body).toBe('agent misconfigured: its last run had no verdict (invalid-cluster): invalid cluster file c.yaml: nodes: "n\\x1b]0;x\\x07"\n');
+    expect(await get(`${base}/report?format=${encodeURIComponent('json\u001b[31m\r\n')}`)).toMatchObject({
+      status: 400,
+      body: 'unknown format "json\\x1b[31m\\x0d\\x0a"; formats: json, junit, prometheus, npd\n',
+    });
+  });
+
   it('renders every document of a run when it finishes, and serves them as rendered', async () => {
     const { agent, release } = scriptedAgent([NOT_READY]);
     agents.push(agent);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatListenAddress, isLoopback, parseListenAddress } from '../../../src/serve/listen.js';
 import { isStale, nextRunDelay, scheduleOf } from '../../../src/serve/policy.js';
+import { MAX_TIMER_MS } from '../../../src/util/timeout.js';
 
 describe('--listen', () => {
   it('reads IPv4, bracketed IPv6 and localhost, and knows loopback from the rest', () => {
@@ -44,6 +45,11 @@ describe('--interval and --budget', () => {
     expect(nextRunDelay(60_000, 0, () => 1)).toBe(66_000);
     expect(nextRunDelay(60_000, 10_000, () => 0.5)).toBe(50_000);
     expect(nextRunDelay(60_000, 90_000, () => 0.5)).toBe(0);
+  });
+
+  it('at the longest --interval, the jitter above it stops at the longest delay a timer holds', () => {
+    expect(nextRunDelay(MAX_TIMER_MS, 0, () => 1)).toBe(MAX_TIMER_MS);
+    expect(nextRunDelay(MAX_TIMER_MS, 0, () => 0)).toBe(Math.round(MAX_TIMER_MS * 0.9));
   });
 
   it('calls a report stale after two intervals', () => {

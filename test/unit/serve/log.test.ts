@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLogLine } from '../../../src/serve/log.js';
+import { jsonLogLine, throttledLog, type LogFields } from '../../../src/serve/log.js';
 
 describe('the JSON log line', () => {
   it('is one line: control characters in messages are escaped, undefined fields left out', () => {
@@ -12,5 +12,19 @@ describe('the JSON log line', () => {
   it('keeps numbers, arrays and objects as they are', () => {
     const parsed = JSON.parse(jsonLogLine('warn', 'state', { from: 'ready', to: 'not-ready', blocking: ['npu.idle'], summary: { pass: 1 } }, new Date(0)));
     expect(parsed).toMatchObject({ blocking: ['npu.idle'], summary: { pass: 1 } });
+  });
+});
+
+describe('a log line a client can cause at will', () => {
+  it('is written the first time, then at most once a period, with how many came since the last line', () => {
+    const lines: Array<{ event: string; fields: LogFields }> = [];
+    let now = 0;
+    const log = throttledLog({ log: (_level, event, fields = {}) => lines.push({ event, fields }) }, 'warn', 'host-refused', 60_000, () => now);
+    log({ host: 'a' });
+    for (let i = 0; i < 100; i++) log({ host: 'b' });
+    expect(lines).toEqual([{ event: 'host-refused', fields: { host: 'a', count: 1 } }]);
+    now = 60_000;
+    log({ host: 'c' });
+    expect(lines[1]).toEqual({ event: 'host-refused', fields: { host: 'c', count: 101 } });
   });
 });

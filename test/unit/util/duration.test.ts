@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, judgeDuration, parseDuration } from '../../../src/util/duration.js';
+import { formatDuration, formatExactDuration, judgeDuration, parseDuration } from '../../../src/util/duration.js';
+import { MAX_TIMER_MS } from '../../../src/util/timeout.js';
 
 describe('durations (--max-age)', () => {
   it('reads what operators write', () => {
@@ -45,5 +46,21 @@ describe('durations as every option takes them (--timeout, --interval, --budget,
   it('refuses what is shorter than the minimum of the option', () => {
     expect(judgeDuration('0.5s', 1000)).toEqual({ refused: 'too-short' });
     expect(judgeDuration('1s', 1000)).toEqual({ ms: 1000 });
+  });
+});
+
+describe('the longest duration a timer waits for', () => {
+  it('is written exactly, in a form the options take back', () => {
+    expect(formatExactDuration(MAX_TIMER_MS)).toBe('24d20h31m23s647ms');
+    expect(parseDuration(formatExactDuration(MAX_TIMER_MS))).toBe(MAX_TIMER_MS);
+    expect(formatExactDuration(90_000)).toBe('1m30s');
+    expect(formatExactDuration(0)).toBe('0ms');
+  });
+
+  it('a duration above the maximum is refused as too long, the maximum itself taken', () => {
+    expect(judgeDuration('24d20h31m23s647ms', 1, MAX_TIMER_MS)).toEqual({ ms: MAX_TIMER_MS });
+    expect(judgeDuration('24d20h31m23s648ms', 1, MAX_TIMER_MS)).toEqual({ refused: 'too-long' });
+    expect(judgeDuration('30d', 1, MAX_TIMER_MS)).toEqual({ refused: 'too-long' });
+    expect(judgeDuration('30d')).toEqual({ ms: 30 * 86_400_000 });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretName, Redactor, redactEnvValue, redactMessage, redactScript } from '../../../src/util/redact.js';
+import { Redactor, redactEnvValue, redactMessage, redactScript } from '../../../src/util/redact.js';
+import { isSecret } from '../../../src/util/secrets.js';
 
 describe('redactScript', () => {
   it('removes secret-named values, --api-key values and URL credentials, and keeps every line where it was', () => {
@@ -47,10 +48,10 @@ describe('redactScript', () => {
 describe('the redaction policy', () => {
   it('names: secret words at the end or anywhere for the strong ones; PWD is a directory', () => {
     for (const name of ['HF_TOKEN', 'hfToken', '--hf-token', '--api-key', 'MYSQL_PWD', 'PGPASSWORD', 'SESSION', 'COOKIE', 'KUBECONFIG_DATA', 'JAVA_TOOL_OPTIONS', 'AWS_SECRET_ACCESS_KEY', 'access_token', 'ALERT_WEBHOOK_URL']) {
-      expect(isSecretName(name), name).toBe(true);
+      expect(isSecret({ name, value: 'x' }), name).toBe(true);
     }
     for (const name of ['PWD', 'OLDPWD', 'PATH', 'TOKENIZERS_PARALLELISM', 'num_speculative_tokens', '--max-num-batched-tokens', 'HCCL_IF_IP', 'kv_role', '--ssl-keyfile']) {
-      expect(isSecretName(name), name).toBe(false);
+      expect(isSecret({ name, value: 'x' }), name).toBe(false);
     }
   });
 
