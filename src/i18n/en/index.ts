@@ -5,6 +5,7 @@ import { commands } from './commands.js';
 import { errors } from './errors.js';
 import { probes } from './probes.js';
 import { report } from './report.js';
+import { knowledgeProbes } from './knowledge.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
 import { launch, launchProbes } from './checks/launch.js';
@@ -20,7 +21,7 @@ export const en = {
   report,
   cli,
   errors,
-  probes: { ...probes, launch: launchProbes },
+  probes: { ...probes, launch: launchProbes, ...knowledgeProbes },
   commands,
   // every check id has its entry: a check without one does not compile
   checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch } satisfies Record<CheckId, CheckText>,

@@ -4,6 +4,7 @@ import { commands } from './commands.js';
 import { errors } from './errors.js';
 import { probes } from './probes.js';
 import { report } from './report.js';
+import { knowledgeProbes } from './knowledge.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
 import { launch, launchProbes } from './checks/launch.js';
@@ -16,7 +17,7 @@ export const zh: Catalogue = {
   report,
   cli,
   errors,
-  probes: { ...probes, launch: launchProbes },
+  probes: { ...probes, launch: launchProbes, ...knowledgeProbes },
   commands,
   checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch },
 };
