@@ -1,5 +1,5 @@
 import type { CheckContext } from '../core/types.js';
-import { en, type Catalogue } from '../i18n/en/index.js';
+import type { Catalogue } from '../i18n/en/index.js';
 import { judgeRule, releaseBasis, ruleById, ruleEvidence, type ReleaseBasis, type RuleJudgement } from '../knowledge/judge.js';
 import { describeSource } from '../knowledge/source.js';
 import { installedStack } from './stack.js';
@@ -67,9 +67,4 @@ export function rulesHere(ctx: CheckContext): Promise<RulesHere> {
     const basis = releaseBasis(installed);
     return { basis, installed, judge: (id: string) => judgeHere(basis, id) };
   });
-}
-
-/** The same tag in English: for `actual` and the evidence, which never change with the language. */
-export function englishTag(rule: RuleHere): string {
-  return rule.tag(en);
 }

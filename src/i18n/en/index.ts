@@ -8,6 +8,7 @@ import { report } from './report.js';
 import { knowledgeProbes } from './knowledge.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
+import { knowledge } from './checks/knowledge.js';
 import { launch, launchProbes } from './checks/launch.js';
 import { net } from './checks/net.js';
 import { npu } from './checks/npu.js';
@@ -24,7 +25,7 @@ export const en = {
   probes: { ...probes, launch: launchProbes, ...knowledgeProbes },
   commands,
   // every check id has its entry: a check without one does not compile
-  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch } satisfies Record<CheckId, CheckText>,
+  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch, ...knowledge } satisfies Record<CheckId, CheckText>,
 };
 
 /** The shape of a catalogue: every key and every message's parameters, as English has them. */

@@ -7,6 +7,7 @@ import { report } from './report.js';
 import { knowledgeProbes } from './knowledge.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
+import { knowledge } from './checks/knowledge.js';
 import { launch, launchProbes } from './checks/launch.js';
 import { net } from './checks/net.js';
 import { npu } from './checks/npu.js';
@@ -19,5 +20,5 @@ export const zh: Catalogue = {
   errors,
   probes: { ...probes, launch: launchProbes, ...knowledgeProbes },
   commands,
-  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch },
+  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch, ...knowledge },
 };

@@ -108,8 +108,9 @@ describe('rulesHere', () => {
     expect(torchair.level).toBe('fail');
     expect(torchair.tag(textFor('en'))).toBe('rule torchair.model-list, vllm-ascend v0.11.0rc1');
     expect(torchair.evidence).toMatchObject({ rule: 'torchair.model-list', source: 'vllm-project/vllm-ascend vllm_ascend/ascend_config.py:20 @ v0.11.0', judgedAs: 'v0.11.0rc1', installed: '0.11.0rc1', assumption: null });
-    // outside its range (from v0.17.0rc1) a rule says nothing
-    expect(here.judge('glm5.mtp-enforce-eager').level).toBeNull();
+    // outside its range a rule says nothing, or what its `outside` says
+    expect(here.judge('qwen35.prefix-caching-align').level).toBeNull();
+    expect(here.judge('glm5.mtp-enforce-eager').level).toBe('warn');
   });
 
   it('judges a source build as the newest release at or below it', async () => {
