@@ -162,3 +162,36 @@ describe('the misses of public issues, on the built CLI', () => {
     expect(human.stdout).toMatch(/^stack vllm-ascend 0\.13\.0 \(built for A3\) · transformers 4\.57\.6$/m);
   });
 });
+
+describe('qprep explain RULE', () => {
+  it('prints a rule: what it says, its verdicts, releases, every statement and report, and its source', async () => {
+    const run = await qprep(['explain', 'glm5.mtp-enforce-eager']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe('glm5.mtp-enforce-eager (a rule of knowledge/rules.json)');
+    expect(lines).toContain('  verdict: fail on the releases it applies to, warn on the others');
+    expect(lines).toContain('  releases: v0.21.0rc1 to main');
+    expect(lines).toContain('  v0.24.0rc1, v0.25.1rc1: docs/source/tutorials/models/GLM5.md');
+    expect(lines).toContain('  v0.21.0rc1: https://github.com/vllm-project/vllm-ascend/issues/10700');
+    expect(run.stdout).toMatch(/^Source:\n {2}vllm-project\/vllm-ascend docs\/source\/tutorials\/models\/GLM5\.2\.md:\d+ @ [0-9a-f]{12}\n/m);
+  });
+
+  it('-f json is the row as knowledge/ holds it; in Chinese the labels change and the data stays', async () => {
+    const json = JSON.parse((await qprep(['explain', 'w8a8.fp16-a2a3', '-f', 'json'])).stdout);
+    expect(json).toMatchObject({ file: 'knowledge/quantization.json', id: 'w8a8.fp16-a2a3', severity: 'fail', outside: 'warn', whenUnknown: 'warn', applies: { from: 'v0.17.0rc1', to: 'v0.23.0rc1' } });
+    const zh = await qprep(['explain', 'w8a8.fp16-a2a3', '--lang', 'zh']);
+    expect(zh.stdout.split('\n')[0]).toBe('w8a8.fp16-a2a3（knowledge/quantization.json 中的规则）');
+    expect(zh.stdout).toContain('  适用版本：v0.17.0rc1 至 v0.23.0rc1');
+  });
+
+  it('refuses an unknown name with the nearest check or rule, and a host option for a rule', async () => {
+    const typo = await qprep(['explain', 'glm5.mtp-enforce-eagre']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toBe('qprep: error: unknown check or rule "glm5.mtp-enforce-eagre"\nqprep: hint: did you mean "glm5.mtp-enforce-eager"?\n');
+    const check = await qprep(['explain', 'npu.supportd']);
+    expect(check.stderr).toContain('did you mean "npu.supported"?');
+    const host = await qprep(['explain', 'glm5.mtp-enforce-eager', '--snapshot', 'examples/snapshots/a2-healthy.json']);
+    expect(host.exitCode).toBe(2);
+    expect(host.stderr).toBe('qprep: error: --launch explains the memory plan of model.fit, not glm5.mtp-enforce-eager: qprep explain model.fit --launch SCRIPT\n');
+  });
+});

@@ -77,7 +77,7 @@ describe('command-line conventions', () => {
     const cases: Array<[string[], string]> = [
       [['chekc'], `qprep: error: unknown command 'chekc'\nqprep: hint: did you mean "check"?\n`],
       [['check', '--formt', 'json'], `qprep: error: unknown option '--formt'\nqprep: hint: did you mean "--format"?\n`],
-      [['explain', 'npu.helth'], 'qprep: error: unknown check "npu.helth"\nqprep: hint: did you mean "npu.health"?\n'],
+      [['explain', 'npu.helth'], 'qprep: error: unknown check or rule "npu.helth"\nqprep: hint: did you mean "npu.health"?\n'],
       [['check', '--only', 'netwrk'], 'qprep: error: --only: unknown check or category "netwrk"\nqprep: hint: did you mean "network"?\n'],
       [['check', '--profile', 'qwen3.5-397b-w8a8-a'], 'qprep: error: unknown profile "qwen3.5-397b-w8a8-a"\nqprep: hint: did you mean "qwen3.5-397b-w8a8-a3"?\n'],
       [['schema', 'reprt'], 'qprep: error: unknown document "reprt"\nqprep: hint: did you mean "report"?\n'],
