@@ -46,6 +46,8 @@ interface Scope {
   findings: Finding[];
   /** rules that apply to this launch but could not be judged, and why (English, evidence) */
   notJudged: Array<{ rule: string; reason: string }>;
+  /** rules this launch breaks on some release but not at the newest, taken with no version found */
+  assumed: Array<{ rule: string; applies: { from: string; to: string } | null }>;
 }
 
 function isObject(value: unknown): value is Json {
@@ -66,6 +68,8 @@ function forModel(rule: RuleRow, scope: Scope): boolean {
 
 function add(scope: Scope, rule: RuleHere, text: Finding['text'], fix: Finding['fix']): void {
   if (rule.level) scope.findings.push({ rule, level: rule.level, text, fix });
+  // silent only because no version was found and the newest release was assumed: said in the pass and the evidence
+  else if (rule.judgement.assumption === 'newest') scope.assumed.push({ rule: rule.judgement.rule.id, applies: rule.judgement.rule.applies });
 }
 
 /** GLM-5 with MTP: enforce_eager inside --speculative-config (or the whole server eager). */
@@ -262,10 +266,20 @@ function verdict(scope: Scope, applied: string[]): Outcome {
     judgedAs: scope.here.basis.release,
     findings: ordered.map((f) => ({ level: f.level, ...f.rule.evidence, text: f.text(english, en) })),
     notJudged: scope.notJudged,
+    assumed: scope.assumed,
   };
   if (ordered.length === 0) {
     const rules = applied.length > 0 ? summarizeList(applied, 6, scope.ctx.text.report.list) : null;
-    return pass(t.held({ rules, release: scope.here.installed ?? scope.here.basis.release, notJudged: scope.notJudged.map((n) => n.rule).join(', ') || null }), { evidence });
+    const assumed = scope.assumed.map((a) => t.assumedRule({ rule: a.rule, range: a.applies ? scope.ctx.text.probes.rules.range(a.applies) : scope.ctx.text.probes.rules.everyRelease }));
+    return pass(
+      t.held({
+        rules,
+        release: scope.here.installed ?? scope.here.basis.release,
+        notJudged: scope.notJudged.map((n) => n.rule).join(', ') || null,
+        assumed: assumed.length > 0 ? summarizeList(assumed, 3, scope.ctx.text.report.list) : null,
+      }),
+      { evidence },
+    );
   }
   const details = {
     expected: 'a launch that keeps the rules of the tutorials for its model, NPU and vllm-ascend release',
@@ -296,6 +310,7 @@ async function scopeOf(ctx: CheckContext, view: LaunchView): Promise<Scope> {
     stack: await installedStack(ctx),
     findings: [],
     notJudged: [],
+    assumed: [],
   };
 }
 

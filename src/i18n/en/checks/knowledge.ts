@@ -139,8 +139,11 @@ export const knowledge = {
       `torchair_graph_config is enabled (${p.at}) for ${p.what}, and TorchAir graph mode runs only the model types ${p.types}: vllm-ascend raises NotImplementedError at start (${p.tag})`,
     torchairUnsupportedFix: (p: { script: string; line: number }) =>
       `${p.script} line ${p.line}: "torchair_graph_config": {"enabled": false}   # the default graph mode (ACLGraph) serves this model`,
-    held: (p: { rules: string | null; release: string; notJudged: string | null }) =>
-      `${p.rules !== null ? `the launch keeps ${p.rules} (vllm-ascend ${p.release})` : `no rule of knowledge/rules.json applies to this model and NPU on vllm-ascend ${p.release}`}${p.notJudged !== null ? `; not judged: ${p.notJudged} (see the evidence)` : ''}`,
+    held: (p: { rules: string | null; release: string; notJudged: string | null; assumed: string | null }) =>
+      `${p.rules !== null ? `the launch keeps ${p.rules} (vllm-ascend ${p.release})` : `no rule of knowledge/rules.json applies to this model and NPU on vllm-ascend ${p.release}`}` +
+      `${p.notJudged !== null ? `; not judged: ${p.notJudged} (see the evidence)` : ''}` +
+      `${p.assumed !== null ? `; no vllm-ascend version found here, so judged as at the newest release, the launch breaks ${p.assumed}` : ''}`,
+    assumedRule: (p: { rule: string; range: string }) => `${p.rule} (in force on ${p.range})`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
   'model.quantization': {

@@ -109,7 +109,10 @@ export const knowledge: typeof en = {
     torchairUnsupported: (p) => `torchair_graph_config 已对 ${p.what} 启用（${p.at}），而 TorchAir 图模式只运行 model_type ${p.types}：vllm-ascend 启动时抛出 NotImplementedError（${p.tag}）`,
     torchairUnsupportedFix: (p) => `${p.script} 第 ${p.line} 行："torchair_graph_config": {"enabled": false}   # 默认图模式（ACLGraph）即可运行此模型`,
     held: (p) =>
-      `${p.rules !== null ? `启动遵守 ${p.rules}（vllm-ascend ${p.release}）` : `knowledge/rules.json 中没有规则适用于此模型和 NPU（vllm-ascend ${p.release}）`}${p.notJudged !== null ? `；未判断：${p.notJudged}（见证据）` : ''}`,
+      `${p.rules !== null ? `启动遵守 ${p.rules}（vllm-ascend ${p.release}）` : `knowledge/rules.json 中没有规则适用于此模型和 NPU（vllm-ascend ${p.release}）`}` +
+      `${p.notJudged !== null ? `；未判断：${p.notJudged}（见证据）` : ''}` +
+      `${p.assumed !== null ? `；此处未找到 vllm-ascend 版本，按最新版本判断，但此启动违反 ${p.assumed}` : ''}`,
+    assumedRule: (p) => `${p.rule}（适用于 ${p.range}）`,
     andMore: (p) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
   },
   'model.quantization': {
