@@ -97,7 +97,7 @@ function buildMismatch(ctx: CheckContext, judged: Judged, build: Build | null): 
     remediation: t.buildFix({ hardware: judged.hardware }),
     evidence: { ...evidenceOf(judged), build: { deviceType: build.deviceType, path: build.path }, ...rule.evidence },
   };
-  const message = t.buildMismatch({ deviceType: build.deviceType, path: build.path, hardware: judged.hardware, tag: rule.tag(ctx.text) });
+  const message = t.buildMismatch({ deviceType: build.family, path: build.path, hardware: judged.hardware, tag: rule.tag(ctx.text) });
   return rule.level === 'fail' ? fail(message, details) : warn(message, details);
 }
 
@@ -121,7 +121,7 @@ async function judge(ctx: CheckContext, identity: HardwareIdentity & { hardware:
       evidence,
     });
   }
-  const built = build ? t.builtFor({ deviceType: build.deviceType }) : '';
+  const built = build ? t.builtFor({ deviceType: build.family }) : '';
   const message = judged.row.status === 'experimental' ? t.experimental({ hardware: identity.hardware, release, built }) : t.supported({ hardware: identity.hardware, release, built });
   return pass(message, { evidence });
 }

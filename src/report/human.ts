@@ -182,7 +182,7 @@ function stackParts(stack: NonNullable<Report['stack']>, words: ReportText['head
   const ascend = stack.packages.vllmAscend;
   const deviceType = stack.vllmAscendBuild?.deviceType;
   const first = ascend
-    ? `vllm-ascend ${deviceType ? words.builtFor({ version: ascend.version, type: deviceType }) : ascend.version}`
+    ? `vllm-ascend ${deviceType ? words.builtFor({ version: ascend.version, type: deviceType.replace(/^_/, '') }) : ascend.version}`
     : stack.python.path
       ? words.notFound({ name: 'vllm-ascend' })
       : null;

@@ -23,7 +23,7 @@ describe('npu.supported', () => {
   it('passes a 300I Duo as experimental', async () => {
     const { outcome } = await runOn(check, node('npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt', 'v0.23.0', '_310P'));
     expect(outcome.status).toBe('pass');
-    expect(outcome.message).toBe('310P is supported, as experimental, by vllm-ascend v0.23.0, built for _310P');
+    expect(outcome.message).toBe('310P is supported, as experimental, by vllm-ascend v0.23.0, built for 310P');
   });
 
   it('fails a first-generation 910 whatever npu-smi names it (a gpustack doc capture names it xxx), with the FAQ line and the SoC guard', async () => {
