@@ -55,7 +55,7 @@ describe('the human report: problems first', () => {
     const run = await qprep(['check', '--root', root, '--only', 'npu,hccn', '--no-color'], { env: { PATH: '/nonexistent' } });
     expect(run.exitCode).toBe(1);
     expect(run.stdout.split('npu-smi not found')).toHaveLength(2);
-    expect(run.stdout).toMatch(/↳ \d+ checks could not run because of it: npu\.count, npu\.health, npu\.idle, hccn\.conf, /);
+    expect(run.stdout).toMatch(/↳ \d+ checks could not run because of it: npu\.count, npu\.health, npu\.idle, npu\.supported, hccn\.conf, /);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/npu\.smi: \d+ checks could not run/);
     const json = JSON.parse((await qprep(['check', '--root', root, '--only', 'npu,hccn', '-f', 'json'], { env: { PATH: '/nonexistent' } })).stdout);
     const byId = Object.fromEntries(json.checks.map((c: { id: string }) => [c.id, c]));
