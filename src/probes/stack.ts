@@ -128,7 +128,10 @@ export function installedStack(ctx: CheckContext): Promise<InstalledStack> {
     const { packages, found } = await packagesOf(ctx, site.sitePackages);
     if (site.python && !packages.vllmAscend) searched.push(...site.sitePackages.map((dir) => `${dir}/vllm_ascend-*.dist-info`));
     const vllmAscendBuild = await buildInfoOf(ctx, found.find((d) => d.name === STACK_PACKAGES.vllmAscend), searched);
-    const [cann, driver, firmware] = await Promise.all([cannOf(ctx, searched), driverVersionInfo(ctx), firmwareVersionInfo(ctx)]);
+    // the version files the NPU checks read too (memoized), one after the other
+    const cann = await cannOf(ctx, searched);
+    const driver = await driverVersionInfo(ctx);
+    const firmware = await firmwareVersionInfo(ctx);
     const soc = ctx.host.env().SOC_VERSION?.trim();
     return {
       python: { path: site.python, via: site.via, sitePackages: site.sitePackages },
