@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/core/runner.js';
 import { textFor } from '../../../src/i18n/index.js';
+import { RecordingHost, ReplayHost, snapshotSchema } from '../../../src/host/snapshot.js';
 import { rulesHere } from '../../../src/probes/rules.js';
 import { installedStack } from '../../../src/probes/stack.js';
 import { FakeHost, type FakeHostSpec, type FakeNode } from '../../helpers/fake-host.js';
@@ -97,6 +98,25 @@ describe('installedStack', () => {
     expect(stack.vllmAscendBuild).toBeNull();
     expect(stack.cann).toEqual({ toolkit: null, kernels: null, atb: null });
     expect(stack.image.socVersion).toBeNull();
+  });
+});
+
+describe('the stack in a snapshot', () => {
+  it('a snapshot records every file the stack reads and its replay reads the same stack, byte for byte', async () => {
+    const recorder = new RecordingHost(new FakeHost(imageHost()));
+    const live = await installedStack(createContext({ host: recorder, profile: profileWith(), timeoutMs: 1000 }));
+    const snapshot = snapshotSchema.parse(JSON.parse(JSON.stringify(await recorder.toSnapshot({ name: 'qprep', version: 'test' }))));
+    expect(Object.keys(snapshot.files)).toEqual(
+      expect.arrayContaining([
+        `${SITE}/vllm_ascend-0.11.0rc1.dist-info/METADATA`,
+        `${SITE}/vllm_ascend-0.11.0rc1.dist-info/direct_url.json`,
+        '/vllm-workspace/vllm-ascend/vllm_ascend/_build_info.py',
+        '/usr/local/Ascend/ascend-toolkit/latest/opp_kernel/version.info',
+        '/usr/local/Ascend/nnal/atb/latest/version.info',
+      ]),
+    );
+    const replayed = await installedStack(createContext({ host: new ReplayHost(snapshot, 'test.json'), profile: profileWith(), timeoutMs: 1000 }));
+    expect(JSON.stringify(replayed)).toBe(JSON.stringify(live));
   });
 });
 
