@@ -19,6 +19,7 @@ import hostShm from './host.shm.js';
 import launchDevices from './launch.devices.js';
 import launchEnv from './launch.env.js';
 import launchFlags from './launch.flags.js';
+import launchModelRules from './launch.model-rules.js';
 import launchNetwork from './launch.network.js';
 import launchPlaceholders from './launch.placeholders.js';
 import launchPorts from './launch.ports.js';
@@ -26,6 +27,8 @@ import launchScript from './launch.script.js';
 import memJemalloc from './mem.jemalloc.js';
 import modelFit from './model.fit.js';
 import modelLoadTime from './model.load-time.js';
+import modelQuantization from './model.quantization.js';
+import modelSupported from './model.supported.js';
 import modelWeights from './model.weights.js';
 import netHostNic from './net.host-nic.js';
 import netPeerPorts from './net.peer-ports.js';
@@ -40,6 +43,7 @@ import npuFirmwareVersion from './npu.firmware-version.js';
 import npuHealth from './npu.health.js';
 import npuIdle from './npu.idle.js';
 import npuSmi from './npu.smi.js';
+import npuSupported from './npu.supported.js';
 import npuTools from './npu.tools.js';
 import pythonTritonAscend from './python.triton-ascend.js';
 import schedMigrationCost from './sched.migration-cost.js';
@@ -67,6 +71,7 @@ export const catalogue: readonly Check[] = inReportOrder([
   launchDevices,
   launchEnv,
   launchFlags,
+  launchModelRules,
   launchNetwork,
   launchPlaceholders,
   launchPorts,
@@ -74,6 +79,8 @@ export const catalogue: readonly Check[] = inReportOrder([
   memJemalloc,
   modelFit,
   modelLoadTime,
+  modelQuantization,
+  modelSupported,
   modelWeights,
   netHostNic,
   netPeerPorts,
@@ -88,6 +95,7 @@ export const catalogue: readonly Check[] = inReportOrder([
   npuHealth,
   npuIdle,
   npuSmi,
+  npuSupported,
   npuTools,
   pythonTritonAscend,
   schedMigrationCost,

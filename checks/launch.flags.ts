@@ -2,7 +2,7 @@ import { fail, pass, skip, warn } from '../src/core/outcome.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
-import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
+import { integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
 import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { npuInventory } from '../src/probes/npu.js';
@@ -25,16 +25,6 @@ type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Qwen3.5 is a hybrid (Gated DeltaNet + attention) model: Mamba-style state in the KV cache.
- * Its config.json says so (model_type qwen3_5, qwen3_5_moe); without the weights, its name.
- */
-function isQwen35(model: ResolvedModel | undefined): boolean {
-  if (!model) return false;
-  if (model.identity.modelType !== null) return /^qwen3_5/.test(model.identity.modelType);
-  return /qwen3[._-]?5/i.test(model.identity.id ?? model.identity.name);
 }
 
 /** The NPU family the server will run on: npu-smi's, or the profile's when npu-smi cannot tell. */
@@ -190,17 +180,6 @@ function checkConcurrency(ctx: CheckContext, view: LaunchView, args: ServeArgs, 
 }
 
 /**
- * Whether the server captures FULL graphs, where npugraph_ex runs: not with --enforce-eager, nor
- * with cudagraph_mode PIECEWISE or NONE (graph_mode.md: "PIECEWISE: Npugraph_ex is disabled").
- */
-function fullGraph(args: ServeArgs, json: Map<string, unknown>): boolean {
-  if (booleanFlag(args, 'enforce-eager') === true) return false;
-  const compilation = json.get('compilation-config');
-  const mode = isObject(compilation) ? compilation.cudagraph_mode : undefined;
-  return !(typeof mode === 'string' && /^(PIECEWISE|NONE)$/i.test(mode));
-}
-
-/**
  * vLLM splits the attention heads over TP (ModelConfig.verify_with_parallel_config: "Total number
  * of attention heads must be divisible by tensor parallel size"), and the KV heads too, or
  * replicates them when TP is a multiple of them.
@@ -265,73 +244,11 @@ function checkQuantization(view: LaunchView, args: ServeArgs, resolved: Resolved
 }
 
 /**
- * vllm-ascend v0.11.0, vllm_ascend/ascend_config.py: TORCHAIR_MODEL_LIST = ["deepseek", "pangu",
- * "kimi_k2", "qwen"], matched as substrings of the model's hf_config.model_type; another type raises
- * NotImplementedError at start, and TorchAir with --enforce-eager raises RuntimeError. The list grew
- * over the releases (v0.9.1 deepseek only, v0.9.2rc1 + pangu, v0.10.0rc1 + kimi_k2, v0.10.1rc1 + qwen);
- * the widest is used, since the installed release is not known here. TorchAir was dropped in v0.12.0rc1.
+ * The capture sizes of the Atlas 300I Duo / 200I Pro guide; its float16 and npugraph_ex rules are
+ * launch.model-rules', judged for the installed release.
  */
-const TORCHAIR_MODEL_TYPES = ['deepseek', 'pangu', 'kimi_k2', 'qwen'] as const;
-const TORCHAIR_SOURCE = 'vllm-ascend v0.11.0 vllm_ascend/ascend_config.py, TORCHAIR_MODEL_LIST';
-
-function checkTorchair(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, resolved: ResolvedModel | undefined, problems: Problem[]): void {
-  const additional = json.get('additional-config');
-  const torchair = isObject(additional) ? additional.torchair_graph_config : undefined;
-  if (!isObject(torchair) || torchair.enabled !== true) return;
-  const flag = lastFlag(args, 'additional-config')!;
-  const line = jsonKeyLine(flag, ['torchair_graph_config', 'enabled']);
-  if (booleanFlag(args, 'enforce-eager') === true) {
-    problems.push({
-      level: 'fail',
-      text: (t) => t.torchairEager({ at: at(view, line), source: TORCHAIR_SOURCE.replace(', TORCHAIR_MODEL_LIST', '') }),
-      fix: (t) => t.torchairEagerFix({ script: view.name, line }),
-    });
-  }
-  const configType = resolved?.identity.modelType ?? undefined;
-  const model = args.model?.known ? args.model.text : undefined;
-  // without the weights, the model's name (the hub id it resolves to) stands in for its model_type: a guess, so a warning
-  const guessed = configType === undefined && model !== undefined && resolved ? resolved.identity.name.toLowerCase().replace(/-/g, '_') : undefined;
-  const type = configType?.toLowerCase() ?? guessed;
-  if (type === undefined || TORCHAIR_MODEL_TYPES.some((supported) => type.includes(supported))) return;
-  const what = (t: Text) => (configType !== undefined ? t.torchairModelType({ modelType: configType }) : t.torchairModelName({ model: model ?? '' }));
-  problems.push({
-    level: configType !== undefined ? 'fail' : 'warn',
-    text: (t) => t.torchairUnsupported({ at: at(view, line), what: what(t), types: TORCHAIR_MODEL_TYPES.join(', '), source: TORCHAIR_SOURCE }),
-    fix: (t) => t.torchairUnsupportedFix({ script: view.name, line }),
-  });
-}
-
-/** The rules of the Atlas 300I Duo / 200I Pro guide for Qwen3.5 dense. */
-function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, resolved: ResolvedModel | undefined, problems: Problem[]): void {
+function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, problems: Problem[]): void {
   const line = view.serve!.line;
-  const dtype = lastFlag(args, 'dtype');
-  if (!dtype?.value || dtype.value.text !== 'float16') {
-    problems.push({
-      // the 310P guide: "--dtype float16 must be set on Atlas 300I DUO and Atlas 200I Pro"
-      level: 'fail',
-      text: (t) => t.fp16Only({ dtype: dtype?.value ? dtype.value.text : null }),
-      fix: (t) => t.fp16Fix({ script: view.name, line: dtype?.line ?? line }),
-    });
-  }
-  const ssm = lastFlag(args, 'mamba-ssm-cache-dtype');
-  if (isQwen35(resolved) && (!ssm?.value || ssm.value.text !== 'float16')) {
-    problems.push({
-      level: 'warn',
-      text: (t) => t.ssmFp16({ dtype: ssm?.value ? ssm.value.text : null }),
-      fix: (t) => t.ssmFp16Fix({ script: view.name, line: ssm?.line ?? line }),
-    });
-  }
-  const additional = json.get('additional-config');
-  const ascendCompilation = isObject(additional) ? additional.ascend_compilation_config : undefined;
-  const npugraph = isObject(ascendCompilation) ? ascendCompilation.enable_npugraph_ex : undefined;
-  if (npugraph !== false && fullGraph(args, json)) {
-    const flag = lastFlag(args, 'additional-config');
-    problems.push({
-      level: 'warn',
-      text: (t) => t.npugraph({ given: Boolean(flag) }),
-      fix: (t) => t.npugraphFix({ script: view.name, line: flag?.line ?? line }),
-    });
-  }
   const sizes = captureSizes(json.get('compilation-config'));
   const layout = parallelism(args);
   if (sizes && layout.tp > 1 && sizes.length > 2) {
@@ -393,20 +310,6 @@ function checkGivenTwice(view: LaunchView, args: ServeArgs, problems: Problem[])
     }
     seen.set(flag.name, value);
   }
-}
-
-/** Qwen3.5 with prefix caching needs --mamba-cache-mode align. */
-function checkPrefixCaching(view: LaunchView, args: ServeArgs, resolved: ResolvedModel | undefined, problems: Problem[]): void {
-  if (!isQwen35(resolved) || booleanFlag(args, 'enable-prefix-caching') !== true) return;
-  const mode = lastFlag(args, 'mamba-cache-mode');
-  if (mode?.value?.text === 'align') return;
-  const line = lastFlag(args, 'enable-prefix-caching')!.line;
-  const hybrid = resolved!.argument.text;
-  problems.push({
-    level: 'warn',
-    text: (tt) => tt.prefixCaching({ model: hybrid }),
-    fix: (tt) => tt.prefixCachingFix({ script: view.name, line }),
-  });
 }
 
 /** With MTP, every graph capture size is a multiple of num_speculative_tokens + 1. */
@@ -477,14 +380,12 @@ export default defineCheck({
     }
     const model = await resolveModel(ctx, view);
     checkGivenTwice(view, args, problems);
-    checkPrefixCaching(view, args, model, problems);
     checkMtpCaptureSizes(view, args, json, problems);
     const npuFamily = await family(ctx);
     evidence.family = npuFamily;
-    if (npuFamily === '310p') check310p(view, args, json, model, problems);
+    if (npuFamily === '310p') check310p(view, args, json, problems);
     checkHeads(view, args, model, problems);
     checkQuantization(view, args, model, problems);
-    checkTorchair(view, args, json, model, problems);
     return verdict(ctx, serve.form, args, json, evidence, problems);
   },
 });

@@ -197,15 +197,31 @@ const DENSE = Object.fromEntries(
   }),
 );
 
-/** The Python of the vllm-ascend image: vllm on PATH, its site-packages without triton (the 310P guide). */
+/**
+ * The Python of the vllm-ascend v0.23.0 image, as its Dockerfile builds it: vllm on PATH, vllm and
+ * vllm-ascend installed editable from /vllm-workspace (direct_url.json), the device type the image
+ * was built for in vllm_ascend/_build_info.py, torch and torch_npu of that release
+ * (knowledge/releases.json), no triton (the 310P guide).
+ */
 const IMAGE_PYTHON = '/usr/local/python3.11.13';
-const imagePython = {
-  [`${IMAGE_PYTHON}/bin/vllm`]: exe(`#!${IMAGE_PYTHON}/bin/python3.11\n`),
-  [`${IMAGE_PYTHON}/bin/python3.11`]: exe('ELF'),
-  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/vllm-0.23.0.dist-info/METADATA`]: 'Name: vllm\n',
-  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/vllm_ascend-0.23.0.dist-info/METADATA`]: 'Name: vllm-ascend\n',
-  [`${IMAGE_PYTHON}/lib/python3.11/site-packages/torch_npu-2.8.0.dist-info/METADATA`]: 'Name: torch-npu\n',
-};
+const SITE = `${IMAGE_PYTHON}/lib/python3.11/site-packages`;
+const metadata = (name, version) => `Metadata-Version: 2.4\nName: ${name}\nVersion: ${version}\n\n`;
+const editable = (path) => `{"dir_info": {"editable": true}, "url": "file://${path}"}`;
+function imagePython(deviceType) {
+  return {
+    [`${IMAGE_PYTHON}/bin/vllm`]: exe(`#!${IMAGE_PYTHON}/bin/python3.11\n`),
+    [`${IMAGE_PYTHON}/bin/python3.11`]: exe('ELF'),
+    [`${SITE}/vllm-0.23.0+empty.dist-info/METADATA`]: metadata('vllm', '0.23.0+empty'),
+    [`${SITE}/vllm-0.23.0+empty.dist-info/direct_url.json`]: editable('/vllm-workspace/vllm'),
+    [`${SITE}/vllm_ascend-0.23.0.dist-info/METADATA`]: metadata('vllm_ascend', '0.23.0'),
+    [`${SITE}/vllm_ascend-0.23.0.dist-info/direct_url.json`]: editable('/vllm-workspace/vllm-ascend'),
+    '/vllm-workspace/vllm-ascend/vllm_ascend/_build_info.py': `# Auto-generated file\n__device_type__ = '${deviceType}'\n`,
+    [`${SITE}/torch-2.10.0+cpu.dist-info/METADATA`]: metadata('torch', '2.10.0+cpu'),
+    [`${SITE}/torch_npu-2.10.0.post4.dist-info/METADATA`]: metadata('torch_npu', '2.10.0.post4'),
+  };
+}
+/** SOC_VERSION as the image's Dockerfile sets it (Dockerfile: ascend910b1, Dockerfile.310p: ascend310p1) */
+const IMAGE_SOC = { A2: 'ascend910b1', _310P: 'ascend310p1' };
 
 // ---------------------------------------------------------------------------------------------
 // hccn_tool answers: each device's lines of the vendor docs' `for i in {0..7}` loop captures
@@ -470,10 +486,10 @@ const demos = [
     profile: 'qwen3.5-dense-300i-duo',
     spec: {
       identity: { hostname: 'duo-node1', arch: 'aarch64', kernel: '5.10.0-216.0.0.115.oe2203sp4.aarch64' },
-      env: { ...CONTAINER_ENV, PATH: `${IMAGE_PYTHON}/bin:${CONTAINER_ENV.PATH}` },
+      env: { ...CONTAINER_ENV, PATH: `${IMAGE_PYTHON}/bin:${CONTAINER_ENV.PATH}`, SOC_VERSION: IMAGE_SOC._310P },
       files: {
         ...baseFiles({ os: UBUNTU, memTotalKb: 527_000_000, memAvailableKb: 480_000_000 }),
-        ...imagePython,
+        ...imagePython('_310P'),
         ...modelScopeWeights('Qwen/Qwen3.5-2B', DENSE['2B']),
         ...npuDevices(8),
         ...driverFiles({ versionInfo: derived('driver-version-info-25.5.1-minimal-derived.txt'), hccnTool: false }),
@@ -555,10 +571,10 @@ demos.push({
   spec: {
     ...a2Healthy.spec,
     identity: { ...a2Healthy.spec.identity, hostname: 'a2-mp-node0' },
-    env: { ...CONTAINER_ENV, PATH: `${IMAGE_PYTHON}/bin:${CONTAINER_ENV.PATH}` },
+    env: { ...CONTAINER_ENV, PATH: `${IMAGE_PYTHON}/bin:${CONTAINER_ENV.PATH}`, SOC_VERSION: IMAGE_SOC.A2 },
     files: {
       ...a2Healthy.spec.files,
-      ...imagePython,
+      ...imagePython('A2'),
       ...modelScopeWeights('Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp', W8A8),
     },
     interfaces: hostNetwork('10.20.0.21'),

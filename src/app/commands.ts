@@ -253,14 +253,28 @@ async function explainPlan(options: CommandOptions<'explain'>): Promise<number> 
   return exitCodeFor(run.report.ready);
 }
 
+/** `qprep explain RULE`: a rule of knowledge/, as a person reads it or (-f json) as its table holds it. */
+async function explainRule(id: string, options: CommandOptions<'explain'>): Promise<number | undefined> {
+  const { findRule, formatRule } = await import('../report/rule.js');
+  const found = findRule(id);
+  if (!found) return undefined;
+  if (options.format === 'json') writeRunDocument(`${JSON.stringify({ file: found.file, ...found.rule }, null, 2)}\n`);
+  else writeRunDocument(formatRule(found, textFor(options.lang ?? 'en')));
+  return 0;
+}
+
 export async function runExplainCommand(id: string, options: CommandOptions<'explain'>): Promise<number> {
   const check = catalogue.find((c) => c.id === id);
-  if (!check) {
-    const errors = textFor(options.lang ?? 'en').errors;
-    const match = closest(id, catalogue.map((c) => c.id));
-    throw usageError(`${errors.unknownCheck({ id })}\n${match !== undefined ? errors.didYouMean({ name: match }) : errors.listShowsIds}`);
-  }
   const host = options.launch.length > 0 || options.snapshot !== undefined || options.root !== undefined;
+  if (!check) {
+    const { ruleIds } = await import('../report/rule.js');
+    if (host && ruleIds().includes(id)) throw usageError(textFor(options.lang ?? 'en').commands.explain.plan.onlyFit({ id }));
+    const explained = await explainRule(id, options);
+    if (explained !== undefined) return explained;
+    const errors = textFor(options.lang ?? 'en').errors;
+    const match = closest(id, [...catalogue.map((c) => c.id), ...ruleIds()]);
+    throw usageError(`${errors.unknownExplainable({ id })}\n${match !== undefined ? errors.didYouMean({ name: match }) : errors.listShowsIdsAndRules}`);
+  }
   if (host && id !== 'model.fit') throw usageError(textFor(options.lang ?? 'en').commands.explain.plan.onlyFit({ id }));
   if (host) return explainPlan(options);
   const loaded = await loadProfile(undefined);

@@ -21,6 +21,7 @@ import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
 import { MAX_LAUNCH_SCRIPT_BYTES, oversizedScript, type LaunchInput } from '../core/launch-input.js';
 import { launchView } from '../probes/launch.js';
+import { installedStack } from '../probes/stack.js';
 import { launchLayout } from '../probes/launch-layout.js';
 import { osRelease } from '../probes/os.js';
 import type { ClusterInfo, HostInfo, Report } from '../report/schema.js';
@@ -246,6 +247,28 @@ export interface RunHooks {
 }
 
 /** Selects, runs and judges the checks on an opened host; the readiness report. */
+/**
+ * What the report carries beside the results: the facts when NPU or HCCN checks ran (their probes
+ * are memoized, so the facts cost no extra command) and the installed stack when NPU or launch
+ * checks ran (files, most of them read by the checks that judge it). A signal stops both.
+ */
+async function gatherDocuments(
+  ctx: CheckContext,
+  checks: readonly Check[],
+  interrupted: Promise<NodeJS.Signals> | undefined,
+): Promise<{ facts: Report['facts']; stack: Report['stack']; signal?: NodeJS.Signals }> {
+  const ran = (...categories: Array<Check['category']>) => checks.some((c) => categories.includes(c.category));
+  let facts: Report['facts'];
+  if (ran('npu', 'hccn')) {
+    const built = await untilInterrupted(buildFacts(ctx, factsContributorsFor(checks)), interrupted);
+    if (!('value' in built)) return { facts, stack: undefined, signal: built.signal };
+    facts = built.value;
+  }
+  if (!ran('npu', 'launch')) return { facts, stack: undefined };
+  const read = await untilInterrupted(installedStack(ctx), interrupted);
+  return 'value' in read ? { facts, stack: read.value } : { facts, stack: undefined, signal: read.signal };
+}
+
 export async function performCheck(handle: HostHandle, loaded: LoadedProfile, options: CheckOptions, hooks: RunHooks = {}): Promise<CheckRun> {
   const catalogue = hooks.catalogue ?? defaultCatalogue;
   const started = new Date();
@@ -303,12 +326,9 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const results = 'value' in checked ? checked.value[0] : checks.map((c) => finished.get(c.id) ?? unfinishedResult(c, ctx, checked.signal, elapsed));
   const hostInfo = 'value' in checked ? checked.value[1] : (describedHost ?? (await minimalHostInfo(ctx)));
   // The NPU and HCCN probes are memoized: embedding the facts costs no extra command then.
-  let facts: Report['facts'];
-  if (!signal && checks.some((c) => c.category === 'npu' || c.category === 'hccn')) {
-    const built = await untilInterrupted(buildFacts(ctx, factsContributorsFor(checks)), hooks.interrupted);
-    if ('value' in built) facts = built.value;
-    else signal = built.signal;
-  }
+  const gathered = signal ? { facts: undefined, stack: undefined } : await gatherDocuments(ctx, checks, hooks.interrupted);
+  const { facts, stack } = gathered;
+  if ('signal' in gathered) signal = gathered.signal;
   if (!signal) hooks.onSettled?.();
   // nothing the checks started outlives the report: a probe of a check whose watchdog fired
   host.stop();
@@ -337,6 +357,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const launchReport = await launchInfo(ctx);
   if (launchReport) report.launch = launchReport;
   if (facts) report.facts = facts;
+  if (stack) report.stack = stack;
   // Every format is made from this one document: secrets are hidden here, once, for all of them.
   const redactor = redactorFor(ctx);
   const judged = signal ? markInterrupted(report, signal, unfinished) : markNothingAssessed(report);

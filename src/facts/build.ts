@@ -3,8 +3,9 @@ import { cannInstall, driverVersionInfo, firmwareVersionInfo } from '../probes/a
 import type { HostInventory } from '../host/types.js';
 import { hostInventory } from '../probes/inventory.js';
 import { npuBoard, npuInventory } from '../probes/npu.js';
+import { installedStack } from '../probes/stack.js';
 import { contributeHccnFacts } from './hccn.js';
-import type { Facts, InventoryFact } from './schema.js';
+import type { Facts, InventoryFact, StackFact } from './schema.js';
 
 /**
  * Facts are assembled by contributors, each filling its part of the document in turn (a
@@ -122,8 +123,17 @@ export const inventoryFacts = inventoryFactsWith({});
 /** Device IPs, vNIC IPs and the TLS switch into `devices`, the super pod of an A3 node. */
 export const hccnFacts: FactsContributor = { name: 'hccn', contribute: contributeHccnFacts };
 
+/** The installed stack (src/probes/stack.ts): what a launch would run on. */
+export const stackFacts: FactsContributor = {
+  name: 'stack',
+  async contribute(ctx, facts) {
+    const stack: StackFact = await installedStack(ctx);
+    facts.stack = stack;
+  },
+};
+
 /** The contributors `qprep facts` and the report use, in order. */
-export const factsContributors: FactsContributor[] = [identityFacts, npuFacts, versionFacts, hccnFacts, inventoryFacts];
+export const factsContributors: FactsContributor[] = [identityFacts, npuFacts, versionFacts, hccnFacts, inventoryFacts, stackFacts];
 
 /** The contributors of `qprep facts`, with the serial and MACs shown as its options say. */
 export function factsContributorsWith(disclosure: InventoryDisclosure): FactsContributor[] {
@@ -137,7 +147,8 @@ export function factsContributorsWith(disclosure: InventoryDisclosure): FactsCon
 export function factsContributorsFor(checks: readonly Check[]): FactsContributor[] {
   const ran = (category: Check['category']) => checks.some((c) => c.category === category);
   // the inventory (systeminformation) only when host or network checks ran, which read it
-  return factsContributors.filter((c) => (c !== hccnFacts || ran('hccn')) && (c !== inventoryFacts || ran('host') || ran('network')));
+  // the stack is the report's own field (report.stack), not repeated in its facts
+  return factsContributors.filter((c) => c !== stackFacts && (c !== hccnFacts || ran('hccn')) && (c !== inventoryFacts || ran('host') || ran('network')));
 }
 
 export async function buildFacts(ctx: CheckContext, contributors: readonly FactsContributor[] = factsContributors): Promise<Facts> {

@@ -86,6 +86,57 @@ export const inventoryFactSchema = z.object({
   unknown: z.array(z.object({ field: z.string(), reason: z.string() })).describe('fields that could not be read, and why'),
 });
 
+const packageFactSchema = z
+  .object({
+    version: z.string().describe("the Version its METADATA (or PKG-INFO) states, else the one its directory name carries"),
+    path: z.string().describe('the .dist-info or .egg-info directory'),
+    versionFrom: z.enum(['METADATA', 'PKG-INFO', 'directory name']),
+    editable: z.string().nullable().describe('the source tree of an editable install (pip install -e, as the official images install vllm and vllm-ascend), else null'),
+  })
+  .nullable();
+
+const componentFactSchema = z.object({ version: z.string(), path: z.string().describe('the file it was read from') });
+
+/**
+ * The software a launch would run on, read from files on the node (nothing imported or run):
+ * the Python the launch script runs (or the vllm first on PATH), its distributions, the device
+ * type vllm-ascend was built for, CANN and its components, driver and firmware, and what the
+ * container tells of its image. null: not found (see searched).
+ */
+export const stackFactSchema = z.object({
+  python: z.object({
+    path: z.string().nullable().describe('the interpreter the launch script (or the vllm on PATH) runs'),
+    via: z.string().describe('how it was found'),
+    sitePackages: z.array(z.string()),
+  }),
+  packages: z.object({
+    vllmAscend: packageFactSchema,
+    vllm: packageFactSchema,
+    torch: packageFactSchema,
+    torchNpu: packageFactSchema,
+    transformers: packageFactSchema,
+    tritonAscend: packageFactSchema,
+  }),
+  vllmAscendBuild: z
+    .object({ deviceType: z.string().nullable().describe("vllm_ascend/_build_info.py's __device_type__: A2, A3, _310P, A5"), path: z.string() })
+    .nullable()
+    .describe('the device type the installed vllm-ascend was built for (from v0.12.0rc1); it refuses to start on another'),
+  cann: z.object({
+    toolkit: componentFactSchema.extend({ arch: z.string().nullable() }).nullable().describe('the CANN toolkit: ascend_toolkit_install.info'),
+    kernels: componentFactSchema.extend({ build: z.string().nullable() }).nullable().describe("the kernels package: the toolkit's opp_kernel/version.info (version_dir, Version)"),
+    atb: componentFactSchema
+      .extend({ build: z.string().nullable(), setEnv: z.string().nullable().describe('nnal/atb/set_env.sh, when present') })
+      .nullable()
+      .describe("NNAL's ATB: nnal/atb/latest/version.info"),
+  }),
+  driver: componentFactSchema.nullable().describe('driver/version.info'),
+  firmware: componentFactSchema.nullable().describe('firmware/version.info'),
+  image: z
+    .object({ socVersion: z.string().nullable().describe('SOC_VERSION of the environment: the chip an official vllm-ascend image was built for') })
+    .describe('what the container tells of its image; the official images record no tag'),
+  searched: z.array(z.string()).describe('the paths that held nothing'),
+});
+
 export const factsSchema = z.object({
   schemaVersion: z.literal(1),
   hostname: z.string(),
@@ -106,6 +157,7 @@ export const factsSchema = z.object({
     cann: z.string().nullable(),
   }),
   inventory: inventoryFactSchema.optional().describe('the server model, CPUs, memory and NICs'),
+  stack: stackFactSchema.optional().describe('the installed software stack: vllm-ascend, vllm, torch, torch_npu, transformers, CANN and its components, driver, firmware'),
   problems: z
     .array(z.object({ source: z.string(), message: z.string() }))
     .describe('what could not be gathered and why (empty when everything was)'),
@@ -114,3 +166,4 @@ export const factsSchema = z.object({
 export type Facts = z.infer<typeof factsSchema>;
 export type DeviceFact = z.infer<typeof deviceFactSchema>;
 export type InventoryFact = z.infer<typeof inventoryFactSchema>;
+export type StackFact = z.infer<typeof stackFactSchema>;

@@ -1,7 +1,7 @@
 import { comparePep440, parsePep440, publicVersion } from '../util/pep440.js';
 import { hardwareTable, type HardwareFamily, type HardwareRow } from './hardware.js';
 import { modelsTable, type ModelFamilyRow } from './models.js';
-import { releasesTable } from './releases.js';
+import { releasesTable, type ReleaseRow } from './releases.js';
 import { quantizationTable, rulesTable, type RuleRow } from './rules.js';
 import { describeSource } from './source.js';
 
@@ -23,6 +23,11 @@ export type ReleaseBasis =
 
 function versions(): string[] {
   return releasesTable.rows().map((r) => r.version);
+}
+
+/** A release's row: the vLLM, CANN, torch_npu and Python it was released for. */
+export function releaseRow(version: string): ReleaseRow | undefined {
+  return releasesTable.rows().find((r) => r.version === version);
 }
 
 /** The newest release tag (main is not a release). */

@@ -145,3 +145,16 @@ export function parseCannInstallInfo(input: TextInput): CannInstallInfo {
     componentVersion: versionDir ? (plainVersion ?? null) : null,
   };
 }
+
+/** NNAL's ATB: `/usr/local/Ascend/nnal/atb/latest/version.info`, `key : value` lines. */
+export interface AtbVersionInfo {
+  /** `Ascend-cann-atb : 8.2.RC1`: the release */
+  version: string | null;
+  /** `Ascend-cann-atb Version : 8.2.RC1.B150`: the build */
+  build: string | null;
+}
+
+export function parseAtbVersionInfo(input: TextInput): AtbVersionInfo {
+  const file = parseAscendKeyValue(input);
+  return { version: fileValue(file, 'Ascend-cann-atb') ?? null, build: fileValue(file, 'Ascend-cann-atb Version') ?? null };
+}

@@ -11,7 +11,7 @@ import { mc2MaxBs, mc2Need, type Mc2Need } from './hccl-mc2.js';
 import { dtypeBytes, isHybridModel, shapeOf, type ModelShape } from './model-shape.js';
 import { configValue, resolveModel, type ResolvedModel } from './model-resolve.js';
 import { npuInventory, parseDeviceList, type NpuDevice } from './npu.js';
-import { installedDistributions, pythonSite } from './python.js';
+import { installedStack } from './stack.js';
 import { streamBudget, type StreamBudget } from './graph-streams.js';
 import { splitWeights } from './weights-split.js';
 
@@ -99,10 +99,9 @@ function usedDevices(view: LaunchView, devices: readonly NpuDevice[], perNode: n
   return candidates.slice(0, Math.max(1, perNode)).filter((d) => d.memory && d.memory.totalMB > 0);
 }
 
-async function vllmAscendVersion(ctx: CheckContext, view: LaunchView): Promise<FitPlan['vllmAscend']> {
-  const site = await pythonSite(ctx, view);
-  const found = await installedDistributions(ctx, site.sitePackages, ['vllm-ascend']);
-  const version = found[0]?.version;
+/** The installed vllm-ascend of the stack the launch runs on (src/probes/stack.ts). */
+async function vllmAscendVersion(ctx: CheckContext): Promise<FitPlan['vllmAscend']> {
+  const version = (await installedStack(ctx)).packages.vllmAscend?.version;
   return version ? { version, parsed: parseVersion(version) } : null;
 }
 
@@ -233,7 +232,7 @@ async function assemble(ctx: CheckContext, view: LaunchView): Promise<FitPlan | 
   const missing = shape ? reading.missing : reading.missing.length > 0 ? reading.missing : ['num_hidden_layers'];
   const builtinSources: Record<string, KnowledgeSource> = {};
   for (const [key, source] of Object.entries(builtin?.sources ?? {})) if (!model.config || configValue(model.config, key) === undefined) builtinSources[key] = source;
-  const vllmAscend = await vllmAscendVersion(ctx, view);
+  const vllmAscend = await vllmAscendVersion(ctx);
   const weights = weightsTerm(model, shape, layout, settings, vllmAscend?.parsed);
   const mc2 = mc2Of(shape, layout, settings);
   const activation = activationEstimate(settings.maxNumBatchedTokens, shape?.hidden ?? null);

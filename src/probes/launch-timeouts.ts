@@ -2,7 +2,8 @@ import type { CheckContext } from '../core/types.js';
 import { defaultTimeout, type LaunchTimeoutRow, type TimeoutBound } from '../knowledge/launch-timeouts.js';
 import { envDefault, fixedEngineReadyWaitMs, readsEnv } from '../parsers/vllm-source.js';
 import type { LaunchView } from './launch.js';
-import { installedDistributions, pythonSite } from './python.js';
+import { pythonSite } from './python.js';
+import { installedStack } from './stack.js';
 
 /**
  * The timeouts of a launch as a plan: for each variable, the value in force (the script's, the
@@ -54,24 +55,28 @@ interface InstalledVllm {
   coreClientPy: { path: string; text: string } | null;
 }
 
-/** The vllm package of the Python the script runs: its version and the two files that hold its timeouts. */
+/**
+ * The vllm package of the Python the script runs: its version (the installed stack's, from its
+ * METADATA) and the two files that hold its timeouts, in site-packages or, for the editable
+ * install of the official images, in its source tree (/vllm-workspace/vllm).
+ */
 function installedVllm(ctx: CheckContext, view: LaunchView): Promise<InstalledVllm> {
   return ctx.shared('launch:installed-vllm', async () => {
     const site = await pythonSite(ctx, view);
-    for (const dir of site.sitePackages) {
+    const vllm = (await installedStack(ctx)).packages.vllm;
+    const version = vllm?.version ?? null;
+    for (const dir of vllm?.editable ? [vllm.editable, ...site.sitePackages] : site.sitePackages) {
       const envs = await ctx.host.readFile(`${dir}/vllm/envs.py`);
       if (!envs.ok) continue;
       const core = await ctx.host.readFile(`${dir}/vllm/v1/engine/core_client.py`);
-      const [distribution] = await installedDistributions(ctx, [dir], ['vllm']);
       return {
-        version: distribution?.version ?? null,
+        version,
         envsPy: { path: `${dir}/vllm/envs.py`, text: envs.value },
         coreClientPy: core.ok ? { path: `${dir}/vllm/v1/engine/core_client.py`, text: core.value } : null,
       };
     }
     // a vllm whose source is not here (a wheel's files not captured): its version still says which vLLM it is
-    const [distribution] = await installedDistributions(ctx, site.sitePackages, ['vllm']);
-    return { version: distribution?.version ?? null, envsPy: null, coreClientPy: null };
+    return { version, envsPy: null, coreClientPy: null };
   });
 }
 

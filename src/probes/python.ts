@@ -1,6 +1,7 @@
 import type { CheckContext } from '../core/types.js';
 import { en } from '../i18n/en/index.js';
 import type { PythonVia } from '../i18n/types.js';
+import { parseCoreMetadata, parseDirectUrl, parseEggLink } from '../parsers/python-dist.js';
 import type { LaunchView } from './launch.js';
 
 /**
@@ -24,10 +25,21 @@ export interface PythonSite {
 }
 
 export interface Distribution {
+  /** normalized (PEP 503): vllm-ascend, torch-npu */
   name: string;
+  /** METADATA's (or PKG-INFO's) Version, else the directory name's */
   version: string;
   /** the .dist-info or .egg-info directory */
   path: string;
+  /** where the version was read */
+  versionFrom: 'METADATA' | 'PKG-INFO' | 'directory name';
+  /**
+   * the directory that holds the package's modules: the site-packages directory, or the source
+   * tree of an editable install (direct_url.json, pip install -e), as the official images install
+   * vllm and vllm-ascend under /vllm-workspace
+   */
+  location: string;
+  editable: boolean;
 }
 
 async function isExecutable(ctx: CheckContext, path: string): Promise<boolean> {
@@ -130,18 +142,61 @@ export async function pythonSite(ctx: CheckContext, view: LaunchView | undefined
   return { python, via: how ? en.probes.python.via(how) : '', how, sitePackages: await existingDirs(ctx, candidates), searched };
 }
 
-/** Distributions installed in these directories whose normalized name is one of `names` (PEP 503). */
+/** The version a distribution's metadata file states, and where its modules are (PEP 610 for an editable install). */
+async function describeDistribution(ctx: CheckContext, dir: string, entry: string, name: string, fromName: string, kind: string): Promise<Distribution> {
+  const path = `${dir}/${entry}`;
+  const file = kind === 'dist-info' ? 'METADATA' : 'PKG-INFO';
+  const read = await ctx.host.readFile(`${path}/${file}`);
+  const stated = read.ok ? parseCoreMetadata(read.value).version : null;
+  const distribution: Distribution = { name, version: stated ?? fromName, path, versionFrom: stated ? file : 'directory name', location: dir, editable: false };
+  if (kind === 'dist-info') {
+    const direct = await ctx.host.readFile(`${path}/direct_url.json`);
+    const url = direct.ok ? parseDirectUrl(direct.value) : null;
+    if (url?.editable && url.path) Object.assign(distribution, { location: url.path, editable: true });
+  }
+  return distribution;
+}
+
+/** `NAME.egg-link` of a setuptools develop install: the source tree, whose NAME.egg-info holds PKG-INFO. */
+async function eggLinked(ctx: CheckContext, dir: string, entry: string, wanted: ReadonlySet<string>): Promise<Distribution | undefined> {
+  const name = normalizedName(entry.replace(/\.egg-link$/, ''));
+  if (!wanted.has(name)) return undefined;
+  const link = await ctx.host.readFile(`${dir}/${entry}`);
+  const source = link.ok ? parseEggLink(link.value) : null;
+  if (!source) return undefined;
+  const listed = await ctx.host.readDir(source);
+  const info = listed.ok ? listed.value.find((e) => e.name.endsWith('.egg-info') && normalizedName(e.name.replace(/\.egg-info$/, '')) === name) : undefined;
+  if (!info) return undefined;
+  const read = await ctx.host.readFile(`${source}/${info.name}/PKG-INFO`);
+  const version = read.ok ? parseCoreMetadata(read.value).version : null;
+  if (!version) return undefined;
+  return { name, version, path: `${source}/${info.name}`, versionFrom: 'PKG-INFO', location: source, editable: true };
+}
+
+function normalizedName(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+/**
+ * Distributions installed in these directories whose normalized name is one of `names` (PEP 503),
+ * the first directory that has one winning, as Python's import order does. The version is the
+ * one METADATA states (a local version such as 0.11.0+empty keeps its label), read as text.
+ */
 export async function installedDistributions(ctx: CheckContext, dirs: readonly string[], names: readonly string[]): Promise<Distribution[]> {
-  const wanted = new Set(names.map((n) => n.toLowerCase().replace(/[-_.]+/g, '-')));
+  const wanted = new Set(names.map(normalizedName));
   const found: Distribution[] = [];
   for (const dir of dirs) {
     const listed = await ctx.host.readDir(dir);
     if (!listed.ok) continue;
     for (const entry of listed.value) {
       const match = /^(.+?)-([^-]+?)\.(dist-info|egg-info)$/.exec(entry.name);
-      if (!match) continue;
-      const name = match[1]!.toLowerCase().replace(/[-_.]+/g, '-');
-      if (wanted.has(name)) found.push({ name, version: match[2]!, path: `${dir}/${entry.name}` });
+      if (match) {
+        const name = normalizedName(match[1]!);
+        if (wanted.has(name)) found.push(await describeDistribution(ctx, dir, entry.name, name, match[2]!, match[3]!));
+      } else if (entry.name.endsWith('.egg-link')) {
+        const linked = await eggLinked(ctx, dir, entry.name, wanted);
+        if (linked) found.push(linked);
+      }
     }
   }
   return found;

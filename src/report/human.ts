@@ -176,6 +176,33 @@ function couldNotRun(t: ReportText, dependants: readonly CheckResult[]): string 
   return dependants.every((d) => d.status === 'error' || d.status === 'skip') ? t.couldNotRun : t.followFromIt;
 }
 
+/** "vllm-ascend 0.13.0rc1 (built for A2) · vllm 0.13.0 · torch 2.8.0 · ... · CANN 8.3.RC2 (kernels 8.3.RC2, ATB 8.3.RC2) · driver 25.2.1": what was found, in the order a launch depends on it. */
+function stackParts(stack: NonNullable<Report['stack']>, words: ReportText['header']['stackParts']): string[] {
+  const named = (name: string, fact: { version: string } | null) => (fact ? `${name} ${fact.version}` : null);
+  const ascend = stack.packages.vllmAscend;
+  const deviceType = stack.vllmAscendBuild?.deviceType;
+  const first = ascend
+    ? `vllm-ascend ${deviceType ? words.builtFor({ version: ascend.version, type: deviceType.replace(/^_/, '') }) : ascend.version}`
+    : stack.python.path
+      ? words.notFound({ name: 'vllm-ascend' })
+      : null;
+  const components = [named('kernels', stack.cann.kernels), named('ATB', stack.cann.atb)].filter((c): c is string => c !== null);
+  const toolkit = stack.cann.toolkit;
+  const cann = toolkit ? `CANN ${components.length > 0 ? words.withComponents({ version: toolkit.version, components: components.join(words.componentSeparator) }) : toolkit.version}` : null;
+  return [
+    first,
+    named('vllm', stack.packages.vllm),
+    named('torch', stack.packages.torch),
+    named('torch_npu', stack.packages.torchNpu),
+    named('transformers', stack.packages.transformers),
+    named('triton-ascend', stack.packages.tritonAscend),
+    cann,
+    named('driver', stack.driver),
+    named('firmware', stack.firmware),
+    stack.image.socVersion ? `SOC_VERSION ${stack.image.socVersion}` : null,
+  ].filter((part): part is string => part !== null);
+}
+
 function headerLines(report: Report, chalk: ChalkInstance, t: ReportText): string[] {
   const out: string[] = [];
   const host = report.host;
@@ -199,6 +226,8 @@ function headerLines(report: Report, chalk: ChalkInstance, t: ReportText): strin
     const serve = l.serve ? h.serve({ form: l.serve.form, model: l.serve.model, line: l.serve.line }) : h.noServe;
     out.push(chalk.dim(h.launch({ file: l.file === '-' ? null : l.file, recorded: l.from === 'snapshot', serve })));
   }
+  const parts = report.stack ? stackParts(report.stack, h.stackParts) : [];
+  if (parts.length > 0) out.push(chalk.dim(h.stack({ parts: parts.join(h.stackParts.partSeparator) })));
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACTIONS } from '../core/ids/actions.js';
 import { CATEGORY_IDS } from '../core/ids/categories.js';
-import { factsSchema } from '../facts/schema.js';
+import { factsSchema, stackFactSchema } from '../facts/schema.js';
 
 /**
  * The readiness report, `schemaVersion: 1`. Ansible gates on `ready` and the exit
@@ -312,6 +312,9 @@ export const fullReportSchema = z.object({
   blocking: z.array(z.string()).describe('ids of the checks that make the node not ready'),
   checks: z.array(checkResultSchema),
   facts: factsSchema.optional().describe('the `qprep facts` document of this node, present when NPU or HCCN checks ran'),
+  stack: stackFactSchema
+    .optional()
+    .describe('the installed software stack the NPU and launch checks judged (vllm-ascend, vllm, torch, torch_npu, transformers, CANN and its components, driver, firmware), present when NPU or launch checks ran'),
   cluster: clusterInfoSchema.optional().describe('present with --cluster'),
   launch: launchInfoSchema.optional().describe('present with --launch SCRIPT (or a snapshot that recorded one): the script the launch checks read'),
   leftProcesses: z

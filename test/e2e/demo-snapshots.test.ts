@@ -50,18 +50,20 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(report.facts).toMatchObject({ hostname: 'a2-node1', family: 'a2', versions: { npuSmi: '25.5.1', driver: '25.5.1', cann: '8.3.RC2' } });
   });
 
-  it("the healthy A3 (bare host): 16 dies, CANN skipped because it lives in the image, and the guide's single-node script's two real findings", async () => {
+  it("the healthy A3 (bare host): 16 dies, CANN skipped because it lives in the image, and the guide's single-node script's real finding", async () => {
     const { run, report, statuses } = await replay('a3-healthy');
     expect(run.exitCode).toBe(0);
     expect(statuses['npu.cann']).toBe('skip');
     // host.model: the demo hosts have no DMI strings, so the server model is unknown (a skip)
     expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers', 'host.model'].includes(id) && s !== 'pass')).toEqual([
       ['launch.script', 'warn'],
-      ['launch.flags', 'warn'],
+      // no vllm-ascend on the bare host: the release is unknown, prefix caching without align is named in launch.model-rules' pass
+      ['model.supported', 'skip'],
       // 133,000 tokens x 128 requests: the cache holds 11.9 of them at the full length
       ['model.fit', 'warn'],
       ['python.triton-ascend', 'skip'],
     ]);
+    expect(report.checks.find((c: { id: string }) => c.id === 'launch.model-rules').message).toMatch(/the launch breaks qwen35\.prefix-caching-align \(in force on v0\.18\.0rc1 to v0\.21\.0rc1\)$/);
     expect(report.launch).toMatchObject({ file: 'qwen3.5-397b-w8a8-a3-single-node.sh', from: 'snapshot', lines: 35, serve: { line: 18, form: 'vllm serve', model: 'Eco-Tech/Qwen3.5-397B-A17B-w8a8-mtp' } });
     expect(report.launch.serve.layout).toMatchObject({ role: null, tp: 16, dp: 1, dpLocal: 1, startRank: 0, port: 8000, maxNumSeqs: 128, kv: null });
     expect(report.facts.npus).toHaveLength(16);

@@ -96,3 +96,35 @@ export function nvmeRead(directory: string): NonNullable<FakeHostSpec['readProbe
     },
   };
 }
+
+export const IMAGE_PYTHON = '/usr/local/python3.11.13';
+export const IMAGE_SITE = `${IMAGE_PYTHON}/lib/python3.11/site-packages`;
+
+/** Core metadata as pip writes it (packaging.python.org, "Core metadata specifications"). */
+export function coreMetadata(name: string, version: string): string {
+  return `Metadata-Version: 2.4\nName: ${name}\nVersion: ${version}\nSummary: ${name}\n\n${name} ${version}\n`;
+}
+
+/**
+ * The Python of an official vllm-ascend image (its Dockerfile): vllm and vllm-ascend installed
+ * editable from /vllm-workspace (pip install -e: a dist-info with direct_url.json, PEP 610),
+ * vllm_ascend/_build_info.py naming the device type it was built for, SOC_VERSION in the
+ * environment, the interpreter first on PATH. `version` is vllm-ascend's, as `v0.20.2rc1`.
+ */
+export function imagePython(version: string, deviceType: 'A2' | 'A3' | '_310P' | 'A5', extra: Record<string, string> = {}): Pick<FakeHostSpec, 'files' | 'env'> {
+  const ascend = version.replace(/^v/, '');
+  // the SOC_VERSION default of each Dockerfile (Dockerfile, Dockerfile.a3, Dockerfile.310p, Dockerfile.a5)
+  const soc = { A2: 'ascend910b1', A3: 'ascend910_9391', _310P: 'ascend310p1', A5: 'ascend950dt_9582' }[deviceType];
+  const exe = (content: string) => ({ kind: 'file' as const, content, mode: 0o755 });
+  return {
+    env: { PATH: `${IMAGE_PYTHON}/bin:/usr/local/bin:/usr/bin:/bin`, HOME: '/root', SOC_VERSION: soc },
+    files: {
+      [`${IMAGE_PYTHON}/bin/vllm`]: exe(`#!${IMAGE_PYTHON}/bin/python3.11\n`),
+      [`${IMAGE_PYTHON}/bin/python3.11`]: exe('ELF'),
+      [`${IMAGE_SITE}/vllm_ascend-${ascend}.dist-info/METADATA`]: coreMetadata('vllm_ascend', ascend),
+      [`${IMAGE_SITE}/vllm_ascend-${ascend}.dist-info/direct_url.json`]: '{"dir_info": {"editable": true}, "url": "file:///vllm-workspace/vllm-ascend"}',
+      '/vllm-workspace/vllm-ascend/vllm_ascend/_build_info.py': `# Auto-generated file\n__device_type__ = '${deviceType}'\n`,
+      ...Object.fromEntries(Object.entries(extra).map(([name, v]) => [`${IMAGE_SITE}/${name.replace(/-/g, '_')}-${v}.dist-info/METADATA`, coreMetadata(name, v)])),
+    },
+  };
+}

@@ -18,6 +18,7 @@ Examples:
   qprep serve --interval 5m                    stay on the node: /readyz, /report and /metrics on 127.0.0.1:9105
   qprep explain cpu.governor                   what a check looks at and how to fix it
   qprep explain model.fit --launch run.sh      the memory plan per NPU, as vLLM's start-up log would print it
+  qprep explain glm5.mtp-enforce-eager         a rule of knowledge/: what it says, its releases, its sources
   qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
@@ -164,9 +165,9 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   'list --profile':
     'levels as this profile sets them; with --profiles, describe only this profile (a file resolved over the built-in it extends)',
   'explain':
-    "one check's purpose, what it reads, and how to fix it; model.fit with --launch: the memory plan of the script on this host",
+    "one check's purpose, what it reads, and how to fix it; a rule of knowledge/: its statement, releases and sources; model.fit with --launch: the memory plan of the script on this host",
   'explain <id>':
-    'check id, e.g. cpu.governor',
+    'check id, e.g. cpu.governor, or rule id of knowledge/rules.json or knowledge/quantization.json, e.g. glm5.mtp-enforce-eager',
   'version':
     'print the version (as --version does)',
   'schema':

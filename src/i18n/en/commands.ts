@@ -23,6 +23,24 @@ export const commands = {
     why: 'Why it matters:',
     reads: 'What it reads:',
     fix: 'How to fix a failure:',
+    /** qprep explain RULE: a rule of knowledge/rules.json or knowledge/quantization.json; its summary and quotes are the data's, in English */
+    rule: {
+      heading: (p: { id: string; file: string }) => `${p.id} (a rule of ${p.file})`,
+      says: 'What it says:',
+      verdict: (p: { severity: string; outside: string | null }) =>
+        `verdict: ${p.severity} on the releases it applies to${p.outside !== null ? `, ${p.outside} on the others` : ', nothing on the others'}`,
+      whenUnknown: (p: { how: 'newest' | 'in-force' | 'warn' }) =>
+        `with no vllm-ascend version found: ${p.how === 'newest' ? 'judged as at the newest release' : p.how === 'in-force' ? 'judged as if it applies' : 'a warning'}`,
+      releases: (p: { from: string | null; to: string | null }) => `releases: ${p.from === null || p.to === null ? 'every release' : p.from === p.to ? p.from : `${p.from} to ${p.to}`}`,
+      appliesTo: (p: { what: string }) => `applies to: ${p.what}`,
+      params: (p: { values: string }) => `parameters: ${p.values}`,
+      statements: 'Stated in:',
+      statedAt: (p: { refs: string; path: string }) => `${p.refs}: ${p.path}`,
+      noStatement: 'no file of a vllm-ascend release states it: its source is a public report or a vendor document',
+      reports: 'Public reports:',
+      reportAt: (p: { version: string | null; url: string }) => (p.version !== null ? `${p.version}: ${p.url}` : p.url),
+      source: 'Source:',
+    },
     /** qprep explain model.fit --launch SCRIPT: the plan, one row per figure, as vLLM's start-up log prints them */
     plan: {
       heading: (p: { script: string; model: string; status: string }) => `model.fit plan of ${p.script} (vllm serve ${p.model}): ${p.status}`,

@@ -31,6 +31,9 @@ export const errors = {
   didYouMean: (p: { name: string }) => `did you mean "${p.name}"?`,
   seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
   unknownCheck: (p: { id: string }) => `unknown check "${p.id}"`,
+  /** qprep explain ID: neither a check nor a rule of knowledge/ */
+  unknownExplainable: (p: { id: string }) => `unknown check or rule "${p.id}"`,
+  listShowsIdsAndRules: 'qprep list shows every check id; the rules are in knowledge/rules.json and knowledge/quantization.json',
   listShowsIds: 'qprep list shows every check id',
   unknownProfile: (p: { name: string }) => `unknown profile "${p.name}"`,
   listShowsProfiles: 'qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)',

@@ -5,8 +5,10 @@ import { commands } from './commands.js';
 import { errors } from './errors.js';
 import { probes } from './probes.js';
 import { report } from './report.js';
+import { knowledgeProbes } from './knowledge.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
+import { knowledge } from './checks/knowledge.js';
 import { launch, launchProbes } from './checks/launch.js';
 import { net } from './checks/net.js';
 import { npu } from './checks/npu.js';
@@ -20,10 +22,10 @@ export const en = {
   report,
   cli,
   errors,
-  probes: { ...probes, launch: launchProbes },
+  probes: { ...probes, launch: launchProbes, ...knowledgeProbes },
   commands,
   // every check id has its entry: a check without one does not compile
-  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch } satisfies Record<CheckId, CheckText>,
+  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch, ...knowledge } satisfies Record<CheckId, CheckText>,
 };
 
 /** The shape of a catalogue: every key and every message's parameters, as English has them. */

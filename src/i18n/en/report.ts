@@ -77,6 +77,15 @@ export const report = {
     noServe: 'no vLLM server command',
     launch: (p: { file: string | null; recorded: boolean; serve: string }) =>
       `launch script ${p.file === null ? 'from stdin' : p.file}${p.recorded ? ' (recorded in the snapshot)' : ''}: ${p.serve}`,
+    /** the installed stack (report.stack): product names and versions as read, joined by partSeparator */
+    stack: (p: { parts: string }) => `stack ${p.parts}`,
+    stackParts: {
+      partSeparator: ' · ',
+      builtFor: (p: { version: string; type: string }) => `${p.version} (built for ${p.type})`,
+      notFound: (p: { name: string }) => `${p.name} not found`,
+      withComponents: (p: { version: string; components: string }) => `${p.version} (${p.components})`,
+      componentSeparator: ', ',
+    },
   },
   summary: (p: { checks: number; counts: string; duration: string }) => `${plural(p.checks, 'check')}: ${p.counts} · ${p.duration}`,
   summaryCount: (p: { count: number; status: string }) => `${p.count} ${p.status}`,

@@ -21,6 +21,8 @@ export const errors: typeof en = {
   didYouMean: (p) => `您是否要输入 "${p.name}"？`,
   seeHelp: '运行 "qprep --help"（或 "qprep COMMAND --help"）查看用法',
   unknownCheck: (p) => `未知的检查 "${p.id}"`,
+  unknownExplainable: (p) => `未知的检查或规则 "${p.id}"`,
+  listShowsIdsAndRules: 'qprep list 列出所有检查 id；规则见 knowledge/rules.json 和 knowledge/quantization.json',
   listShowsIds: 'qprep list 列出所有检查 id',
   unknownProfile: (p) => `未知的 profile "${p.name}"`,
   listShowsProfiles: 'qprep list --profiles 列出内置 profile（也可以给出 YAML/JSON 文件）',

@@ -4,8 +4,10 @@ import { commands } from './commands.js';
 import { errors } from './errors.js';
 import { probes } from './probes.js';
 import { report } from './report.js';
+import { knowledgeProbes } from './knowledge.js';
 import { hccn } from './checks/hccn.js';
 import { host } from './checks/host.js';
+import { knowledge } from './checks/knowledge.js';
 import { launch, launchProbes } from './checks/launch.js';
 import { net } from './checks/net.js';
 import { npu } from './checks/npu.js';
@@ -16,7 +18,7 @@ export const zh: Catalogue = {
   report,
   cli,
   errors,
-  probes: { ...probes, launch: launchProbes },
+  probes: { ...probes, launch: launchProbes, ...knowledgeProbes },
   commands,
-  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch },
+  checks: { ...tuning, ...host, ...net, ...npu, ...hccn, ...launch, ...knowledge },
 };

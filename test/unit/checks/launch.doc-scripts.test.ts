@@ -154,19 +154,19 @@ describe('model- and hardware-aware rules on the tutorials’ scripts', () => {
     });
   });
 
-  it('310P: --dtype float16 is required (Qwen3.5-Dense.md: "must be set"), its absence is a fail', async () => {
+  it('310P: --dtype float16 is required (Qwen3.5-Dense.md: "must be set"), its absence is a fail of launch.model-rules', async () => {
     const script = edited(guideScript('qwen3.5-2b-310p.sh'), [['--dtype float16 \\\n', '']]);
     const results = await findings(duo(), script);
-    expect(results['launch.flags']!.status).toBe('fail');
-    expect(results['launch.flags']!.message).toMatch(/^310P supports only FP16, and --dtype is not set/);
+    expect(results['launch.model-rules']!.status).toBe('fail');
+    expect(results['launch.model-rules']!.message).toMatch(/^the 310P runs float16 only, and --dtype is not set .*\(rule 310p\.dtype-float16; /);
     const published = await findings(duo(), guideScript('qwen3.5-2b-310p.sh'));
-    expect(published['launch.flags']!.status).toBe('pass');
+    expect(published['launch.model-rules']!.status).toBe('pass');
   });
 
   it('enable_npugraph_ex matters only in FULL graphs: Gemma4.md with --enforce-eager on a 300I Duo gets the dtype fail, no npugraph_ex warning', async () => {
     const results = await findings(duo(), guideScript('gemma4-eager.sh'));
-    expect(results['launch.flags']!.message).toBe('310P supports only FP16, and --dtype is not set (bfloat16 models load as bfloat16)');
-    expect(results['launch.flags']!.remediation).not.toMatch(/npugraph/);
+    expect(results['launch.model-rules']!.message).toMatch(/^the 310P runs float16 only, and --dtype is not set \(a bfloat16 model loads as bfloat16\) \(rule 310p\.dtype-float16; /);
+    expect(results['launch.model-rules']!.remediation).not.toMatch(/npugraph/);
   });
 
   it('TP must divide the attention heads: Qwen3-235B-A22B (64 heads, 4 KV heads, from the table) with TP 6 fails, TP 8 passes', async () => {

@@ -157,6 +157,20 @@ describe('model.load-time', () => {
     expect(fixed.outcome.evidence).toMatchObject({ timeoutHonoured: false, vllm: { version: '0.13.0', envsPy: `${site}/vllm/envs.py` } });
   });
 
+  it("reads the default from the source tree of an editable vLLM, as the official images install it (/vllm-workspace/vllm)", async () => {
+    const site = '/usr/local/lib/python3.11/site-packages';
+    const files = {
+      '/usr/local/bin/vllm': { kind: 'file', content: '#!/usr/local/bin/python3.11\n', mode: 0o755 },
+      '/usr/local/bin/python3.11': { kind: 'file', content: 'ELF', mode: 0o755 },
+      [`${site}/vllm-0.11.0+empty.dist-info/METADATA`]: 'Metadata-Version: 2.4\nName: vllm\nVersion: 0.11.0+empty\n',
+      [`${site}/vllm-0.11.0+empty.dist-info/direct_url.json`]: '{"dir_info": {"editable": true}, "url": "file:///vllm-workspace/vllm"}',
+      '/vllm-workspace/vllm/vllm/envs.py': '"VLLM_ENGINE_READY_TIMEOUT_S": lambda: int(\n  os.environ.get("VLLM_ENGINE_READY_TIMEOUT_S", "1200")\n),',
+    } satisfies Record<string, FakeNode>;
+    const { outcome } = await runOn(check, host({ files }), {}, { launch: script() });
+    expect(outcome.message).toContain('VLLM_ENGINE_READY_TIMEOUT_S 1200 s (the default of vLLM 0.11.0+empty)');
+    expect(outcome.evidence).toMatchObject({ vllm: { version: '0.11.0+empty', envsPy: '/vllm-workspace/vllm/vllm/envs.py' } });
+  });
+
   it('skips with --no-io-probe and reads nothing; a replay without the figure is an error', async () => {
     const off = await runOn(check, host(), {}, { launch: script(), ioProbe: false });
     expect(off.outcome).toMatchObject({ status: 'skip', message: 'the I/O probe is off (--no-io-probe): the load of 40.0 GiB of weights is not timed' });

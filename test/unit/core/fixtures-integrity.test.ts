@@ -27,3 +27,15 @@ describe('launch-script fixtures', () => {
     }
   });
 });
+
+describe('public-issue fixtures', () => {
+  it('are byte-for-byte the text of the issues they were copied from (checksums recorded at copy time)', () => {
+    const lines = readFileSync(new URL('issues.sha256', dir), 'utf8').trim().split('\n');
+    expect(lines.length).toBe(readdirSync(new URL('issues/', dir)).length);
+    for (const line of lines) {
+      const [sum, name] = line.split(/\s+/);
+      const actual = createHash('sha256').update(readFileSync(new URL(`issues/${name}`, dir))).digest('hex');
+      expect(actual, name).toBe(sum);
+    }
+  });
+});

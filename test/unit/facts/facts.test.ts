@@ -9,6 +9,7 @@ import { FakeHost, type FakeHostSpec } from '../../helpers/fake-host.js';
 import { ascendFixture } from '../../helpers/fixtures.js';
 import { NPU_SMI, npuHost } from '../../helpers/npu-host.js';
 import { profileWith } from '../../helpers/run-check.js';
+import { imagePython } from '../../helpers/launch.js';
 
 function contextOn(spec: FakeHostSpec) {
   const host = new FakeHost(spec);
@@ -62,6 +63,18 @@ describe('qprep facts', () => {
     });
     // no -t board: the firmware came from its version.info
     expect(host.calls).toEqual([[NPU_SMI, 'info']]);
+  });
+
+  it('qprep facts carries the installed stack; a report\'s facts leave it to the report\'s own stack field', async () => {
+    const image = imagePython('v0.23.0', 'A3', { transformers: '5.2.0' });
+    const { ctx } = contextOn({ ...npuHost({ info: ascendFixture('npu-smi-info-a3-16chip-vllm-ascend-5784.txt'), env: image.env, files: image.files }), interfaces: INTERFACES });
+    const facts = await buildFacts(ctx, factsContributors);
+    expect(factsSchema.parse(facts)).toEqual(facts);
+    expect(facts.stack?.packages.vllmAscend).toMatchObject({ version: '0.23.0', editable: '/vllm-workspace/vllm-ascend' });
+    expect(facts.stack?.packages.transformers?.version).toBe('5.2.0');
+    expect(facts.stack?.vllmAscendBuild?.deviceType).toBe('A3');
+    expect(facts.stack?.image.socVersion).toBe('ascend910_9391');
+    expect(factsContributorsFor([npuSmi]).map((c) => c.name)).not.toContain('stack');
   });
 
   it('processes are carried with their pid, name and memory', async () => {

@@ -67,11 +67,14 @@ describe('the release a run is judged for', () => {
     expect(judgeRule(fp16, releaseBasis(null))).toMatchObject({ verdict: 'warn', assumption: 'warn' });
   });
 
-  it('the GLM-5 MTP rule reaches back to the releases its failures were reported on', () => {
+  it('the GLM-5 MTP rule reaches back to the release its failure was reported on, and warns before it', () => {
     const rule = ruleById('glm5.mtp-enforce-eager');
-    expect(rule.applies).toEqual({ from: 'v0.17.0rc1', to: 'main' });
+    // stated from v0.23.0rc1; vllm-project/vllm-ascend#10700 shows the crash on v0.21.0rc1
+    expect(rule.applies).toEqual({ from: 'v0.21.0rc1', to: 'main' });
     expect(rule.statedIn.some((s) => s.refs.includes('v0.23.0') && s.quote.includes('`enforce_eager: true` is required because GLM-5'))).toBe(true);
     expect(judgeRule(rule, releaseBasis('0.21.0rc1')).verdict).toBe('fail');
+    // the tutorials of v0.17.0rc1 to v0.22.1rc1 ran MTP without it: a warning there, not a failure
+    expect(judgeRule(rule, releaseBasis('0.18.0')).verdict).toBe('warn');
   });
 });
 

@@ -32,6 +32,28 @@ describe('the human report with launch checks', () => {
     expect(replayed.split('\n')[2]).toBe('launch script from stdin (recorded in the snapshot): no vLLM server command');
   });
 
+  it('names the installed stack it judged, in the order a launch depends on it; what was not found is left out, vllm-ascend said missing', () => {
+    const fact = (version: string) => ({ version, path: `/x/${version}`, versionFrom: 'METADATA' as const, editable: null });
+    const stack: NonNullable<Report['stack']> = {
+      python: { path: '/usr/local/python3.11.13/bin/python3.11', via: 'the #! line of /usr/local/python3.11.13/bin/vllm', sitePackages: [] },
+      packages: { vllmAscend: fact('0.13.0'), vllm: fact('0.13.0+empty'), torch: fact('2.8.0+cpu'), torchNpu: fact('2.8.0.post2'), transformers: fact('4.57.6'), tritonAscend: null },
+      vllmAscendBuild: { deviceType: 'A3', path: '/vllm-workspace/vllm-ascend/vllm_ascend/_build_info.py' },
+      cann: { toolkit: { version: '8.5.0', path: 'a', arch: 'aarch64' }, kernels: { version: '8.5.0', build: null, path: 'b' }, atb: { version: '8.5.0', build: null, path: 'c', setEnv: null } },
+      driver: { version: '25.2.3', path: 'd' },
+      firmware: null,
+      image: { socVersion: 'ascend910_9391' },
+      searched: [],
+    };
+    const text = formatHuman({ ...base, stack }, { color: false });
+    expect(text.split('\n')[2]).toBe(
+      'stack vllm-ascend 0.13.0 (built for A3) · vllm 0.13.0+empty · torch 2.8.0+cpu · torch_npu 2.8.0.post2 · transformers 4.57.6 · CANN 8.5.0 (kernels 8.5.0, ATB 8.5.0) · driver 25.2.3 · SOC_VERSION ascend910_9391',
+    );
+    const missing = { ...stack, packages: { ...stack.packages, vllmAscend: null }, vllmAscendBuild: null };
+    expect(formatHuman({ ...base, lang: 'zh', stack: missing }, { color: false }).split('\n')[2]).toMatch(/^软件栈 未找到 vllm-ascend · vllm 0\.13\.0\+empty · /);
+    const nothing = { ...missing, python: { ...stack.python, path: null }, packages: { vllmAscend: null, vllm: null, torch: null, torchNpu: null, transformers: null, tritonAscend: null }, cann: { toolkit: null, kernels: null, atb: null }, driver: null, image: { socVersion: null } };
+    expect(formatHuman({ ...base, stack: nothing }, { color: false }).split('\n')[2]).toBe('');
+  });
+
   it('prints the fix shared by consecutive skips once', () => {
     const fix = 'qprep check --launch /path/to/run.sh';
     const text = formatHuman({ ...base, checks: [skipped('launch.script', fix), skipped('launch.network', fix), skipped('model.weights', 'other fix')] }, { color: false, detail: 'all' });

@@ -240,22 +240,18 @@ export const launch = {
       'vLLM refuses a JSON flag that does not parse; a Mooncake kv_connector_extra_config whose prefill/decode sizes ' +
       'disagree with the instance breaks the KV transfer; a node serves ranks --data-parallel-start-rank .. + ' +
       '--data-parallel-size-local - 1 of --data-parallel-size, so those must fit (qprep aggregate checks the nodes ' +
-      'together); on Atlas 300I Duo / 200I Pro the guide requires --dtype float16, a float16 Mamba SSM cache, ' +
-      'enable_npugraph_ex false and at most two capture sizes with TP > 1; prefix caching on the hybrid Qwen3.5 models ' +
-      'needs --mamba-cache-mode align; with MTP the capture sizes should be multiples of num_speculative_tokens + 1; ' +
+      'together); on Atlas 300I Duo / 200I Pro the guide allows at most two capture sizes with TP > 1; ' +
+      'with MTP the capture sizes should be multiples of num_speculative_tokens + 1; ' +
       '--max-num-seqs x --data-parallel-size below the expected concurrency (profile deployment.expectedConcurrency) ' +
       'queues requests; a script whose kv_role is not the role the profile gives this node is the wrong script. ' +
       'Sizes that come from the caller ($1..$7 of a template such as examples/external_online_dp/run_dp_template.sh) are ' +
-      'named once and nothing is derived from them. --dtype float16 is required on 310P ("must be set on Atlas 300I DUO ' +
-      'and Atlas 200I Pro", tutorials/models/Qwen3.5-Dense.md); enable_npugraph_ex matters only in FULL graph modes ' +
-      '(user_guide/feature_guide/graph_mode.md: PIECEWISE disables it, --enforce-eager captures nothing). ' +
+      'named once and nothing is derived from them. ' +
       '--tensor-parallel-size must divide the attention heads and fit the KV heads (vLLM ModelConfig.' +
       'verify_with_parallel_config), read from the weights\' config.json or, without them, from a table of the ' +
       'tutorials\' models (src/data/model-heads.ts, from each model\'s config.json on Hugging Face). msModelSlim ' +
       'weights (quant_model_description.json) need --quantization ascend (user_guide/feature_guide/quantization.md). ' +
-      'torchair_graph_config enabled for a model_type outside deepseek, pangu, kimi_k2, qwen, or with --enforce-eager, ' +
-      'stops vllm-ascend at start (vllm-ascend v0.11.0 vllm_ascend/ascend_config.py: TORCHAIR_MODEL_LIST and ' +
-      'check_ascend_config); from the weights\' config.json a fail, from the model\'s name only a warning.',
+      'The rules of a model or an NPU by release (310P float16 and npugraph_ex, Qwen3.5 prefix caching, TorchAir) are ' +
+      'launch.model-rules\'.',
     reads: ['the --launch script (never executed)', 'npu-smi info (the NPU family)'],
     fix: 'Change the flag on the line the check names, as it prints it.',
     noServer: (p: { script: string }) => `${p.script} starts no vLLM server: no flag to check (launch.script says why)`,
@@ -310,24 +306,6 @@ export const launch = {
       `${p.model} looks W8A8/W4A8-quantized and the server has no --quantization ascend: msModelSlim weights need it (LLM-Compressor weights do not); the weights are not on this host to tell`,
     looksQuantizedFix: (p: { script: string; line: number }) =>
       `${p.script} line ${p.line}: --quantization ascend   # if the weights come from msModelSlim (they carry quant_model_description.json)`,
-    torchairEager: (p: { at: string; source: string }) =>
-      `torchair_graph_config is enabled (${p.at}) together with --enforce-eager: vllm-ascend refuses to start ("Can't enable graph mode and eager mode at the same time", ${p.source})`,
-    torchairEagerFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: "torchair_graph_config": {"enabled": false}   # or remove --enforce-eager`,
-    torchairModelType: (p: { modelType: string }) => `model_type ${p.modelType} (the weights' config.json)`,
-    torchairModelName: (p: { model: string }) => `${p.model} (by its name; the weights are not on this host to tell its model_type)`,
-    torchairUnsupported: (p: { at: string; what: string; types: string; source: string }) =>
-      `torchair_graph_config is enabled (${p.at}) for ${p.what}, and TorchAir graph mode supports only the model types ${p.types} (${p.source}): vllm-ascend raises NotImplementedError at start`,
-    torchairUnsupportedFix: (p: { script: string; line: number }) =>
-      `${p.script} line ${p.line}: "torchair_graph_config": {"enabled": false}   # the default graph mode (ACLGraph) serves this model`,
-    fp16Only: (p: { dtype: string | null }) =>
-      `310P supports only FP16, and ${p.dtype !== null ? `--dtype is ${p.dtype}` : '--dtype is not set (bfloat16 models load as bfloat16)'}`,
-    fp16Fix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: --dtype float16`,
-    ssmFp16: (p: { dtype: string | null }) =>
-      `310P supports only a float16 Mamba SSM cache for Qwen3.5, and ${p.dtype !== null ? `--mamba-ssm-cache-dtype is ${p.dtype}` : '--mamba-ssm-cache-dtype is not set'}`,
-    ssmFp16Fix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: --mamba-ssm-cache-dtype float16`,
-    npugraph: (p: { given: boolean }) => `310P does not support enable_npugraph_ex, and --additional-config ${p.given ? 'does not set it to false' : 'is not given'}`,
-    npugraphFix: (p: { script: string; line: number }) =>
-      `${p.script} line ${p.line}: --additional-config '{"ascend_compilation_config": {"enable_npugraph_ex": false}}'`,
     captureSizes310p: (p: { tp: number; count: number; sizes: string }) =>
       `with TP ${p.tp} on 310P the hardware event ids allow at most two cudagraph capture sizes; --compilation-config lists ${p.count} (${p.sizes})`,
     captureSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} line ${p.line}: "cudagraph_capture_sizes": [${p.sizes}]`,
@@ -346,9 +324,6 @@ export const launch = {
     givenTwice: (p: { flag: string; before: string; after: string; line: number }) =>
       `--${p.flag} is given twice with different values (${p.before}, then ${p.after} at line ${p.line}): vllm keeps the last`,
     givenTwiceFix: (p: { script: string; flag: string }) => `${p.script}: keep one --${p.flag}`,
-    prefixCaching: (p: { model: string }) => `--enable-prefix-caching on ${p.model} (a hybrid Mamba-style model) without --mamba-cache-mode align`,
-    prefixCachingFix: (p: { script: string; line: number }) =>
-      `${p.script} line ${p.line}: --enable-prefix-caching --mamba-cache-mode align   # or --no-enable-prefix-caching`,
     mtpSizes: (p: { tokens: number; step: number; odd: number[] }) =>
       `with MTP (num_speculative_tokens ${p.tokens}) capture sizes should be multiples of ${p.step}; ${p.odd.join(', ')} ${p.odd.length === 1 ? 'is' : 'are'} not`,
     mtpSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} line ${p.line}: "cudagraph_capture_sizes": [${p.sizes}]`,

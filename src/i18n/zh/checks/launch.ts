@@ -224,18 +224,14 @@ export const launch: typeof en = {
     why:
       'vLLM 拒绝无法解析的 JSON 参数；Mooncake 的 kv_connector_extra_config 中 prefill/decode 的规模与实例不符时，KV 传输会中断；' +
       '一个节点服务 --data-parallel-size 中的第 --data-parallel-start-rank 到 --data-parallel-start-rank + --data-parallel-size-local - 1 个 rank，' +
-      '这些值必须相符（qprep aggregate 对所有节点一并检查）；在 Atlas 300I Duo / 200I Pro 上，指南要求 --dtype float16、float16 的 Mamba SSM 缓存、' +
-      'enable_npugraph_ex 为 false，且 TP > 1 时最多两个捕获尺寸；混合结构的 Qwen3.5 模型开启前缀缓存需要 --mamba-cache-mode align；' +
+      '这些值必须相符（qprep aggregate 对所有节点一并检查）；在 Atlas 300I Duo / 200I Pro 上，指南要求 TP > 1 时最多两个捕获尺寸；' +
       '使用 MTP 时捕获尺寸应为 num_speculative_tokens + 1 的倍数；--max-num-seqs x --data-parallel-size 低于预期并发' +
       '（profile 的 deployment.expectedConcurrency）时请求会排队；kv_role 与 profile 为本节点指定的角色不符的脚本是错误的脚本。' +
       '来自调用方的规模（例如 examples/external_online_dp/run_dp_template.sh 这类模板的 $1..$7）只列出一次，不据此推导任何结论。' +
-      '310P 上必须设置 --dtype float16（"must be set on Atlas 300I DUO and Atlas 200I Pro"，tutorials/models/Qwen3.5-Dense.md）；' +
-      'enable_npugraph_ex 只在 FULL 图模式下起作用（user_guide/feature_guide/graph_mode.md：PIECEWISE 会禁用它，--enforce-eager 不捕获任何图）。' +
       '--tensor-parallel-size 必须整除注意力头数并与 KV 头数相符（vLLM ModelConfig.verify_with_parallel_config），头数读自权重的 config.json，' +
       '没有权重时读自教程模型的表格（src/data/model-heads.ts，取自各模型在 Hugging Face 上的 config.json）。msModelSlim 量化的权重' +
       '（带 quant_model_description.json）需要 --quantization ascend（user_guide/feature_guide/quantization.md）。' +
-      '对 deepseek、pangu、kimi_k2、qwen 以外的 model_type 启用 torchair_graph_config，或与 --enforce-eager 同时使用，vllm-ascend 会在启动时停止' +
-      '（vllm-ascend v0.11.0 vllm_ascend/ascend_config.py：TORCHAIR_MODEL_LIST 和 check_ascend_config）；依据权重的 config.json 判为失败，仅依据模型名称判为警告。',
+      '按版本判断的模型与 NPU 规则（310P 的 float16 与 npugraph_ex、Qwen3.5 的前缀缓存、TorchAir）由 launch.model-rules 检查。',
     reads: ['--launch 脚本（不执行）', 'npu-smi info（NPU 型号系列）'],
     fix: '按检查给出的写法，修改它指出的那一行上的参数。',
     noServer: (p: { script: string }) => `${p.script} 没有启动 vLLM 服务：没有可检查的参数（原因见 launch.script）`,
@@ -289,24 +285,6 @@ export const launch: typeof en = {
       `${p.model} 看起来是 W8A8/W4A8 量化模型，而服务没有 --quantization ascend：msModelSlim 的权重需要它（LLM-Compressor 的权重不需要）；本主机上没有权重，无法确定`,
     looksQuantizedFix: (p: { script: string; line: number }) =>
       `${p.script} 第 ${p.line} 行：--quantization ascend   # 如果权重来自 msModelSlim（带有 quant_model_description.json）`,
-    torchairEager: (p: { at: string; source: string }) =>
-      `torchair_graph_config 已启用（${p.at}），同时使用了 --enforce-eager：vllm-ascend 拒绝启动（"Can't enable graph mode and eager mode at the same time"，${p.source}）`,
-    torchairEagerFix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行："torchair_graph_config": {"enabled": false}   # 或去掉 --enforce-eager`,
-    torchairModelType: (p: { modelType: string }) => `model_type ${p.modelType}（权重的 config.json）`,
-    torchairModelName: (p: { model: string }) => `${p.model}（依据名称判断；本主机上没有权重，无法得知其 model_type）`,
-    torchairUnsupported: (p: { at: string; what: string; types: string; source: string }) =>
-      `torchair_graph_config 已对 ${p.what} 启用（${p.at}），而 TorchAir 图模式只支持 model_type ${p.types}（${p.source}）：vllm-ascend 启动时抛出 NotImplementedError`,
-    torchairUnsupportedFix: (p: { script: string; line: number }) =>
-      `${p.script} 第 ${p.line} 行："torchair_graph_config": {"enabled": false}   # 默认图模式（ACLGraph）即可运行此模型`,
-    fp16Only: (p: { dtype: string | null }) =>
-      `310P 只支持 FP16，而${p.dtype !== null ? ` --dtype 为 ${p.dtype}` : '未设置 --dtype（bfloat16 模型会以 bfloat16 加载）'}`,
-    fp16Fix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--dtype float16`,
-    ssmFp16: (p: { dtype: string | null }) =>
-      `310P 上 Qwen3.5 的 Mamba SSM 缓存只支持 float16，而${p.dtype !== null ? ` --mamba-ssm-cache-dtype 为 ${p.dtype}` : '未设置 --mamba-ssm-cache-dtype'}`,
-    ssmFp16Fix: (p: { script: string; line: number }) => `${p.script} 第 ${p.line} 行：--mamba-ssm-cache-dtype float16`,
-    npugraph: (p: { given: boolean }) => `310P 不支持 enable_npugraph_ex，而${p.given ? ' --additional-config 没有把它设为 false' : '未给出 --additional-config'}`,
-    npugraphFix: (p: { script: string; line: number }) =>
-      `${p.script} 第 ${p.line} 行：--additional-config '{"ascend_compilation_config": {"enable_npugraph_ex": false}}'`,
     captureSizes310p: (p: { tp: number; count: number; sizes: string }) =>
       `310P 上 TP ${p.tp} 时，硬件事件 ID 最多允许两个 cudagraph 捕获尺寸；--compilation-config 列出了 ${p.count} 个（${p.sizes}）`,
     captureSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
@@ -325,9 +303,6 @@ export const launch: typeof en = {
     givenTwice: (p: { flag: string; before: string; after: string; line: number }) =>
       `--${p.flag} 出现两次且值不同（${p.before}，之后第 ${p.line} 行为 ${p.after}）：vllm 以最后一个为准`,
     givenTwiceFix: (p: { script: string; flag: string }) => `${p.script}：只保留一个 --${p.flag}`,
-    prefixCaching: (p: { model: string }) => `${p.model}（混合 Mamba 结构模型）使用了 --enable-prefix-caching，但没有 --mamba-cache-mode align`,
-    prefixCachingFix: (p: { script: string; line: number }) =>
-      `${p.script} 第 ${p.line} 行：--enable-prefix-caching --mamba-cache-mode align   # 或 --no-enable-prefix-caching`,
     mtpSizes: (p: { tokens: number; step: number; odd: number[] }) =>
       `使用 MTP（num_speculative_tokens ${p.tokens}）时捕获尺寸应为 ${p.step} 的倍数；${p.odd.join('、')} 不是`,
     mtpSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
