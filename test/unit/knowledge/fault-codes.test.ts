@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildFaultCodes, extractFaultCodeSources, formatExtract, LEVELS, type FaultCodeExtract } from '../../../scripts/fault-codes-lib.mjs';
 import { ACTIONS } from '../../../src/core/ids/actions.js';
+import { HBM_ECC_RULES, hbmEccFindings, hbmEccTable } from '../../../src/knowledge/hbm-ecc.js';
 import { FAULT_LEVELS, faultCodeOf, faultCodesTable, faultTableSource, normalizeFaultCode, worstFault } from '../../../src/knowledge/fault-codes.js';
 import { REPO } from '../../helpers/cli.js';
 
@@ -101,3 +102,22 @@ describe('the fault codes qprep looks up', () => {
   });
 });
 
+describe('knowledge/hbm-ecc.json', () => {
+  it('validates; each threshold that has a fault code is the one the code names, at the level the device plugin gives it', () => {
+    const rows = hbmEccTable.rows();
+    expect(rows.map((r) => r.id)).toEqual([...HBM_ECC_RULES]);
+    for (const row of rows.filter((r) => r.code !== undefined)) {
+      const fault = faultCodeOf(row.code!)!;
+      expect(fault.meaning!.en, row.id).toContain(String(row.atLeast));
+      expect(row.source.quote, row.id).toContain(String(row.atLeast));
+    }
+    expect(faultCodeOf('80E18402')!.level).toBe('SeparateNPU');
+    expect(rows.find((r) => r.id === 'isolation-full')!.action).toBe('replace-part');
+  });
+
+  it('a chip reaches every rule whose counter is at its threshold, most severe first; a counter not printed reaches none', () => {
+    const counters = { singleBitErrors: 0, doubleBitErrors: 2, singleBitTotal: 0, doubleBitTotal: 2, singleBitIsolatedPages: 0, doubleBitIsolatedPages: 64, singleBitPendingPages: null, doubleBitPendingPages: null };
+    expect(hbmEccFindings(counters).map((r) => r.id)).toEqual(['isolation-full', 'uncorrectable', 'isolation-high']);
+    expect(hbmEccFindings({ ...counters, doubleBitErrors: null, doubleBitIsolatedPages: 15 })).toEqual([]);
+  });
+});
