@@ -255,12 +255,17 @@ async function explainPlan(options: CommandOptions<'explain'>): Promise<number> 
 
 export async function runExplainCommand(id: string, options: CommandOptions<'explain'>): Promise<number> {
   const check = catalogue.find((c) => c.id === id);
+  const host = options.launch.length > 0 || options.snapshot !== undefined || options.root !== undefined;
   if (!check) {
+    const { explainFaultCode, looksLikeFaultCode } = await import('./explain-code.js');
+    if (looksLikeFaultCode(id)) {
+      if (host) throw usageError(textFor(options.lang ?? 'en').commands.explain.plan.onlyFit({ id }));
+      return explainFaultCode(id, options);
+    }
     const errors = textFor(options.lang ?? 'en').errors;
     const match = closest(id, catalogue.map((c) => c.id));
     throw usageError(`${errors.unknownCheck({ id })}\n${match !== undefined ? errors.didYouMean({ name: match }) : errors.listShowsIds}`);
   }
-  const host = options.launch.length > 0 || options.snapshot !== undefined || options.root !== undefined;
   if (host && id !== 'model.fit') throw usageError(textFor(options.lang ?? 'en').commands.explain.plan.onlyFit({ id }));
   if (host) return explainPlan(options);
   const loaded = await loadProfile(undefined);

@@ -18,6 +18,7 @@ Examples:
   qprep serve --interval 5m                    stay on the node: /readyz, /report and /metrics on 127.0.0.1:9105
   qprep explain cpu.governor                   what a check looks at and how to fix it
   qprep explain model.fit --launch run.sh      the memory plan per NPU, as vLLM's start-up log would print it
+  qprep explain 80E18005                       an Ascend fault code: its meaning, handling level and action
   qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
@@ -160,9 +161,9 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   'list --profile':
     'levels as this profile sets them; with --profiles, describe only this profile (a file resolved over the built-in it extends)',
   'explain':
-    "one check's purpose, what it reads, and how to fix it; model.fit with --launch: the memory plan of the script on this host",
+    "one check's purpose, what it reads, and how to fix it; model.fit with --launch: the memory plan of the script on this host; an Ascend fault code: its meaning, handling level and action",
   'explain <id>':
-    'check id, e.g. cpu.governor',
+    'check id, e.g. cpu.governor, or an Ascend fault code as npu-smi prints it, e.g. 80E18005 (0x80E18005 too)',
   'version':
     'print the version (as --version does)',
   'schema':
