@@ -35,7 +35,7 @@ describe('the human report: problems first', () => {
       expect(shown, problem.id).toContain(problem.message);
       expect(shown, problem.id).toContain(`fix: ${problem.remediation.split('\n')[0]}`);
     }
-    expect(human.stdout.trimEnd().split('\n').at(-1)).toBe('NOT READY: 3 problems (npu.driver-files; npu.health; npu.idle)');
+    expect(human.stdout.trimEnd().split('\n').at(-1)).toBe('NOT READY: 4 problems (npu.driver-files; npu.health; npu.ecc; npu.idle)');
   });
 
   it('-v shows every check, -q the verdict line alone', async () => {
@@ -55,7 +55,7 @@ describe('the human report: problems first', () => {
     const run = await qprep(['check', '--root', root, '--only', 'npu,hccn', '--no-color'], { env: { PATH: '/nonexistent' } });
     expect(run.exitCode).toBe(1);
     expect(run.stdout.split('npu-smi not found')).toHaveLength(2);
-    expect(run.stdout).toMatch(/↳ \d+ checks could not run because of it: npu\.count, npu\.health, npu\.idle, hccn\.conf, /);
+    expect(run.stdout).toMatch(/↳ \d+ checks could not run because of it: npu\.count, npu\.health, npu\.ecc, npu\.idle, hccn\.conf, /);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/npu\.smi: \d+ checks could not run/);
     const json = JSON.parse((await qprep(['check', '--root', root, '--only', 'npu,hccn', '-f', 'json'], { env: { PATH: '/nonexistent' } })).stdout);
     const byId = Object.fromEntries(json.checks.map((c: { id: string }) => [c.id, c]));
