@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,20 @@ describe('npu.ecc on the built CLI', () => {
     expect(human.stdout).toContain('export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3,4,6,7');
   });
 
+  it('a snapshot records the calls; its replay, on a machine without npu-smi, judges the same', async () => {
+    const files = writeEccAnswers(tmp('ecc'), CARDS, 1, { 5: syntheticFixture('npu-smi-info-t-ecc-hbm-uncorrectable-retired-derived.txt') });
+    const bin = fakeNpuSmi({ info: A2, ...eccArgs(files) });
+    const file = join(tmp('snapshot'), 'node.json');
+    const record = await qprep(['snapshot', '--root', tmp('root'), '--only', 'npu.ecc', '-o', file], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    expect(record.exitCode, record.stderr).toBe(0);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    expect(snapshot.commands.filter((c: { argv: string[] }) => c.argv.includes('ecc'))).toHaveLength(8);
+    const replay = await qprep(['check', '--snapshot', file, '--only', 'npu.ecc', '--format', 'json'], { env: { PATH: '/nonexistent' } });
+    const report = JSON.parse(replay.stdout);
+    expect(report.checks[0]).toMatchObject({ id: 'npu.ecc', status: 'fail', action: 'isolate-npu', message: expect.stringContaining('NPU 5: 3 uncorrectable (double-bit) HBM errors') });
+    expect(replay.exitCode).toBe(1);
+  });
+
   it('clean counters on every card: pass, exit 0', async () => {
     const files = writeEccAnswers(tmp('ecc'), CARDS);
     const { json, byId } = await check(fakeNpuSmi({ info: A2, ...eccArgs(files) }), 'npu.ecc');
@@ -127,5 +141,9 @@ describe('qprep explain CODE', () => {
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toMatch(/^qprep: error: fault code 80E01234 is not in the fault-code table \(Ascend\/mind-cluster component\/ascend-device-plugin\/build\/faultCode\.json @ [0-9a-f]{12}\)/);
     expect((await qprep(['explain', 'npu.ecc'])).stdout).toMatch(/^npu\.ecc: HBM ECC: uncorrectable errors and retired pages\n/);
+    // a code is explained from the table, never from a host
+    const withHost = await qprep(['explain', '80E18005', '--snapshot', 'examples/snapshots/a2-broken.json']);
+    expect(withHost.exitCode).toBe(2);
+    expect(withHost.stderr).toContain('--launch explains the memory plan of model.fit, not 80E18005');
   });
 });
