@@ -85,13 +85,12 @@ function evidenceOf(chips: readonly JudgedChip[], cards: readonly CardEcc[], unm
 }
 
 /** The verdict of the chips that reach a rule: fail for a used chip with a failing rule, else warn. */
-function verdict(ctx: CheckContext, found: readonly JudgedChip[], all: readonly JudgedChip[], inventory: Inventory, usedDevices: readonly NpuDevice[], evidence: ReturnType<typeof evidenceOf>): Outcome {
+function verdict(ctx: CheckContext, found: readonly JudgedChip[], inventory: Inventory, usedDevices: readonly NpuDevice[], evidence: ReturnType<typeof evidenceOf>): Outcome {
   const t = ctx.text.checks['npu.ecc'];
-  const list = ctx.text.report.list;
-  const statusOf = (c: JudgedChip) => (c.used && c.findings.some((r) => r.status === 'fail') ? 'fail' : 'warn');
-  const blocking = found.filter((c) => statusOf(c) === 'fail');
+  const describeAll = (chips: readonly JudgedChip[]) => summarizeList(chips.map((c) => describeChip(ctx, c)), 3, ctx.text.report.list);
+  const failing = (c: JudgedChip) => c.findings.some((r) => r.status === 'fail');
+  const blocking = found.filter((c) => c.used && failing(c));
   const shown = blocking.length > 0 ? blocking : found;
-  const message = summarizeList(shown.map((c) => describeChip(ctx, c)), 3, list);
   const details = {
     expected: 'HBM: no uncorrectable error since the driver loaded, no page pending isolation, fewer than 16 retired pages',
     actual: shown.map((c) => `${deviceLabel(c.device, inventory.family)}: ${c.findings.map((r) => `${r.field}=${c.hbm[r.field]}`).join(' ')}`).join(', '),
@@ -100,9 +99,14 @@ function verdict(ctx: CheckContext, found: readonly JudgedChip[], all: readonly 
     // a chip outside the workload's devices only warns, but what to do about it is the same
     action: worstAction(shown.flatMap((c) => c.findings.map((r) => r.action))),
   };
-  if (blocking.length > 0) return fail(t.failing({ count: blocking.length, used: all.filter((c) => c.used).length, chips: message }), details);
-  const outside = found.some((c) => !c.used && c.findings.some((r) => r.status === 'fail'));
-  return warn(outside ? t.failingOutside({ count: found.length, source: evidence.visible.source, chips: message }) : t.watching({ chips: message }), details);
+  if (blocking.length > 0) return fail(t.failing({ count: blocking.length, used: usedDevices.length, chips: describeAll(blocking) }), details);
+  const outside = found.filter((c) => !c.used && failing(c));
+  const watched = found.filter((c) => !outside.includes(c));
+  const sentences = [
+    ...(outside.length > 0 ? [t.failingOutside({ count: outside.length, source: evidence.visible.source, chips: describeAll(outside) })] : []),
+    ...(watched.length > 0 ? [t.watching({ chips: describeAll(watched) })] : []),
+  ];
+  return warn(sentences.join(ctx.text.report.clauseSeparator), details);
 }
 
 /** A pass, with what is worth knowing although nothing fails: pages retired before, corrected errors. */
@@ -134,7 +138,7 @@ export default defineCheck({
     const { chips, unmatched } = judgeChips(inventory, cards, new Set(usedDevices), ctx);
     const evidence = evidenceOf(chips, cards, unmatched, ctx);
     const found = chips.filter((c) => c.findings.length > 0);
-    if (found.length > 0) return verdict(ctx, found, chips, inventory, usedDevices, evidence);
+    if (found.length > 0) return verdict(ctx, found, inventory, usedDevices, evidence);
     const unread = cards.filter((c): c is Extract<CardEcc, { unsupported: false }> => !c.ok && !c.unsupported);
     // a snapshot recorded before this check: nothing to judge, and nothing known to be wrong
     if (unread.length > 0 && unread.length === cards.length && unread.every((c) => c.notCaptured)) {

@@ -81,6 +81,17 @@ describe('npu.ecc', () => {
     expect(outcome.message).toMatch(/^1 NPU device outside ASCEND_RT_VISIBLE_DEVICES with failing HBM: NPU 5: /);
   });
 
+  it('outside the workload\'s devices a failing chip and a chip to watch are each said so', async () => {
+    const retired20 = cleanEccAnswer(2).replace(/(HBM Double Bit Isolated Pages Count\s+: )0/, '$120');
+    const { outcome } = await runOn(check, npuHost({ env: { ASCEND_RT_VISIBLE_DEVICES: '0,1,2,3' }, commands: eccCommands(A2, { 5: RETIRED, 2: retired20 }) }));
+    expect(outcome.status).toBe('warn');
+    expect(outcome.action).toBe('isolate-npu');
+    expect(outcome.message).toBe(
+      '1 NPU device outside ASCEND_RT_VISIBLE_DEVICES with failing HBM: NPU 5: 3 uncorrectable (double-bit) HBM errors since the driver loaded, 2 pages retired; HBM to watch: NPU 2: 20 HBM pages retired (16 or more)',
+    );
+    expect(outcome.remediation!.split('\n')).toContain('npu-smi info -t ecc -i 2   # watch the retired pages: at 64 the card needs repair');
+  });
+
   it('a card that cannot be read is an error naming the call; a driver that does not support the query skips', async () => {
     const broken = await runOn(check, npuHost({ commands: eccCommands(A2, { 3: { timedOut: true } }) }));
     expect(broken.outcome.status).toBe('error');
