@@ -29,7 +29,7 @@ RUN npm run build && node dist/qprep.mjs --version
 
 FROM ${NODE_IMAGE}
 COPY --from=build /src/dist/qprep.mjs /usr/local/lib/qprep/qprep.mjs
-COPY LICENSE /usr/local/lib/qprep/LICENSE
+COPY LICENSE NOTICE /usr/local/lib/qprep/
 RUN ln -s /usr/local/lib/qprep/qprep.mjs /usr/local/bin/qprep
 # V8 sized for an agent with a 20 MiB heap (docs/serve.md#memory)
 ENV NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=192"

@@ -39,6 +39,7 @@ import npuCount from './npu.count.js';
 import npuDevices from './npu.devices.js';
 import npuDriverFiles from './npu.driver-files.js';
 import npuDriverVersion from './npu.driver-version.js';
+import npuEcc from './npu.ecc.js';
 import npuFirmwareVersion from './npu.firmware-version.js';
 import npuHealth from './npu.health.js';
 import npuIdle from './npu.idle.js';
@@ -91,6 +92,7 @@ export const catalogue: readonly Check[] = inReportOrder([
   npuDevices,
   npuDriverFiles,
   npuDriverVersion,
+  npuEcc,
   npuFirmwareVersion,
   npuHealth,
   npuIdle,

@@ -278,6 +278,19 @@ function spodCommands(npuSmi) {
   return commands;
 }
 
+/**
+ * `npu-smi info -t ecc -i <card>` of the 8 cards: clean counters from the 910A capture of
+ * mind-cluster's log-collection guide (A3: its two-chip derivation), the card's id in the NPU ID
+ * line; `answers` replaces a card's text.
+ */
+function eccCommands(npuSmi, chips, answers = {}) {
+  const clean = chips === 2 ? derived('npu-smi-info-t-ecc-two-chips-derived.txt') : capture('npu-smi-info-t-ecc-910a-23.0.5-mindcluster-doc.txt');
+  return [0, 1, 2, 3, 4, 5, 6, 7].map((card) => ({
+    argv: [npuSmi, 'info', '-t', 'ecc', '-i', String(card)],
+    stdout: answers[card] ?? clean.replace(/^(\s*NPU ID\s+: )\d+$/m, `$1${card}`),
+  }));
+}
+
 const A2_DEVICES = [0, 1, 2, 3, 4, 5, 6, 7];
 const A3_DEVICES = [...Array(16).keys()];
 /** a2-node1 has the capture's addresses 11.12.165.80-87; a2-node2 continues at .88 */
@@ -356,6 +369,7 @@ function a3Host({ hostname, address, ip, vnic, weights, readProbes = {} }) {
     commands: [
       { argv: ['/usr/local/sbin/npu-smi', 'info'], stdout: A3_TABLE },
       { argv: ['/usr/local/sbin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910a-mindcluster-fixture.txt') },
+      ...eccCommands('/usr/local/sbin/npu-smi', 2),
       ...hccnCommands({ devices: A3_DEVICES, ip, vnic }),
       ...spodCommands('/usr/local/sbin/npu-smi'),
     ],
@@ -424,6 +438,7 @@ const demos = [
       commands: [
         { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: A2_TABLE },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
+        ...eccCommands('/usr/local/bin/npu-smi', 1),
         ...hccnCommands({ devices: A2_DEVICES, ip: node1Ip }),
         ...pingCommands(A2_DEVICES.map((d) => ({ device: d, address: node2Ip(d), lost: d === 3 }))),
         ...pingsTo(node3Ip, node7Ip),
@@ -454,6 +469,7 @@ const demos = [
       commands: [
         { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: A2_TABLE },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
+        ...eccCommands('/usr/local/bin/npu-smi', 1),
         // device 3 lost its link (a pulled optic): DOWN, net health Fault, no LLDP neighbour
         ...hccnCommands({ devices: A2_DEVICES, ip: node2Ip, down: [3] }),
         ...pingCommands(A2_DEVICES.filter((d) => d !== 3).map((d) => ({ device: d, address: node1Ip(d) }))),
@@ -529,6 +545,8 @@ const demos = [
         { argv: ['/usr/local/bin/npu-smi', 'info'], stdout: derived('npu-smi-info-910b3-26.1.0-npu5-warning-incomplete-driver-derived.txt') },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'board', '-i', '0'], stdout: capture('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt') },
         { argv: ['/usr/local/bin/npu-smi', 'info', '-t', 'health', '-i', '5', '-c', '0'], stdout: capture('npu-smi-info-t-health-warning-errorcode-testfixture.txt') },
+        // NPU 5's HBM: uncorrectable errors since the driver loaded, two pages retired (derived from the capture)
+        ...eccCommands('/usr/local/bin/npu-smi', 1, { 5: derived('npu-smi-info-t-ecc-hbm-uncorrectable-retired-derived.txt') }),
         ...hccnCommands({ devices: A2_DEVICES, ip: node7Ip }),
         ...pingsTo(node1Ip, node3Ip),
       ],

@@ -95,6 +95,12 @@ export function hccnAnswer(op, d, k, family) {
   }
 }
 
+/** `npu-smi info -t ecc -i <card>` with clean counters: the capture of `chips` chips with the card's id. */
+export function eccAnswer(card, chips) {
+  const capture = chips === 2 ? fixture('synthetic/npu-smi-info-t-ecc-two-chips-derived.txt') : ascend('npu-smi-info-t-ecc-910a-23.0.5-mindcluster-doc.txt');
+  return capture.replace(/^(\s*NPU ID\s+: )\d+$/m, `$1${card}`);
+}
+
 /** The lines after `device D PING X` of a successful ping from device d: the MindIE loop's block of device (d mod 8). */
 export function pingTail(d) {
   return captureLines(ascend('hccn-ping-success-a2x8-mindie-dsv3doc.txt'), (d % 8) * 5 + 1, 4);
@@ -216,7 +222,7 @@ A="$D/answers/npu-smi"
 if [ "$#" = 1 ] && [ "$1" = info ]; then put "$A/info"; log ok; exit 0; fi
 if [ "$1 $2" = "info -t" ] && [ "$4" = -i ]; then
   case "$3 $#" in
-    "board 5") [ -f "$A/board-$5" ] && { put "$A/board-$5"; log ok; exit 0; } ;;
+    "board 5"|"ecc 5") [ -f "$A/$3-$5" ] && { put "$A/$3-$5"; log ok; exit 0; } ;;
     "spod-info 7"|"health 7") [ "$6" = -c ] && [ -f "$A/$3-$5-$7" ] && { put "$A/$3-$5-$7"; log ok; exit 0; } ;;
   esac
 fi
@@ -266,6 +272,11 @@ export function makeSimNode({ dir, family, nodes = 4, latency = DEFAULT_LATENCY 
   for (let card = 0; card < 8; card++) {
     // no 910B or A3 `-t board` capture: the 910B2C one (another driver version; npu.firmware-version judges it)
     write(join(answers, 'npu-smi', `board-${card}`), ascend('npu-smi-info-t-board-910b2c-25.5.2-nodeexporter-cmdb-test.txt'));
+    // clean HBM: the 910A capture of mind-cluster's log-collection guide (the only public -t ecc
+    // capture with the card header; 910B and A3 drivers print no DDR lines), the card's id in its
+    // NPU ID line; an A3 card's answer repeats the chip block for its second die (derived, as
+    // test/fixtures/synthetic/README.md says)
+    write(join(answers, 'npu-smi', `ecc-${card}`), eccAnswer(card, family === 'a3' ? 2 : 1));
     for (const chip of family === 'a3' ? [0, 1] : [0]) {
       if (family === 'a3') write(join(answers, 'npu-smi', `spod-info-${card}-${chip}`), ascend(`npu-smi-info-t-spod-info-a3-dev${chip}-mindcluster-vllm-log.txt`));
       write(join(answers, 'npu-smi', `health-${card}-${chip}`), ascend('npu-smi-info-t-health-chip-mindcluster-fixture.txt'));

@@ -267,6 +267,11 @@ export async function runExplainCommand(id: string, options: CommandOptions<'exp
   const check = catalogue.find((c) => c.id === id);
   const host = options.launch.length > 0 || options.snapshot !== undefined || options.root !== undefined;
   if (!check) {
+    const { explainFaultCode, looksLikeFaultCode } = await import('./explain-code.js');
+    if (looksLikeFaultCode(id)) {
+      if (host) throw usageError(textFor(options.lang ?? 'en').commands.explain.plan.onlyFit({ id }));
+      return explainFaultCode(id, options);
+    }
     const { ruleIds } = await import('../report/rule.js');
     if (host && ruleIds().includes(id)) throw usageError(textFor(options.lang ?? 'en').commands.explain.plan.onlyFit({ id }));
     const explained = await explainRule(id, options);

@@ -9,8 +9,14 @@ import { decimalOf, decodeText, integerOf, MAX_LINE_LENGTH, preview, splitLines,
 
 export interface KeyValueEntry {
   key: string;
+  /** the value, with the values of its continuation lines appended after a space */
   value: string;
   line: number;
+  /**
+   * The value of this line, then of each line that continues it (a blank key): `-t health`
+   * prints the information of its second and further error codes so, each after a blank line.
+   */
+  parts: string[];
 }
 
 export interface KeyValueOutput {
@@ -24,6 +30,9 @@ export interface KeyValueOutput {
 export function parseNpuSmiKeyValue(input: TextInput): KeyValueOutput {
   const out: KeyValueOutput = { blocks: [], messages: [] };
   let block: KeyValueEntry[] = [];
+  /** the entry a blank-key line continues: the last one read, across a blank line */
+  let last: KeyValueEntry | undefined;
+  const continued = new Set<KeyValueEntry>();
   const lines = splitLines(decodeText(input));
   lines.forEach((raw, index) => {
     const line = index + 1;
@@ -44,15 +53,19 @@ export function parseNpuSmiKeyValue(input: TextInput): KeyValueOutput {
     }
     const key = text.slice(0, colon).trim();
     const value = text.slice(colon + 1).trim();
-    // a blank key continues the previous value (extra error codes of `-t health`)
-    if (key === '' && block.length > 0) {
-      const last = block[block.length - 1]!;
-      last.value = [last.value, value].filter(Boolean).join(' ');
+    // a blank key continues the previous value, also after the blank line `-t health` prints
+    // before the information of each further error code
+    if (key === '' && last !== undefined) {
+      last.parts.push(value);
+      continued.add(last);
       return;
     }
-    block.push({ key, value, line });
+    last = { key, value, line, parts: [value] };
+    block.push(last);
   });
   if (block.length > 0) out.blocks.push(block);
+  // joined once at the end: a flood of continuation lines costs linear time
+  for (const entry of continued) entry.value = entry.parts.filter(Boolean).join(' ');
   return out;
 }
 
@@ -75,17 +88,24 @@ export interface NpuHealthInfo {
   status: string | null;
   /** hex codes such as 80E01801; empty when NA */
   errorCodes: string[];
+  /** all of it on one line, as printed */
   errorInformation: string | null;
+  /** one text per line of `Error Information` (the first, then each continuation): one per error code when the driver has words for each */
+  errorInformationLines: string[];
 }
 
 export function healthInfo(output: KeyValueOutput): NpuHealthInfo {
   const entries = allEntries(output);
   const status = valueOf(entries, 'Health Status') ?? valueOf(entries, 'Health') ?? null;
   const codes = naToNull(valueOf(entries, 'Error Code'));
+  const wanted = 'error information';
+  const information = entries.find((e) => e.key.toLowerCase() === wanted);
+  const text = naToNull(information?.value);
   return {
     status,
     errorCodes: codes ? codes.split(/[\s,]+/).filter((c) => /^[0-9a-f]{1,16}$/i.test(c)) : [],
-    errorInformation: naToNull(valueOf(entries, 'Error Information')),
+    errorInformation: text,
+    errorInformationLines: text === null ? [] : (information?.parts ?? []).filter(Boolean),
   };
 }
 

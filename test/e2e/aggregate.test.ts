@@ -47,7 +47,7 @@ describe('qprep aggregate', () => {
       ['a2-node3', 'ready', join(dir, 'a2-node3.json')],
       ['a2-node7', 'not-ready', join(dir, 'a2-node7.json')],
     ]);
-    expect(verdict.nodes[2].failing.map((f: { id: string }) => f.id)).toEqual(['npu.driver-files', 'npu.health', 'npu.idle']);
+    expect(verdict.nodes[2].failing.map((f: { id: string }) => f.id)).toEqual(['npu.driver-files', 'npu.health', 'npu.ecc', 'npu.idle']);
     expect(verdict.drift.map((d: { field: string; odd: unknown }) => [d.field, d.odd])).toEqual([
       ['driver', [{ node: 'a2-node7', value: '26.1.0' }]],
       ['npuSmi', [{ node: 'a2-node7', value: '26.1.0' }]],
@@ -57,7 +57,7 @@ describe('qprep aggregate', () => {
   it('the human table: one row per node, the failing checks, the verdict', async () => {
     const run = await qprep(['aggregate', dir]);
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatch(/^a2-node7 +NOT READY +\S+ +8×910B3 +26\.1\.0\* .*npu\.driver-files, npu\.health, npu\.idle$/m);
+    expect(run.stdout).toMatch(/^a2-node7 +NOT READY +\S+ +8×910B3 +26\.1\.0\* .*npu\.driver-files, npu\.health, npu\.ecc, npu\.idle$/m);
     expect(run.stdout).toContain('\nNot ready\n  a2-node7  ✗ fail   npu.driver-files  1 of 6 driver paths the guide mounts is not usable: /etc/ascend_install.info missing\n');
     expect(run.stdout).toMatch(/^ {12}✗ fail {3}npu\.idle {10}1 of 8 NPU devices in use: NPU 0: pid 485946 pytest \(5175 MB\)$/m);
     expect(run.stdout).toContain('  ✗ fail  driver version differs on a2-node7: 26.1.0; the other 2 nodes have 25.5.1');

@@ -77,7 +77,11 @@ describe('qprep check --snapshot on the demo hosts', () => {
     const { run, statuses, report } = await replay('300i-duo-healthy');
     expect(run.exitCode).toBe(0);
     // host.model skips a 310P profile: the cards go into general servers
-    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !id.startsWith('hccn.') && !SINGLE_NODE_SKIPS.includes(id))).toEqual([['host.model', 'skip']]);
+    expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !id.startsWith('hccn.') && !SINGLE_NODE_SKIPS.includes(id))).toEqual([
+      ['host.model', 'skip'],
+      // the 310P keeps the model in DDR: no HBM to judge
+      ['npu.ecc', 'skip'],
+    ]);
     // no NPU network on the 310P: every HCCN check skips, with the reason
     expect(Object.entries(statuses).filter(([id]) => id.startsWith('hccn.')).every(([, s]) => s === 'skip')).toBe(true);
     expect(report.checks.find((c: { id: string }) => c.id === 'npu.tools').message).toContain('no hccn_tool (not needed for family 310p)');
@@ -87,11 +91,14 @@ describe('qprep check --snapshot on the demo hosts', () => {
     const { run, report, statuses } = await replay('a2-broken');
     expect(run.exitCode).toBe(1);
     expect(report.ready).toBe(false);
-    expect(report.blocking).toEqual(['npu.driver-files', 'npu.health', 'npu.idle']);
-    expect(statuses).toMatchObject({ 'npu.idle': 'fail', 'npu.health': 'fail', 'npu.driver-files': 'fail', 'npu.smi': 'warn' });
+    expect(report.blocking).toEqual(['npu.driver-files', 'npu.health', 'npu.ecc', 'npu.idle']);
+    expect(statuses).toMatchObject({ 'npu.idle': 'fail', 'npu.health': 'fail', 'npu.ecc': 'fail', 'npu.driver-files': 'fail', 'npu.smi': 'warn' });
     const byId = Object.fromEntries(report.checks.map((c: { id: string }) => [c.id, c]));
     expect(byId['npu.idle'].message).toBe('1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)');
-    expect(byId['npu.health'].message).toBe('1 of 8 NPU devices the workload uses is not OK: NPU 5 Warning error code 80E01801 (node type=SOC, sensor type=Temperature)');
+    expect(byId['npu.health'].message).toBe('1 of 8 NPU devices the workload uses is not OK: NPU 5 Warning: 80E01801 RestartBusiness (Multi-bit ECC errors when accessing the HBM)');
+    // the same NPU's HBM: uncorrectable errors, pages retired
+    expect(byId['npu.ecc']).toMatchObject({ status: 'fail', action: 'isolate-npu' });
+    expect(report.summary.worstAction).toBe('isolate-npu');
     expect(byId['npu.driver-files'].remediation).toBe('add -v /etc/ascend_install.info:/etc/ascend_install.info to docker run');
   });
 

@@ -202,7 +202,7 @@ describe('npm pack', () => {
   });
 
   it('holds what the package needs and nothing of the development tree', () => {
-    for (const needed of ['package.json', 'bin/qprep.js', 'dist/qprep.mjs', 'dist/src/cli.js', 'dist/src/app/commands.js', 'dist/checks/index.js', 'schema/report.schema.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+    for (const needed of ['package.json', 'bin/qprep.js', 'dist/qprep.mjs', 'dist/src/cli.js', 'dist/src/app/commands.js', 'dist/checks/index.js', 'schema/report.schema.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'NOTICE']) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((f) => /^(test|scripts|bench|src|checks|node_modules)\//.test(f) || f.endsWith('.ts'));

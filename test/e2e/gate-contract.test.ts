@@ -210,9 +210,9 @@ describe('5. waivers are visible', () => {
   });
 
   it('a READY made by waivers names them on the verdict line', async () => {
-    const run = await qprep(['check', '--snapshot', BROKEN, '--ignore', 'npu.health,npu.idle,npu.driver-files']);
+    const run = await qprep(['check', '--snapshot', BROKEN, '--ignore', 'npu.health,npu.ecc,npu.idle,npu.driver-files']);
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toMatch(/\nREADY with 3 required failures waived \(--ignore\): npu\.driver-files, npu\.health, npu\.idle/);
+    expect(run.stdout).toMatch(/\nREADY with 4 required failures waived \(--ignore\): npu\.driver-files, npu\.health, npu\.ecc, npu\.idle/);
   });
 });
 

@@ -117,7 +117,7 @@ describe('--lang and the language of the environment', () => {
     const english = commands(en.stdout, /^\s+(?:fix|or): (.*)$/);
     expect(english.length).toBeGreaterThan(0);
     expect(commands(zh.stdout, /^\s+(?:修复|或): (.*)$/)).toEqual(english);
-    expect(zh.stdout.trimEnd().split('\n').pop()).toMatch(/^未就绪: 3 个问题（npu\.driver-files; npu\.health; npu\.idle）$/);
+    expect(zh.stdout.trimEnd().split('\n').pop()).toMatch(/^未就绪: 4 个问题（npu\.driver-files; npu\.health; npu\.ecc; npu\.idle）$/);
   });
 
   it('env --lang zh: Chinese comments, the same unset and export lines', async () => {

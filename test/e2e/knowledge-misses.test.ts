@@ -187,7 +187,7 @@ describe('qprep explain RULE', () => {
   it('refuses an unknown name with the nearest check or rule, and a host option for a rule', async () => {
     const typo = await qprep(['explain', 'glm5.mtp-enforce-eagre']);
     expect(typo.exitCode).toBe(2);
-    expect(typo.stderr).toBe('qprep: error: unknown check or rule "glm5.mtp-enforce-eagre"\nqprep: hint: did you mean "glm5.mtp-enforce-eager"?\n');
+    expect(typo.stderr).toBe('qprep: error: unknown check, rule or fault code "glm5.mtp-enforce-eagre"\nqprep: hint: did you mean "glm5.mtp-enforce-eager"?\n');
     const check = await qprep(['explain', 'npu.supportd']);
     expect(check.stderr).toContain('did you mean "npu.supported"?');
     const host = await qprep(['explain', 'glm5.mtp-enforce-eager', '--snapshot', 'examples/snapshots/a2-healthy.json']);

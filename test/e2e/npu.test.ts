@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { qprep, validateAgainstSchema } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/fixtures.js';
+import { writeEccAnswers } from '../helpers/npu-ecc.js';
 
 /**
  * The built CLI against a fake Ascend host: a fake npu-smi on PATH that prints a fixture
@@ -46,6 +47,12 @@ function fakeTools(answers: Record<string, Answer>, pidFile?: string): string {
   writeFileSync(join(bin, 'hccn_tool'), '#!/bin/sh\nexit 0\n');
   chmodSync(join(bin, 'hccn_tool'), 0o755);
   return bin;
+}
+
+/** The fake npu-smi's answers of `info -t ecc -i <card>`: clean counters from the captures, one file per card. */
+function eccAnswers(cards: readonly number[], chips: 1 | 2 = 1): Record<string, Answer> {
+  const files = writeEccAnswers(tmp('ecc'), cards, chips);
+  return Object.fromEntries(Object.entries(files).map(([card, file]) => [`info -t ecc -i ${card}`, { fixture: file }]));
 }
 
 interface TreeOptions {
@@ -137,6 +144,7 @@ const A3_25_5 = fixturePath('synthetic', 'npu-smi-info-a3-16chip-25.5.1-derived.
 const DRIVER_25_5_1 = () => readFileSync(fixturePath('synthetic', 'driver-version-info-25.5.1-minimal-derived.txt'), 'utf8');
 const DUO = fixturePath('ascend', 'npu-smi-info-310p3-300iduo-4cards-25.5.1-nodeexporter-cmdb-test.txt');
 const BOARD = fixturePath('ascend', 'npu-smi-info-t-board-910a-mindcluster-fixture.txt');
+const EIGHT = [0, 1, 2, 3, 4, 5, 6, 7];
 
 beforeAll(() => {
   if (!IS_ROOT) console.warn(`skipping the end-to-end cases with healthy device nodes: ${NEEDS_ROOT}`);
@@ -144,7 +152,7 @@ beforeAll(() => {
 
 describe('healthy hosts', () => {
   it.skipIf(!IS_ROOT)('A2 (8x 910B3, derived 25.5.1 driver) on the host: every NPU check passes except CANN, which lives in the image; exit 0', async () => {
-    const bin = fakeTools({ info: { fixture: A2_25_5 }, 'info -t board -i 0': { fixture: BOARD } });
+    const bin = fakeTools({ info: { fixture: A2_25_5 }, 'info -t board -i 0': { fixture: BOARD }, ...eccAnswers(EIGHT) });
     const { run, report, statuses, byId } = await checkNpu(hostTree({ driverVersionInfo: DRIVER_25_5_1() }), bin, ['--profile', 'qwen3.5-397b-w8a8-a2']);
     // every check of the npu category ran (qprep list names them), and all but npu.cann passed
     const listed: Array<{ id: string; category: string }> = JSON.parse((await qprep(['list', '--format', 'json'])).stdout);
@@ -159,7 +167,7 @@ describe('healthy hosts', () => {
   });
 
   it.skipIf(!IS_ROOT)("the captured A2 with its 25.3.rc1 driver is below the w8a8 profile's minimum driver: exit 1, the HDK upgrade as the fix", async () => {
-    const bin = fakeTools({ info: { fixture: A2 }, 'info -t board -i 0': { fixture: BOARD } });
+    const bin = fakeTools({ info: { fixture: A2 }, 'info -t board -i 0': { fixture: BOARD }, ...eccAnswers(EIGHT) });
     const { run, report, byId } = await checkNpu(hostTree(), bin, ['--profile', 'qwen3.5-397b-w8a8-a2']);
     expect(run.exitCode).toBe(1);
     expect(report.blocking).toEqual(['npu.driver-version']);
@@ -170,7 +178,7 @@ describe('healthy hosts', () => {
   });
 
   it.skipIf(!IS_ROOT)('A3 (8 cards x 2 dies) with its profile: 16 devices by Phy-ID; exit 0', async () => {
-    const bin = fakeTools({ info: { fixture: A3_25_5 }, 'info -t board -i 0': { fixture: BOARD } });
+    const bin = fakeTools({ info: { fixture: A3_25_5 }, 'info -t board -i 0': { fixture: BOARD }, ...eccAnswers(EIGHT, 2) });
     const tree = hostTree({ devices: [...Array(16).keys()], driverVersionInfo: DRIVER_25_5_1() });
     const { run, statuses, byId, report } = await checkNpu(tree, bin, ['--profile', 'qwen3.5-397b-w8a8-a3']);
     expect(Object.values(statuses).filter((s) => s !== 'pass' && s !== 'skip')).toEqual([]);
@@ -199,7 +207,7 @@ describe('healthy hosts', () => {
 
 describe('broken hosts', () => {
   it.skipIf(!IS_ROOT)('an NPU held by a process: npu.idle fails naming it; exit 1', async () => {
-    const bin = fakeTools({ info: { fixture: fixturePath('ascend', 'npu-smi-info-910b3-26.1.0-wide-proc-container-col-testfixture.txt') }, 'info -t board -i 0': { fixture: BOARD } });
+    const bin = fakeTools({ info: { fixture: fixturePath('ascend', 'npu-smi-info-910b3-26.1.0-wide-proc-container-col-testfixture.txt') }, 'info -t board -i 0': { fixture: BOARD }, ...eccAnswers(EIGHT) });
     const tree = hostTree({ driverVersionInfo: 'Version=26.1.0\npackage_version=26.1.0\n' });
     const { run, statuses, byId, report } = await checkNpu(tree, bin);
     expect(statuses['npu.idle']).toBe('fail');
@@ -213,10 +221,11 @@ describe('broken hosts', () => {
       info: { fixture: fixturePath('synthetic', 'npu-smi-info-910b3-a2x8-25.3.rc1-npu3-warning-derived.txt') },
       'info -t board -i 0': { fixture: BOARD },
       'info -t health -i 3 -c 0': { fixture: fixturePath('ascend', 'npu-smi-info-t-health-warning-errorcode-testfixture.txt') },
+      ...eccAnswers(EIGHT),
     });
     const { run, byId, report } = await checkNpu(hostTree(), bin);
     expect(byId['npu.health']!.status).toBe('fail');
-    expect(byId['npu.health']!.message).toBe('1 of 8 NPU devices the workload uses is not OK: NPU 3 Warning error code 80E01801 (node type=SOC, sensor type=Temperature)');
+    expect(byId['npu.health']!.message).toBe('1 of 8 NPU devices the workload uses is not OK: NPU 3 Warning: 80E01801 RestartBusiness (Multi-bit ECC errors when accessing the HBM)');
     expect(report.blocking).toEqual(['npu.health']);
     expect(run.exitCode).toBe(1);
   });

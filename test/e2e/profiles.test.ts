@@ -104,7 +104,7 @@ describe('a user profile that extends a built-in and carries waivers', () => {
     expect(byId['npu.health']).toMatchObject({ status: 'fail', waiverExpired: { reason: 'NPU 5 temperature sensor, vendor case 4711', expires: '2020-01-31' } });
     expect(byId['npu.health'].waived).toBeUndefined();
     expect(byId['npu.health'].message).toMatch(/ \(waiver expired 2020-01-31\)$/);
-    expect(report.blocking).toEqual(['npu.driver-files', 'npu.health']);
+    expect(report.blocking).toEqual(['npu.driver-files', 'npu.health', 'npu.ecc']);
     // what the built-in promotes, the user profile inherits
     expect(byId['hccn.netdetect'].level).toBe('required');
   });
@@ -113,7 +113,7 @@ describe('a user profile that extends a built-in and carries waivers', () => {
     const run = await qprep([...BROKEN, '--profile', profile(), '--no-color'], REPLAY_ENV);
     expect(run.stdout).toMatch(/! warn   npu\.idle +.* \(waived: the benchmark pytest holds NPU 0 until OPS-77 closes, until 2099-12-31\)\n/);
     expect(run.stdout).toMatch(/✗ fail   npu\.health +.* \(waiver expired 2020-01-31\) \(the waiver "NPU 5 temperature sensor, vendor case 4711" no longer applies\)\n/);
-    expect(run.stdout).toContain('NOT READY: 2 problems (npu.driver-files; npu.health)');
+    expect(run.stdout).toContain('NOT READY: 3 problems (npu.driver-files; npu.health; npu.ecc)');
   });
 });
 

@@ -35,7 +35,7 @@ describe('the human report: problems first', () => {
       expect(shown, problem.id).toContain(problem.message);
       expect(shown, problem.id).toContain(`fix: ${problem.remediation.split('\n')[0]}`);
     }
-    expect(human.stdout.trimEnd().split('\n').at(-1)).toBe('NOT READY: 3 problems (npu.driver-files; npu.health; npu.idle)');
+    expect(human.stdout.trimEnd().split('\n').at(-1)).toBe('NOT READY: 4 problems (npu.driver-files; npu.health; npu.ecc; npu.idle)');
   });
 
   it('-v shows every check, -q the verdict line alone', async () => {
@@ -55,7 +55,7 @@ describe('the human report: problems first', () => {
     const run = await qprep(['check', '--root', root, '--only', 'npu,hccn', '--no-color'], { env: { PATH: '/nonexistent' } });
     expect(run.exitCode).toBe(1);
     expect(run.stdout.split('npu-smi not found')).toHaveLength(2);
-    expect(run.stdout).toMatch(/↳ \d+ checks could not run because of it: npu\.count, npu\.health, npu\.idle, npu\.supported, hccn\.conf, /);
+    expect(run.stdout).toMatch(/↳ \d+ checks could not run because of it: npu\.count, npu\.health, npu\.ecc, npu\.idle, npu\.supported, hccn\.conf, /);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/npu\.smi: \d+ checks could not run/);
     const json = JSON.parse((await qprep(['check', '--root', root, '--only', 'npu,hccn', '-f', 'json'], { env: { PATH: '/nonexistent' } })).stdout);
     const byId = Object.fromEntries(json.checks.map((c: { id: string }) => [c.id, c]));
@@ -77,7 +77,7 @@ describe('command-line conventions', () => {
     const cases: Array<[string[], string]> = [
       [['chekc'], `qprep: error: unknown command 'chekc'\nqprep: hint: did you mean "check"?\n`],
       [['check', '--formt', 'json'], `qprep: error: unknown option '--formt'\nqprep: hint: did you mean "--format"?\n`],
-      [['explain', 'npu.helth'], 'qprep: error: unknown check or rule "npu.helth"\nqprep: hint: did you mean "npu.health"?\n'],
+      [['explain', 'npu.helth'], 'qprep: error: unknown check, rule or fault code "npu.helth"\nqprep: hint: did you mean "npu.health"?\n'],
       [['check', '--only', 'netwrk'], 'qprep: error: --only: unknown check or category "netwrk"\nqprep: hint: did you mean "network"?\n'],
       [['check', '--profile', 'qwen3.5-397b-w8a8-a'], 'qprep: error: unknown profile "qwen3.5-397b-w8a8-a"\nqprep: hint: did you mean "qwen3.5-397b-w8a8-a3"?\n'],
       [['schema', 'reprt'], 'qprep: error: unknown document "reprt"\nqprep: hint: did you mean "report"?\n'],

@@ -111,7 +111,7 @@ describe.skipIf(!hasTool(['curl', '--version'], 'curl'))('read with curl, as a l
     await broken.waitForLog((l) => l.event === 'run');
     expect(curl([`${healthy.base}/healthz`])).toMatchObject({ status: 200, body: 'ok\n' });
     expect(curl([`${healthy.base}/readyz`]).status).toBe(200);
-    expect(curl([`${broken.base}/readyz`]).body).toMatch(/^not ready: 3 blocking checks/);
+    expect(curl([`${broken.base}/readyz`]).body).toMatch(/^not ready: 4 blocking checks/);
     expect(curl([`${broken.base}/readyz`]).status).toBe(503);
     const report = curl([`${healthy.base}/report`]);
     expect(report.status).toBe(200);
@@ -155,10 +155,10 @@ describe('qprep serve --snapshot a2-broken.json', () => {
   it('answers /readyz 503 naming the blocking checks, and logs the state change with them', async () => {
     const agent = await serve(['--snapshot', BROKEN, '--interval', '2s']);
     const state = await agent.waitForLog((l) => l.event === 'state');
-    expect(state).toMatchObject({ level: 'warn', from: 'unknown', to: 'not-ready', blocking: ['npu.driver-files', 'npu.health', 'npu.idle'] });
+    expect(state).toMatchObject({ level: 'warn', from: 'unknown', to: 'not-ready', blocking: ['npu.driver-files', 'npu.health', 'npu.ecc', 'npu.idle'] });
     const ready = await httpGet(`${agent.base}/readyz`);
     expect(ready.status).toBe(503);
-    expect(ready.body).toMatch(/^not ready: 3 blocking checks: npu\.driver-files, npu\.health, npu\.idle \(run /);
+    expect(ready.body).toMatch(/^not ready: 4 blocking checks: npu\.driver-files, npu\.health, npu\.ecc, npu\.idle \(run /);
     const report = JSON.parse((await httpGet(`${agent.base}/report`)).body);
     expect(report.ready).toBe(false);
     expect((await validateAgainstSchema('report', report)).valid).toBe(true);

@@ -107,6 +107,15 @@ describe('the simulated npu-smi', () => {
     const beyond = await shell(nodes.a3, 'npu-smi info -t spod-info -i 8 -c 0');
     expect(beyond.exitCode).not.toBe(0);
   });
+
+  it('answers -t ecc of each card with the capture (A2) or its two-chip derivation (A3), only the card id changed', async () => {
+    const withCard = (text: string, card: number) => text.replace(/^(\s*NPU ID\s+: )\d+$/m, `$1${card}`);
+    expect((await shell(nodes.a2, 'npu-smi info -t ecc -i 1')).stdout).toBe(ascendFixture('npu-smi-info-t-ecc-910a-23.0.5-mindcluster-doc.txt'));
+    expect((await shell(nodes.a2, 'npu-smi info -t ecc -i 6')).stdout).toBe(withCard(ascendFixture('npu-smi-info-t-ecc-910a-23.0.5-mindcluster-doc.txt'), 6));
+    expect((await shell(nodes.a3, 'npu-smi info -t ecc -i 0')).stdout).toBe(syntheticFixture('npu-smi-info-t-ecc-two-chips-derived.txt'));
+    expect((await shell(nodes.a3, 'npu-smi info -t ecc -i 7')).stdout).toBe(withCard(syntheticFixture('npu-smi-info-t-ecc-two-chips-derived.txt'), 7));
+    expect((await shell(nodes.a3, 'npu-smi info -t ecc -i 8')).exitCode).not.toBe(0);
+  });
 });
 
 describe('the simulated hccn_tool', () => {
@@ -185,8 +194,11 @@ describe('qprep check and the manual procedure on the simulated nodes', () => {
       const expected = (id: string) => (family === 'a2' && id === 'hccn.spod' ? 'skip' : 'pass');
       expect(hccn.map((c) => [c.id, c.status])).toEqual(hccn.map((c) => [c.id, expected(c.id)]));
       expect(report.checks.find((c) => c.id === 'hccn.peers')!.message).toMatch(new RegExp(`^all ${pings} pings to ${family}-node2, ${family}-node3, ${family}-node4 ok`));
+      // the HBM counters of every card are read and clean
+      expect(report.checks.find((c) => c.id === 'npu.ecc')).toMatchObject({ status: 'pass', message: `HBM of ${devices} NPU devices: no uncorrectable error since the driver loaded, no page pending isolation` });
       const logged = calls(node);
       expect(logged.filter((c) => c.outcome !== 'ok')).toEqual([]);
+      expect(logged.filter((c) => c.command.startsWith('npu-smi info -t ecc'))).toHaveLength(8);
       const hccnCalls = logged.filter((c) => c.command.startsWith('hccn_tool '));
       // 8 queries a device on A3 (ip, vnic, link, net_health, netdetect, gateway, lldp, tls), 7 on A2, and the pings
       expect(hccnCalls).toHaveLength(devices * (family === 'a3' ? 8 : 7) + pings);

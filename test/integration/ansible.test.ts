@@ -101,10 +101,10 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
     // the broken node's failure names each failing check with its message, as its report has them
     const broken = JSON.parse(readFileSync(join(controller, 'reports', 'a2-node7.json'), 'utf8'));
     const failing = broken.checks.filter((c: { id: string }) => broken.blocking.includes(c.id)).map((c: { id: string; message: string }) => `${c.id}: ${c.message}`);
-    expect(run.failures.get('a2-node7')).toBe(`a2-node7 is not ready (3 failing): ${failing.join('; ')}`);
+    expect(run.failures.get('a2-node7')).toBe(`a2-node7 is not ready (4 failing): ${failing.join('; ')}`);
     expect(run.failures.get('a2-node7')).toContain('npu.idle: 1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)');
     expect(run.failures.get('localhost')).toBe(
-      'the cluster is not ready: a2-node7 is not ready: npu.driver-files, npu.health, npu.idle; ' +
+      'the cluster is not ready: a2-node7 is not ready: npu.driver-files, npu.health, npu.ecc, npu.idle; ' +
         'driver version differs on a2-node7: 26.1.0; the other 2 nodes have 25.5.1; ' +
         `npu-smi version differs on a2-node7: 26.1.0; the other 2 nodes have 25.5.1 (details: ${controller}/aggregate.txt)`,
     );
@@ -154,7 +154,7 @@ describe.skipIf(!hasTool(ANSIBLE_PLAYBOOK, 'ansible-core'))('examples/ansible wi
       'a2-node7': [0, 1],
       localhost: [0, 1],
     });
-    expect(again.failures.get('a2-node7')).toMatch(/^a2-node7 is not ready \(3 failing\): npu\.driver-files: /);
+    expect(again.failures.get('a2-node7')).toMatch(/^a2-node7 is not ready \(4 failing\): npu\.driver-files: /);
   }, 600_000);
 
   /** The preflight playbook over the given hosts (name -> demo snapshot, or host variables of their own). */

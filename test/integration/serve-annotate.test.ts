@@ -117,9 +117,9 @@ describe.skipIf(skip !== undefined)('qprep serve --annotate: the PATCH of its ow
         metadata: {
           annotations: {
             'qprep.io/verdict': 'not-ready',
-            'qprep.io/failing-checks': 'npu.driver-files,npu.health,npu.idle',
+            'qprep.io/failing-checks': 'npu.driver-files,npu.health,npu.ecc,npu.idle',
             'qprep.io/error-codes': 'npu5:80E01801',
-            'qprep.io/action': 'restart-workload',
+            'qprep.io/action': 'isolate-npu',
             'qprep.io/reason': expect.stringMatching(/^NOT READY: npu\.driver-files: /),
           },
         },

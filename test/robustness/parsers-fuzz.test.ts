@@ -150,6 +150,7 @@ const DRIVERS: Record<string, Driver> = {
     return (parsed.chips ?? []).map((chip) => call(fn, chip, n));
   },
   'npu-smi-kv#parseNpuSmiKeyValue': (fn, _m, input) => call(fn, input),
+  'npu-smi-ecc#parseNpuSmiEcc': (fn, _m, input) => call(fn, input),
   'npu-smi-kv#valueOf': (fn, m, input, { other }) => (call(fnOf(m, 'parseNpuSmiKeyValue'), input) as { blocks: unknown[] }).blocks.map((block) => call(fn, block, other)),
   'npu-smi-kv#healthInfo': (fn, m, input) => call(fn, call(fnOf(m, 'parseNpuSmiKeyValue'), input)),
   'npu-smi-kv#boardInfo': (fn, m, input) => call(fn, call(fnOf(m, 'parseNpuSmiKeyValue'), input)),
@@ -230,6 +231,7 @@ const TAKES_BYTES = new Set([
   'python-dist#parseBuildInfo',
   'npu-smi-info#parseNpuSmiInfo',
   'npu-smi-kv#parseNpuSmiKeyValue',
+  'npu-smi-ecc#parseNpuSmiEcc',
   'npu-smi-mapping#parseNpuSmiMapping',
 ]);
 

@@ -25,6 +25,7 @@ export function shellQuote(text: string): string {
 
 export const A2_TABLE = fixturePath('ascend', 'npu-smi-info-910b3-a2x8-vllm-ascend-5527.txt');
 export const BOARD = fixturePath('ascend', 'npu-smi-info-t-board-910a-mindcluster-fixture.txt');
+const ECC = fixturePath('ascend', 'npu-smi-info-t-ecc-910a-23.0.5-mindcluster-doc.txt');
 
 /**
  * A host tree as the NPU and HCCN checks read it: driver files, version files, /etc/hccn.conf,
@@ -63,9 +64,21 @@ export function fakeBin(programs: Record<string, string>): string {
   return bin;
 }
 
-/** npu-smi answering `info` from the A2 table and `info -t board` from the board fixture. */
+/**
+ * npu-smi answering `info` from the A2 table, `info -t board` from the board fixture and
+ * `info -t ecc -i N` from the ECC capture (clean counters) with the card's id in its NPU ID line.
+ */
 export function healthyNpuSmi(): string {
-  return ['#!/bin/sh', 'case "$*" in', `  info) cat ${shellQuote(A2_TABLE)} ;;`, `  "info -t board -i "*) cat ${shellQuote(BOARD)} ;;`, '  *) echo "Command or option is not found."; exit 1 ;;', 'esac', ''].join('\n');
+  return [
+    '#!/bin/sh',
+    'case "$*" in',
+    `  info) cat ${shellQuote(A2_TABLE)} ;;`,
+    `  "info -t board -i "*) cat ${shellQuote(BOARD)} ;;`,
+    `  "info -t ecc -i "*) sed "s/^\\( *NPU ID *: \\)1$/\\1$5/" ${shellQuote(ECC)} ;;`,
+    '  *) echo "Command or option is not found."; exit 1 ;;',
+    'esac',
+    '',
+  ].join('\n');
 }
 
 /**

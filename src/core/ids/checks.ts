@@ -40,6 +40,7 @@ export const CHECK_IDS = [
   'npu.devices',
   'npu.driver-files',
   'npu.driver-version',
+  'npu.ecc',
   'npu.firmware-version',
   'npu.health',
   'npu.idle',

@@ -19,6 +19,7 @@ Examples:
   qprep explain cpu.governor                   what a check looks at and how to fix it
   qprep explain model.fit --launch run.sh      the memory plan per NPU, as vLLM's start-up log would print it
   qprep explain glm5.mtp-enforce-eager         a rule of knowledge/: what it says, its releases, its sources
+  qprep explain 80E18005                       an Ascend fault code: its meaning, handling level and action
   qprep list --profiles                        the deployment profiles: NPUs, minimum driver, ports, what they promote
   qprep tune --dry-run                         what tune would change, with the old values
   sudo qprep tune --persist                    apply the tuning, journaled, and keep it across reboots
@@ -165,9 +166,9 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
   'list --profile':
     'levels as this profile sets them; with --profiles, describe only this profile (a file resolved over the built-in it extends)',
   'explain':
-    "one check's purpose, what it reads, and how to fix it; a rule of knowledge/: its statement, releases and sources; model.fit with --launch: the memory plan of the script on this host",
+    "one check's purpose, what it reads, and how to fix it; a rule of knowledge/: its statement, releases and sources; an Ascend fault code: its meaning, handling level and action; model.fit with --launch: the memory plan of the script on this host",
   'explain <id>':
-    'check id, e.g. cpu.governor, or rule id of knowledge/rules.json or knowledge/quantization.json, e.g. glm5.mtp-enforce-eager',
+    'check id, e.g. cpu.governor; a rule id of knowledge/rules.json or knowledge/quantization.json, e.g. glm5.mtp-enforce-eager; or an Ascend fault code as npu-smi prints it, e.g. 80E18005 (0x80E18005 too)',
   'version':
     'print the version (as --version does)',
   'schema':

@@ -1,3 +1,4 @@
+import type { FaultLevel } from '../../knowledge/fault-codes.js';
 import { plural } from '../../util/text.js';
 
 /** The text of list, explain, tune, rollback, env, aggregate, facts and serve. */
@@ -40,6 +41,29 @@ export const commands = {
       reports: 'Public reports:',
       reportAt: (p: { version: string | null; url: string }) => (p.version !== null ? `${p.version}: ${p.url}` : p.url),
       source: 'Source:',
+    },
+    /** qprep explain 80E18005: an Ascend fault code; levels and actions are ids, never translated */
+    code: {
+      heading: (p: { code: string; meaning: string | null }) => `${p.code}: ${p.meaning ?? 'an Ascend fault code'}`,
+      verdict: (p: { level: string; action: string; meaning: string }) => `handling level: ${p.level} · action: ${p.action} (${p.meaning})`,
+      what: 'What it is:',
+      levelHeading: 'What the handling level means (the Ascend device plugin):',
+      levels: {
+        NotHandleFault: 'no effect on the workload: the device plugin does nothing. The chip still reports the fault, so qprep watches it.',
+        SubHealthFault: "sub-healthy: the device plugin handles it as the job's subHealthyStrategy says and takes no action at once.",
+        RestartRequest: 'the workload is affected: re-run the request (inference) or the job (training).',
+        RestartBusiness: 'the workload is affected: re-run it.',
+        FreeRestartNPU: 'the workload is affected: reset the chip once it is idle.',
+        RestartNPU: 'the workload is affected: reset the chip at once (stop the workload, reset, run it again).',
+        PreSeparateNPU: 'no effect on the workload yet, but no new work is scheduled on the chip (pre-isolation).',
+        SeparateNPU: 'it cannot recover: the chip is isolated.',
+      } satisfies Record<FaultLevel, string>,
+      alsoIn: (p: { levels: string }) => `The table also lists it under ${p.levels}: the worst level counts, as the device plugin judges it.`,
+      noMeaning: "The fault-diagnosis knowledge graph does not name this code: npu-smi info -t health prints the driver's own words for it.",
+      sources: 'Sources:',
+      license: 'Ascend/mind-cluster, Apache License 2.0 (NOTICE)',
+      unknown: (p: { code: string; repo: string; path: string; ref: string }) =>
+        `fault code ${p.code} is not in the fault-code table (${p.repo} ${p.path} @ ${p.ref}); the device plugin takes a chip with a code it does not know out of service unless the fault is minor`,
     },
     /** qprep explain model.fit --launch SCRIPT: the plan, one row per figure, as vLLM's start-up log prints them */
     plan: {

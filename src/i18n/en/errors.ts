@@ -32,8 +32,8 @@ export const errors = {
   seeHelp: 'run "qprep --help" (or "qprep COMMAND --help") for usage',
   unknownCheck: (p: { id: string }) => `unknown check "${p.id}"`,
   /** qprep explain ID: neither a check nor a rule of knowledge/ */
-  unknownExplainable: (p: { id: string }) => `unknown check or rule "${p.id}"`,
-  listShowsIdsAndRules: 'qprep list shows every check id; the rules are in knowledge/rules.json and knowledge/quantization.json',
+  unknownExplainable: (p: { id: string }) => `unknown check, rule or fault code "${p.id}"`,
+  listShowsIdsAndRules: 'qprep list shows every check id; the rules are in knowledge/rules.json and knowledge/quantization.json, the fault codes in knowledge/fault-codes.json',
   listShowsIds: 'qprep list shows every check id',
   unknownProfile: (p: { name: string }) => `unknown profile "${p.name}"`,
   listShowsProfiles: 'qprep list --profiles shows the built-in profiles (or give a YAML/JSON file)',

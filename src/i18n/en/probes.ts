@@ -24,6 +24,8 @@ export const probes = {
     deviceOfChip: (p: { device: number; card: number; chip: number }) => `device ${p.device} (NPU ${p.card} chip ${p.chip})`,
     card: (p: { card: number }) => `NPU ${p.card}`,
     /** npu-smi info -t board needs a card id from the table */
+    noEccCounters: (p: { line: string }) => `"${p.line}" printed no ECC counter`,
+    eccNotCaptured: (p: { line: string }) => `"${p.line}" is not in the snapshot (recorded without it)`,
     noNpuToAsk: 'npu-smi gave no NPU to ask',
     /** a check that needs the NPU table cannot assess the node without it */
     inventoryUnavailable: (p: { what: string; problem: string }) => `cannot check ${p.what}: ${p.problem}`,

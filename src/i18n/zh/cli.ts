@@ -19,6 +19,7 @@ export const cli: typeof en = {
   qprep explain cpu.governor                   某项检查看什么、如何修复
   qprep explain model.fit --launch run.sh      每个 NPU 的内存规划，如同 vLLM 启动日志所打印的
   qprep explain glm5.mtp-enforce-eager         knowledge/ 中的一条规则：内容、适用版本、来源
+  qprep explain 80E18005                       昇腾故障码的含义、处理级别和处理动作
   qprep list --profiles                        部署 profile：NPU、最低驱动版本、端口、提升的检查
   qprep tune --dry-run                         tune 会改什么，以及旧值
   sudo qprep tune --persist                    应用调优（记入日志），并在重启后保持
@@ -96,8 +97,8 @@ export const cli: typeof en = {
   list: '检查目录：id、级别、类别、标题；加 --profiles 时列出部署 profile',
   'list --profiles': '改为列出内置 profile：系列、NPU、最低驱动版本、节点、端口、shm、磁盘、调优、各自提升的检查',
   'list --profile': '按此 profile 设定的级别显示；与 --profiles 一起使用时只描述此 profile（文件会在其继承的内置 profile 上解析）',
-  explain: '某项检查的用途、读取什么、如何修复；knowledge/ 中的规则：其陈述、适用版本和来源；model.fit 加 --launch：该脚本在本机的内存规划',
-  'explain <id>': '检查 id，例如 cpu.governor；或 knowledge/rules.json、knowledge/quantization.json 中的规则 id，例如 glm5.mtp-enforce-eager',
+  explain: '某项检查的用途、读取什么、如何修复；knowledge/ 中的规则：其陈述、适用版本和来源；昇腾故障码：其含义、处理级别和处理动作；model.fit 加 --launch：该脚本在本机的内存规划',
+  'explain <id>': '检查 id，例如 cpu.governor；knowledge/rules.json、knowledge/quantization.json 中的规则 id，例如 glm5.mtp-enforce-eager；或 npu-smi 打印的昇腾故障码，例如 80E18005（也可写作 0x80E18005）',
   version: '显示版本（同 --version）',
   schema: '打印某种文档的 JSON Schema（由代码生成）',
   'schema [document]': 'report、profile、snapshot、cluster、facts、tune、rollback、env 或 aggregate',

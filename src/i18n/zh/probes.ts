@@ -21,6 +21,8 @@ export const probes: typeof en = {
   npu: {
     deviceOfChip: (p) => `设备 ${p.device}（NPU 卡 ${p.card} 芯片 ${p.chip}）`,
     card: (p) => `NPU ${p.card}`,
+    noEccCounters: (p) => `"${p.line}" 没有输出任何 ECC 计数`,
+    eccNotCaptured: (p) => `快照中没有 "${p.line}" 的记录（录制时未执行）`,
     noNpuToAsk: 'npu-smi 没有给出可查询的 NPU',
     inventoryUnavailable: (p) => `无法检查 ${p.what}：${p.problem}`,
     sameCause: (p) => `${p.remediation}（npu.smi 报告了同一原因）`,

@@ -143,10 +143,11 @@ describe('qprep aggregate: the cluster verdict', () => {
     expect(node.failing.map((f) => [f.id, f.status])).toEqual([
       ['npu.driver-files', 'fail'],
       ['npu.health', 'fail'],
+      ['npu.ecc', 'fail'],
       ['npu.idle', 'fail'],
     ]);
-    expect(node.failing[2]).toEqual({ id: 'npu.idle', status: 'fail', message: '1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)', remediation: expect.stringContaining('kill 485946') });
-    expect(verdict.findings[0]).toEqual({ severity: 'fail', kind: 'not-ready', message: 'node03 is not ready: npu.driver-files, npu.health, npu.idle', nodes: ['node03'] });
+    expect(node.failing[3]).toEqual({ id: 'npu.idle', status: 'fail', message: '1 of 8 NPU devices in use: NPU 0: pid 485946 pytest (5175 MB)', remediation: expect.stringContaining('kill 485946') });
+    expect(verdict.findings[0]).toEqual({ severity: 'fail', kind: 'not-ready', message: 'node03 is not ready: npu.driver-files, npu.health, npu.ecc, npu.idle', nodes: ['node03'] });
   });
 
   it('two reports of one host: the newest is kept, whatever the order, and it is said', () => {

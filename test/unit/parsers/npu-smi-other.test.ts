@@ -92,12 +92,27 @@ describe('npu-smi info -t (the key : value format)', () => {
   });
 
   it('health: OK, the 950 spelling, and Warning with an error code (synthetic fixture of the source format)', () => {
-    expect(healthInfo(parseNpuSmiKeyValue(ascendFixture('npu-smi-info-t-health-chip-mindcluster-fixture.txt')))).toEqual({ status: 'OK', errorCodes: [], errorInformation: null });
-    expect(healthInfo(parseNpuSmiKeyValue(ascendFixture('npu-smi-info-t-health-950doc-driver-repo.txt')))).toEqual({ status: 'OK', errorCodes: [], errorInformation: null });
+    expect(healthInfo(parseNpuSmiKeyValue(ascendFixture('npu-smi-info-t-health-chip-mindcluster-fixture.txt')))).toEqual({ status: 'OK', errorCodes: [], errorInformation: null, errorInformationLines: [] });
+    expect(healthInfo(parseNpuSmiKeyValue(ascendFixture('npu-smi-info-t-health-950doc-driver-repo.txt')))).toEqual({ status: 'OK', errorCodes: [], errorInformation: null, errorInformationLines: [] });
     expect(healthInfo(parseNpuSmiKeyValue(ascendFixture('npu-smi-info-t-health-warning-errorcode-testfixture.txt')))).toEqual({
       status: 'Warning',
       errorCodes: ['80E01801'],
       errorInformation: 'node type=SOC, sensor type=Temperature',
+      errorInformationLines: ['node type=SOC, sensor type=Temperature'],
+    });
+  });
+
+  it('health: an Alarm with three codes and one line of information per code, each after a blank line (mind-cluster test fixture)', () => {
+    expect(healthInfo(parseNpuSmiKeyValue(ascendFixture('npu-smi-info-t-health-alarm-3codes-mindcluster-fixture.txt')))).toEqual({
+      status: 'Alarm',
+      errorCodes: ['A4025021', '8C03A000', '8C084E00'],
+      errorInformation:
+        'ascend_monitor adda heart beat lost error node type=process-manager, sensor type=General Software, event state=The process start failed or exit abnormally node type=adda, sensor type=Heartbeat Sensor, event state=Heartbeat Lost.',
+      errorInformationLines: [
+        'ascend_monitor adda heart beat lost error',
+        'node type=process-manager, sensor type=General Software, event state=The process start failed or exit abnormally',
+        'node type=adda, sensor type=Heartbeat Sensor, event state=Heartbeat Lost.',
+      ],
     });
   });
 

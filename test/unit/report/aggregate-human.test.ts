@@ -32,7 +32,7 @@ describe('the human table of qprep aggregate', () => {
     // the check messages below are as long as the reports have them; the table is narrow
     expect(Math.max(...lines.slice(2, 19).map((line) => line.length))).toBeLessThanOrEqual(120);
     expect(rows[0]).toMatch(/^node01 +ready +10m +8×910B3 +25\.3\.rc1 +7\.8\.0\.7\.220 +8\.3\.RC2$/);
-    expect(rows[6]).toMatch(/^node07 +NOT READY +10m +8×910B3 +26\.1\.0\* .* npu\.driver-files, npu\.health, npu\.idle$/);
+    expect(rows[6]).toMatch(/^node07 +NOT READY +10m +8×910B3 +26\.1\.0\* .* npu\.driver-files, npu\.health, npu\.ecc, npu\.idle$/);
     expect(rows[11]).toContain(' 25.2.1* ');
     expect(rows[15]).toMatch(/^node16 +MISSING +- +- +- +- +- +no report$/);
     // the columns line up: every row has DRIVER where the header has it

@@ -74,9 +74,10 @@ describe('node annotations of a run', () => {
     const annotations = nodeAnnotations(demoReport('a2-broken'));
     expect(annotations).toMatchObject({
       'qprep.io/verdict': 'not-ready',
-      'qprep.io/failing-checks': 'npu.driver-files,npu.health,npu.idle',
+      'qprep.io/failing-checks': 'npu.driver-files,npu.health,npu.ecc,npu.idle',
       'qprep.io/error-codes': 'npu5:80E01801',
-      'qprep.io/action': 'restart-workload',
+      // npu.ecc's: NPU 5's HBM has uncorrectable errors
+      'qprep.io/action': 'isolate-npu',
     });
     expect(annotations['qprep.io/reason']).toMatch(/^NOT READY: npu\.driver-files: /);
   });

@@ -1,4 +1,5 @@
 import { plural } from '../../../util/text.js';
+import type { HbmEccRuleId } from '../../../knowledge/hbm-ecc.js';
 import type { CheckEntries } from '../../types.js';
 
 /** The checks npu.*: the NPUs, their driver, firmware and CANN. One entry per check id. */
@@ -227,19 +228,75 @@ export const npu = {
       "npu-smi reports each chip's health as OK, Warning, Alarm, Critical or UNKNOWN. vllm-ascend's own worker health " +
       'check raises on anything but OK, and a chip in alarm fails collectives unpredictably, so a chip the workload will ' +
       "use must be OK: required. A non-OK chip outside ASCEND_RT_VISIBLE_DEVICES (or the profile's npu.visibleDevices) only " +
-      'warns. The error codes come from npu-smi info -t health.',
+      'warns. The error codes come from npu-smi info -t health; each is looked up in the fault-code table of the Ascend ' +
+      "device plugin (knowledge/fault-codes.json: its meaning, handling level and the action), and a chip is judged by its " +
+      'worst code, as the device plugin judges it. A code the table does not list is said to be unknown.',
     reads: ['npu-smi info', 'npu-smi info -t health -i <card> -c <chip> (for non-OK chips)', 'ASCEND_RT_VISIBLE_DEVICES'],
     fix: 'Read the error codes (npu-smi info -t health), reset or replace the chip, or leave it out of ASCEND_RT_VISIBLE_DEVICES and the device mapping.',
     what: 'NPU health',
+    /** `codes`: the codes, worst first, each as `code` or `unknownCode` says it */
     device: (p: { label: string; health: string; codes: string | null; information: string | null }) =>
-      `${p.label} ${p.health}${p.codes ? ` error code ${p.codes}` : ''}${p.information ? ` (${p.information})` : ''}`,
+      `${p.label} ${p.health}${p.codes ? `: ${p.codes}` : ''}${p.information ? ` (${p.information})` : ''}`,
+    /** a code of the fault-code table: its handling level (an id of the device plugin, never translated) and its name */
+    code: (p: { code: string; level: string; meaning: string | null }) => `${p.code} ${p.level}${p.meaning ? ` (${p.meaning})` : ''}`,
+    unknownCode: (p: { code: string }) => `${p.code} (not in the fault-code table)`,
+    codeSeparator: '; ',
     inspect: (p: { card: number; chip: number }) => `npu-smi info -t health -i ${p.card} -c ${p.chip}   # inspect: the error codes and what raised them`,
     reset: (p: { card: number; chip: number }) => `or: npu-smi set -t reset -i ${p.card} -c ${p.chip}   # reset the chip, or have it replaced`,
+    resetFirst: (p: { card: number; chip: number }) => `npu-smi set -t reset -i ${p.card} -c ${p.chip}   # reset the chip, the workload stopped first: its worst code's handling level asks for it`,
+    explainCode: (p: { code: string }) => `qprep explain ${p.code}   # the code's meaning, handling level and source`,
+    restartWorkload: "re-run the workload on it: its worst code's handling level asks for that; reset the chip if the code comes back",
+    leaveOutFirst: "leave it out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags until the fault is cleared",
     leaveOut: "or: leave it out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags",
     notOk: (p: { count: number; used: number; devices: string }) =>
       `${p.count} of ${plural(p.used, 'NPU device')} the workload uses ${p.count === 1 ? 'is' : 'are'} not OK: ${p.devices}`,
     notOkOutside: (p: { count: number; source: string; devices: string }) => `${p.count} NPU device${p.count === 1 ? '' : 's'} outside ${p.source} not OK: ${p.devices}`,
     allOk: (p: { count: number }) => (p.count === 1 ? 'the NPU device reports OK' : `all ${p.count} NPU devices report OK`),
+  },
+  'npu.ecc': {
+    title: 'HBM ECC: uncorrectable errors and retired pages',
+    why:
+      "An HBM chip that starts to fail shows it in its ECC counters before it takes a job down: uncorrectable (double-bit) " +
+      'errors since the driver loaded, pages the driver took out of use (isolated, "retired") and pages waiting for the ' +
+      'next NPU reset to be isolated. npu-smi info -t ecc prints them per chip. A chip the workload uses fails with an ' +
+      'uncorrectable error (until the HBM diagnosis clears it), a page pending isolation (a reset isolates it) or 64 retired ' +
+      'pages (the isolation table is full: the card needs repair); 16 or more retired pages warn. The thresholds and what to ' +
+      "do come from the Ascend fault-diagnosis knowledge graph's HBM codes and the npu-smi reference (knowledge/hbm-ecc.json). " +
+      'Corrected (single-bit) errors are reported, not judged. Required; a chip outside ASCEND_RT_VISIBLE_DEVICES only warns.',
+    reads: ['npu-smi info', 'npu-smi info -t ecc -i <card> (one call per card)', 'ASCEND_RT_VISIBLE_DEVICES'],
+    fix: 'Take a chip with uncorrectable HBM errors out of service and have its HBM diagnosed; reset a chip with pages pending isolation; have a card whose isolation table is full repaired.',
+    what: 'the HBM ECC counters',
+    noHbm: 'the 310P keeps the model in DDR, not HBM: its HBM ECC is not judged',
+    noDevices: 'npu-smi lists no NPU device: no HBM to read',
+    unsupported: 'this driver does not report ECC counters (npu-smi info -t ecc: not supported)',
+    noHbmCounters: 'npu-smi info -t ecc printed no HBM counter for any chip',
+    notCaptured: 'the snapshot holds no answer of npu-smi info -t ecc: it was recorded without this check',
+    noHbmFix: 'nothing to do: npu-smi info -t ecc -i <card> prints its DDR counters, npu.health reports the faults they raise',
+    noDevicesFix: 'nothing to do here: npu.count reports the missing NPUs',
+    unsupportedFix: 'nothing to do: npu.health reports the faults this driver raises',
+    rules: {
+      'isolation-full': (p: { errors: number; retired: number; pending: number }) => `${plural(p.retired, 'HBM page')} retired: the isolation table is full (64), the card needs repair`,
+      'pending-isolation': (p: { errors: number; retired: number; pending: number }) => `${plural(p.pending, 'HBM page')} with uncorrectable errors pending isolation (isolated at the next reset)`,
+      uncorrectable: (p: { errors: number; retired: number; pending: number }) =>
+        `${plural(p.errors, 'uncorrectable (double-bit) HBM error')} since the driver loaded${p.retired > 0 ? `, ${plural(p.retired, 'page')} retired` : ''}`,
+      'isolation-high': (p: { errors: number; retired: number; pending: number }) => `${plural(p.retired, 'HBM page')} retired (16 or more)`,
+    } satisfies Record<HbmEccRuleId, (p: { errors: number; retired: number; pending: number }) => string>,
+    chip: (p: { label: string; findings: string }) => `${p.label}: ${p.findings}`,
+    failing: (p: { count: number; used: number; chips: string }) => `${p.count} of ${plural(p.used, 'NPU device')} the workload uses ${p.count === 1 ? 'has' : 'have'} failing HBM: ${p.chips}`,
+    failingOutside: (p: { count: number; source: string; chips: string }) => `${p.count} NPU device${p.count === 1 ? '' : 's'} outside ${p.source} with failing HBM: ${p.chips}`,
+    watching: (p: { chips: string }) => `HBM to watch: ${p.chips}`,
+    replaceCard: (p: { labels: string }) => `have the card of ${p.labels} repaired or replaced: its HBM can isolate no more pages`,
+    leaveOut: (p: { devices: string; labels: string }) => `export ASCEND_RT_VISIBLE_DEVICES=${p.devices}   # leave ${p.labels} out (and out of the container's --device flags) until its HBM is cleared`,
+    leaveOutAll: "leave these NPUs out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags until their HBM is cleared",
+    diagnose: 'ascend-dmi --dg -i hbm   # the toolbox\'s HBM diagnosis (it stops the jobs on the NPUs); replace the card if it fails',
+    reset: (p: { card: number; chip: number }) => `npu-smi set -t reset -i ${p.card} -c ${p.chip}   # with the workload stopped: the pages pending isolation are isolated at the reset`,
+    watch: (p: { card: number }) => `npu-smi info -t ecc -i ${p.card}   # watch the retired pages: at 64 the card needs repair`,
+    unread: (p: { count: number; problems: string }) => `the ECC counters of ${plural(p.count, 'card')} could not be read: ${p.problems}`,
+    readByHand: (p: { card: number }) => `run npu-smi info -t ecc -i ${p.card} on the host and read its HBM counters`,
+    note: (p: { label: string; retired: number; corrected: number }) =>
+      `${p.label}: ${[p.retired > 0 ? `${plural(p.retired, 'page')} retired before` : '', p.corrected > 0 ? `${plural(p.corrected, 'corrected error')}` : ''].filter(Boolean).join(' and ')}`,
+    clean: (p: { count: number; notes: string | null }) =>
+      `HBM of ${plural(p.count, 'NPU device')}: no uncorrectable error since the driver loaded, no page pending isolation${p.notes ? `; ${p.notes}` : ''}`,
   },
   'npu.idle': {
     title: 'NPUs free for the workload',

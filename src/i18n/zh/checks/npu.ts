@@ -194,17 +194,66 @@ export const npu: typeof en = {
     why:
       'npu-smi 将每个芯片的健康状态报告为 OK、Warning、Alarm、Critical 或 UNKNOWN。vllm-ascend 自身的 worker 健康检查在非 OK 时会报错，' +
       '处于告警状态的芯片会让集合通信不可预期地失败，因此负载要用的芯片必须为 OK：必需项。' +
-      'ASCEND_RT_VISIBLE_DEVICES（或 profile 的 npu.visibleDevices）之外的非 OK 芯片只给出警告。错误码来自 npu-smi info -t health。',
+      'ASCEND_RT_VISIBLE_DEVICES（或 profile 的 npu.visibleDevices）之外的非 OK 芯片只给出警告。错误码来自 npu-smi info -t health；' +
+      '每个错误码都在昇腾 device plugin 的故障码表（knowledge/fault-codes.json）中查出其含义、处理级别和处理动作，' +
+      '芯片按其最严重的故障码判定，与 device plugin 的判定方式一致。故障码表中没有的错误码会注明未知。',
     reads: ['npu-smi info', 'npu-smi info -t health -i <card> -c <chip> (for non-OK chips)', 'ASCEND_RT_VISIBLE_DEVICES'],
     fix: '查看错误码（npu-smi info -t health），复位或更换芯片，或将其排除在 ASCEND_RT_VISIBLE_DEVICES 和设备映射之外。',
     what: 'NPU 健康状态',
-    device: (p) => `${p.label} ${p.health}${p.codes ? ` 错误码 ${p.codes}` : ''}${p.information ? `（${p.information}）` : ''}`,
+    device: (p) => `${p.label} ${p.health}${p.codes ? `：${p.codes}` : ''}${p.information ? `（${p.information}）` : ''}`,
+    code: (p) => `${p.code} ${p.level}${p.meaning ? `（${p.meaning}）` : ''}`,
+    unknownCode: (p) => `${p.code}（不在故障码表中）`,
+    codeSeparator: '；',
     inspect: (p) => `npu-smi info -t health -i ${p.card} -c ${p.chip}   # 查看：错误码及其来源`,
     reset: (p) => `or: npu-smi set -t reset -i ${p.card} -c ${p.chip}   # 复位芯片，或安排更换`,
+    resetFirst: (p) => `npu-smi set -t reset -i ${p.card} -c ${p.chip}   # 先停止负载再复位芯片：最严重故障码的处理级别要求复位`,
+    explainCode: (p) => `qprep explain ${p.code}   # 该故障码的含义、处理级别和来源`,
+    restartWorkload: '在该芯片上重新执行负载：最严重故障码的处理级别要求重新执行业务；若故障码再次出现，复位芯片',
+    leaveOutFirst: '在故障排除前，将它排除在 ASCEND_RT_VISIBLE_DEVICES 和容器的 --device 参数之外',
     leaveOut: 'or: 将它排除在 ASCEND_RT_VISIBLE_DEVICES 和容器的 --device 参数之外',
     notOk: (p) => `负载使用的 ${p.used} 个 NPU 设备中有 ${p.count} 个状态不是 OK：${p.devices}`,
     notOkOutside: (p) => `${p.source} 之外有 ${p.count} 个 NPU 设备状态不是 OK：${p.devices}`,
     allOk: (p) => (p.count === 1 ? '该 NPU 设备状态为 OK' : `全部 ${p.count} 个 NPU 设备状态均为 OK`),
+  },
+  'npu.ecc': {
+    title: 'HBM ECC：不可纠正错误与隔离页',
+    why:
+      '开始失效的 HBM 在拖垮作业之前，会先体现在 ECC 计数上：驱动加载以来的不可纠正（多 bit）错误、驱动已隔离（停用）的页，' +
+      '以及等待下次 NPU 复位才会隔离的页。npu-smi info -t ecc 按芯片打印这些计数。负载要用的芯片出现以下情况即失败：不可纠正错误' +
+      '（直到片上内存诊断通过）、待隔离页（复位后隔离）、隔离页达到 64 个（隔离表已满，需返修板卡）；隔离页达到 16 个给出警告。' +
+      '阈值与处理方式来自昇腾故障诊断知识图谱中的 HBM 故障码和 npu-smi 参考文档（knowledge/hbm-ecc.json）。' +
+      '可纠正（单 bit）错误只报告、不判定。必需项；ASCEND_RT_VISIBLE_DEVICES 之外的芯片只给出警告。',
+    reads: ['npu-smi info', 'npu-smi info -t ecc -i <card>（每张卡一次）', 'ASCEND_RT_VISIBLE_DEVICES'],
+    fix: '有不可纠正 HBM 错误的芯片停止使用并做片上内存诊断；有待隔离页的芯片执行复位；隔离表已满的板卡送修。',
+    what: 'HBM ECC 计数',
+    noHbm: '310P 的模型放在 DDR 而非 HBM 中：不判定其 HBM ECC',
+    noDevices: 'npu-smi 未列出任何 NPU 设备：没有可读取的 HBM',
+    unsupported: '该驱动不提供 ECC 计数（npu-smi info -t ecc：不支持）',
+    noHbmCounters: 'npu-smi info -t ecc 没有输出任何芯片的 HBM 计数',
+    notCaptured: '快照中没有 npu-smi info -t ecc 的输出：录制快照时还没有这项检查',
+    noHbmFix: '无需处理：npu-smi info -t ecc -i <card> 输出其 DDR 计数，由此引发的故障由 npu.health 报告',
+    noDevicesFix: '此处无需处理：npu.count 会报告缺失的 NPU',
+    unsupportedFix: '无需处理：该驱动上报的故障由 npu.health 报告',
+    rules: {
+      'isolation-full': (p) => `已隔离 ${p.retired} 个 HBM 页：隔离表已满（64），板卡需返修`,
+      'pending-isolation': (p) => `${p.pending} 个有不可纠正错误的 HBM 页等待隔离（下次复位时隔离）`,
+      uncorrectable: (p) => `驱动加载以来 ${p.errors} 个不可纠正（多 bit）HBM 错误${p.retired > 0 ? `，已隔离 ${p.retired} 个页` : ''}`,
+      'isolation-high': (p) => `已隔离 ${p.retired} 个 HBM 页（达到 16 个）`,
+    },
+    chip: (p) => `${p.label}：${p.findings}`,
+    failing: (p) => `负载使用的 ${p.used} 个 NPU 设备中有 ${p.count} 个 HBM 异常：${p.chips}`,
+    failingOutside: (p) => `${p.source} 之外有 ${p.count} 个 NPU 设备 HBM 异常：${p.chips}`,
+    watching: (p) => `需关注的 HBM：${p.chips}`,
+    replaceCard: (p) => `将 ${p.labels} 所在板卡送修或更换：其 HBM 已无法再隔离更多页`,
+    leaveOut: (p) => `export ASCEND_RT_VISIBLE_DEVICES=${p.devices}   # 在 HBM 问题排除前，将 ${p.labels} 排除在外（也不要加入容器的 --device 参数）`,
+    leaveOutAll: '在 HBM 问题排除前，将这些 NPU 排除在 ASCEND_RT_VISIBLE_DEVICES 和容器的 --device 参数之外',
+    diagnose: 'ascend-dmi --dg -i hbm   # 工具包的片上内存诊断（会中断 NPU 上的作业）；诊断失败则更换板卡',
+    reset: (p) => `npu-smi set -t reset -i ${p.card} -c ${p.chip}   # 先停止负载：待隔离页在复位时完成隔离`,
+    watch: (p) => `npu-smi info -t ecc -i ${p.card}   # 关注已隔离页：达到 64 个时板卡需返修`,
+    unread: (p) => `无法读取 ${p.count} 张卡的 ECC 计数：${p.problems}`,
+    readByHand: (p) => `在宿主机上运行 npu-smi info -t ecc -i ${p.card}，查看其 HBM 计数`,
+    note: (p) => `${p.label}：${[p.retired > 0 ? `此前已隔离 ${p.retired} 个页` : '', p.corrected > 0 ? `${p.corrected} 个已纠正错误` : ''].filter(Boolean).join('，')}`,
+    clean: (p) => `${p.count} 个 NPU 设备的 HBM：驱动加载以来无不可纠正错误，无待隔离页${p.notes ? `；${p.notes}` : ''}`,
   },
   'npu.idle': {
     title: 'NPU 空闲可用',
