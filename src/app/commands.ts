@@ -142,7 +142,7 @@ export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): P
   const recorded = {
     ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })),
     report: run.report,
-    ...runSettingsRecord(loaded, run.ctx.cluster, checkOptions.node),
+    ...runSettingsRecord(loaded, run.ctx.cluster, checkOptions.node, checkOptions.depth),
   };
   if (run.ctx.launch) {
     const launchers = (run.ctx.launch.launchers ?? []).map((l) => ({ file: l.file, text: run.redactor.script(l.text) }));
