@@ -14,23 +14,19 @@ function localWallClockMs(now: Date): number {
   return now.getTime() - now.getTimezoneOffset() * 60_000;
 }
 
+/** A port with a problem: down now, escalated, or flapped. */
 function describe(t: Words, v: LinkVerdict): string {
-  switch (v.state) {
-    case 'down-now':
-      return t.downItem({ device: devName(v.device), since: v.newest?.time ?? '?' });
-    case 'escalated':
-      return t.escalatedItem({ device: devName(v.device), count: v.flaps24h, until: v.escalatedUntil ?? '?' });
-    case 'flapped':
-      return t.flapItem({ device: devName(v.device), count: v.flaps24h, last: v.recentDowns[0] ?? null });
-    case 'bring-up-burst':
-      return t.burstItem({ device: devName(v.device), at: v.bringUpDowns[0] ?? '?' });
-    default:
-      return t.stableItem({ device: devName(v.device), olderDown: v.olderDown });
-  }
+  if (v.state === 'down-now') return t.downItem({ device: devName(v.device), since: v.newest?.time ?? '?' });
+  if (v.state === 'escalated') return t.escalatedItem({ device: devName(v.device), count: v.flaps24h, until: v.escalatedUntil ?? '?' });
+  return t.flapItem({ device: devName(v.device), count: v.flaps24h, last: v.recentDowns[0] ?? null });
 }
 
+/** A line per port with a problem, and one for the ports that went down while brought up only. */
 function details(t: Words, verdicts: readonly LinkVerdict[]): string[] {
-  return verdicts.filter((v) => v.state !== 'stable' && v.state !== 'no-history').map((v) => describe(t, v));
+  const lines = verdicts.filter((v) => ['down-now', 'escalated', 'flapped'].includes(v.state)).map((v) => describe(t, v));
+  const burst = verdicts.filter((v) => v.state === 'bring-up-burst').map((v) => v.device);
+  if (burst.length > 0) lines.push(t.burstLine({ devices: `dev${formatRanges(burst)}` }));
+  return lines;
 }
 
 function judged(ctx: CheckContext, verdicts: LinkVerdict[]): Outcome {
@@ -81,7 +77,8 @@ function judged(ctx: CheckContext, verdicts: LinkVerdict[]): Outcome {
     });
   }
   const burst = of('bring-up-burst').map((v) => v.device);
-  return pass(t.stable({ total, burst: burst.length > 0 ? `dev${formatRanges(burst)}` : null }), { evidence, ...(lines.length > 0 ? { details: lines } : {}) });
+  // the message says everything a pass has to say
+  return pass(t.stable({ total, burst: burst.length > 0 ? `dev${formatRanges(burst)}` : null }), { evidence });
 }
 
 // title, why, fix, reads and every message: src/i18n/*/checks/hccn.ts

@@ -1,4 +1,4 @@
-import { DEPTHS, runsAt, type Depth } from './ids/depths.js';
+import { runsAt, type Depth } from './ids/depths.js';
 import { depthOf } from './select.js';
 import type { Check, CheckCost, HccnToolQuery } from './types.js';
 
@@ -63,14 +63,4 @@ export function fitsBudget(cost: CheckCost | undefined, budget: DepthBudget): bo
   if ((cost.npuSmiPerDie ?? 0) > budget.npuSmiPerDie) return false;
   if ((cost.waitMs ?? 0) > budget.waitMs) return false;
   return (cost.hccnTool ?? []).length === 0 || budget.hccnToolPerDevice > 0;
-}
-
-/** The depths, shallowest first, with their budgets and what the catalogue reads at each on each family. */
-export function depthSummary(checks: readonly Check[]): Array<{ depth: Depth; budget: DepthBudget; checks: number; hccnReads: Record<NetworkFamily, number> }> {
-  return DEPTHS.map((depth) => ({
-    depth,
-    budget: DEPTH_BUDGETS[depth],
-    checks: checks.filter((c) => runsAt(depth, depthOf(c))).length,
-    hccnReads: { a2: hccnReadsPerDevice(checks, depth, 'a2'), a3: hccnReadsPerDevice(checks, depth, 'a3') },
-  }));
 }

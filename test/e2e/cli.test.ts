@@ -285,11 +285,16 @@ describe('a hung command', () => {
 });
 
 describe('catalogue, explain, schema, version, help', () => {
-  it('lists the checks with level and category', async () => {
+  it('lists the checks with level, depth, category and cost', async () => {
     const run = await qprep(['list', '--format', 'json']);
     const rows = JSON.parse(run.stdout);
-    expect(rows.find((r: { id: string }) => r.id === 'host.shm')).toEqual({ id: 'host.shm', level: 'required', category: 'host', title: 'Shared memory (/dev/shm)' });
-    expect((await qprep(['list'])).stdout).toMatch(/^ID\s+LEVEL\s+CATEGORY\s+TITLE/);
+    expect(rows.find((r: { id: string }) => r.id === 'host.shm')).toEqual({ id: 'host.shm', level: 'required', depth: 'quick', category: 'host', title: 'Shared memory (/dev/shm)', cost: '' });
+    expect(rows.find((r: { id: string }) => r.id === 'hccn.counters')).toMatchObject({ depth: 'deep', cost: 'hccn_tool 2/device: -stat -g x2; waits 3 s' });
+    expect(rows.find((r: { id: string }) => r.id === 'hccn.fec')).toMatchObject({ depth: 'standard', cost: 'hccn_tool 1/device: -fec -g (a2), -speed -g (a2) when needed' });
+    const human = (await qprep(['list'])).stdout;
+    expect(human).toMatch(/^ID\s+LEVEL\s+DEPTH\s+CATEGORY\s+TITLE/);
+    expect(human).toMatch(/\nhccn\.link-stability +required +deep +hccn +NPU port link history: no flap in 24 h \[hccn_tool 1\/device: -link_stat -g\]\n/);
+    expect(human).toMatch(/\n--depth quick runs the checks of depth quick \(no per-device call: \d+ of them\)/);
   });
 
   it('explains a check', async () => {

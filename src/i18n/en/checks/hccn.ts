@@ -133,8 +133,7 @@ export const hccn = {
     escalatedItem: (p: { device: string; count: number; until: string }) => `${p.device} went down ${p.count} times within 24 h (out of service until ${p.until} by the frequency rule)`,
     flapItem: (p: { device: string; count: number; last: string | null }) =>
       `${p.device} went down ${p.count === 1 ? 'once' : `${p.count} times`} within 24 h${p.last ? `, last at ${p.last}` : ''}`,
-    burstItem: (p: { device: string; at: string }) => `${p.device} went down once while it was brought up (${p.at}): a note, not a flap`,
-    stableItem: (p: { device: string; olderDown: string | null }) => `${p.device} stable${p.olderDown ? ` (last down ${p.olderDown}, over 24 h before)` : ''}`,
+    burstLine: (p: { devices: string }) => `${p.devices} went down only while brought up: a note, not a flap`,
     downNow: (p: { count: number; total: number; list: string }) =>
       `${p.count} of ${p.total} NPU ports are down now by their link history, whatever their counters say: ${p.list}`,
     downFix: (p: { device: number }) =>

@@ -109,8 +109,7 @@ export const hccn: typeof en = {
     downItem: (p) => `${p.device} 自 ${p.since} 起 LINK DOWN`,
     escalatedItem: (p) => `${p.device} 在 24 小时内 DOWN 了 ${p.count} 次（按频次规则隔离至 ${p.until}）`,
     flapItem: (p) => `${p.device} 在 24 小时内 DOWN 了 ${p.count} 次${p.last ? `，最近一次在 ${p.last}` : ''}`,
-    burstItem: (p) => `${p.device} 仅在拉起时 DOWN 过一次（${p.at}）：仅作提示，不算闪断`,
-    stableItem: (p) => `${p.device} 稳定${p.olderDown ? `（最近一次 DOWN 在 ${p.olderDown}，早于 24 小时）` : ''}`,
+    burstLine: (p) => `${p.devices} 仅在拉起时 DOWN 过：仅作提示，不算闪断`,
     downNow: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个按链路历史当前为 DOWN，无论计数器如何：${p.list}`,
     downFix: (p) =>
       `hccn_tool -i ${p.device} -cfg recovery   # 重新拉起该端口\n` +
