@@ -1,7 +1,7 @@
 import { pass, skip, warn } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/define-check.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
-import { en } from '../src/i18n/en/index.js';
+import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { linkHealthValue } from '../src/knowledge/hccn-link-health.js';
 import { hccnOptical } from '../src/probes/hccn.js';
 import { askEvery, devName, hccnProblem, hccnScope, prefetchEvery, unanswered } from '../src/probes/hccn-scope.js';
@@ -40,9 +40,11 @@ function say(t: Words, f: OpticsFinding): string {
   }
 }
 
-function describePort(t: Words, v: OpticsVerdict, severity?: 'fail' | 'warn'): string {
+/** A port and its findings (of one severity, when given), the findings joined as the language joins clauses. */
+function describePort(text: Catalogue, v: OpticsVerdict, severity?: 'fail' | 'warn'): string {
+  const t = text.checks['hccn.optics'];
   const findings = v.findings.filter((f) => severity === undefined || f.severity === severity);
-  return t.port({ device: devName(v.device), module: [v.vendor, v.partNumber].filter(Boolean).join(' ') || null, findings: findings.map((f) => say(t, f)).join('; ') });
+  return t.port({ device: devName(v.device), module: [v.vendor, v.partNumber].filter(Boolean).join(' ') || null, findings: findings.map((f) => say(t, f)).join(text.report.clauseSeparator) });
 }
 
 function evidenceOf(verdicts: readonly OpticsVerdict[]): Record<string, unknown> {
@@ -66,11 +68,11 @@ function judged(ctx: CheckContext, verdicts: OpticsVerdict[]): Outcome {
   if (judgeable.length === 0) return skip(t.unsupported({ total }), { remediation: t.unsupportedFix, evidence });
   const failing = verdicts.filter((v) => v.findings.some((f) => f.severity === 'fail'));
   const warning = verdicts.filter((v) => v.findings.length > 0 && !failing.includes(v));
-  const details = verdicts.filter((v) => v.findings.length > 0).map((v) => describePort(t, v));
+  const details = verdicts.filter((v) => v.findings.length > 0).map((v) => describePort(ctx.text, v));
   if (failing.length > 0) {
-    return hccnProblem(ctx, t.failing({ count: failing.length, total, list: summarizeList(failing.map((v) => describePort(t, v, 'fail')), 3, list) }), {
+    return hccnProblem(ctx, t.failing({ count: failing.length, total, list: summarizeList(failing.map((v) => describePort(ctx.text, v, 'fail')), 3, list) }), {
       expected: "every lane's Tx and Rx power and the module's temperature inside the module's own thresholds; a module in every cage",
-      actual: failing.map((v) => describePort(en.checks['hccn.optics'], v, 'fail')).join(' | '),
+      actual: failing.map((v) => describePort(en, v, 'fail')).join(' | '),
       remediation: t.failFix({ device: failing[0]!.device }),
       action: 'replace-part',
       details,
@@ -78,9 +80,9 @@ function judged(ctx: CheckContext, verdicts: OpticsVerdict[]): Outcome {
     });
   }
   if (warning.length > 0) {
-    return warn(t.warning({ count: warning.length, total, list: summarizeList(warning.map((v) => describePort(t, v)), 3, list) }), {
+    return warn(t.warning({ count: warning.length, total, list: summarizeList(warning.map((v) => describePort(ctx.text, v)), 3, list) }), {
       expected: 'Rx power of every lane at least the warning level, lanes within the spread, flags agreeing with the powers',
-      actual: warning.map((v) => describePort(en.checks['hccn.optics'], v)).join(' | '),
+      actual: warning.map((v) => describePort(en, v)).join(' | '),
       remediation: warning.some((v) => v.findings.some((f) => f.kind.endsWith('contradiction'))) ? t.contradictionFix({ device: warning[0]!.device }) : t.warnFix({ device: warning[0]!.device }),
       action: 'monitor',
       details,
