@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../../src/core/types.js';
+import { formatReport } from '../../../src/report/formats.js';
 import { DepthSchedule } from '../../../src/serve/depth-schedule.js';
 import { reportOf, result } from '../../helpers/reports.js';
 
@@ -28,6 +29,7 @@ describe('serve --depth standard --deep-every 1h', () => {
     expect(between.checks.find((c) => c.id === 'hccn.link-stability')).toMatchObject({ status: 'fail', observedAt: first.startedAt });
     expect(between.checks.find((c) => c.id === 'hccn.link')!.observedAt).toBeUndefined();
     expect(between).toMatchObject({ ready: false, blocking: ['hccn.link-stability'], summary: { pass: 3, fail: 1 } });
+    expect(formatReport(between, 'human', { color: false })).toContain(`(observed by the last deep run, ${first.startedAt})`);
   });
 
   it('carries nothing from a deep run cut short, and runs deep again next', () => {
