@@ -18,6 +18,7 @@ export default defineCheck({
   category: 'hccn',
   order: 10,
   level: 'required',
+  cost: { hccnTool: [{ args: '-ip -g' }] },
   action: 'reconfigure',
   prefetch: prefetchDeviceIps,
   async run(ctx) {

@@ -18,6 +18,7 @@ export default defineCheck({
   category: 'hccn',
   order: 60,
   level: 'required',
+  cost: { hccnTool: [{ args: '-gateway -g' }, { args: '-ip -g' }] },
   action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnGateway, hccnIp]),
   async run(ctx) {

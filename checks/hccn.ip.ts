@@ -29,6 +29,7 @@ export default defineCheck({
   category: 'hccn',
   order: 20,
   level: 'required',
+  cost: { hccnTool: [{ args: '-ip -g' }, { args: '-vnic -g', families: ['a3'] }], npuSmiPerDie: 1 },
   action: 'reconfigure',
   prefetch: (ctx) => Promise.all([prefetchDeviceIps(ctx), askIpsEarly(ctx)]).then(() => undefined),
   async run(ctx) {

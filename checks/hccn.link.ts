@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 30,
   level: 'required',
+  cost: { hccnTool: [{ args: '-link -g' }] },
   action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnLink]),
   async run(ctx) {

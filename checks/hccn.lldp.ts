@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 70,
   level: 'recommended',
+  cost: { hccnTool: [{ args: '-lldp -g' }] },
   action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnLldp]),
   async run(ctx) {

@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 40,
   level: 'required',
+  cost: { hccnTool: [{ args: '-net_health -g' }] },
   action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnNetHealth]),
   async run(ctx) {

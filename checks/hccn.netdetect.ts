@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'hccn',
   order: 50,
   level: 'recommended',
+  cost: { hccnTool: [{ args: '-netdetect -g' }, { args: '-gateway -g' }] },
   action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnNetdetect]),
   async run(ctx) {

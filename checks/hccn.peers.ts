@@ -230,6 +230,7 @@ export default defineCheck({
   category: 'hccn',
   order: 100,
   level: 'required',
+  cost: { hccnTool: [{ args: '-link -g' }, { args: '-vnic -g', families: ['a3'] }], pings: true },
   action: 'reconfigure',
   budgetMs(ctx) {
     const pings = plannedUpperBound(ctx);

@@ -9,6 +9,7 @@ export default defineCheck({
   category: 'hccn',
   order: 90,
   level: 'required',
+  cost: { npuSmiPerDie: 1 },
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['hccn.spod'];

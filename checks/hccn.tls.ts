@@ -21,6 +21,7 @@ export default defineCheck({
   category: 'hccn',
   order: 80,
   level: 'required',
+  cost: { hccnTool: [{ args: '-tls -g' }] },
   action: 'reconfigure',
   prefetch: prefetchEvery(() => [hccnTls]),
   async run(ctx) {

@@ -20,6 +20,7 @@ export default defineCheck({
   category: 'host',
   order: 40,
   level: 'recommended',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['host.disk'];

@@ -39,6 +39,7 @@ export default defineCheck({
   category: 'host',
   order: 30,
   level: 'recommended',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['host.memory'];

@@ -11,6 +11,7 @@ export default defineCheck({
   category: 'host',
   order: 10,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['host.model'];

@@ -3,12 +3,16 @@ import { inReportOrder } from '../src/core/report-order.js';
 import type { Check } from '../src/core/types.js';
 import cpuGovernor from './cpu.governor.js';
 import hccnConf from './hccn.conf.js';
+import hccnCounters from './hccn.counters.js';
+import hccnFec from './hccn.fec.js';
 import hccnGateway from './hccn.gateway.js';
 import hccnIp from './hccn.ip.js';
 import hccnLink from './hccn.link.js';
+import hccnLinkStability from './hccn.link-stability.js';
 import hccnLldp from './hccn.lldp.js';
 import hccnNetHealth from './hccn.net-health.js';
 import hccnNetdetect from './hccn.netdetect.js';
+import hccnOptics from './hccn.optics.js';
 import hccnPeers from './hccn.peers.js';
 import hccnSpod from './hccn.spod.js';
 import hccnTls from './hccn.tls.js';
@@ -56,12 +60,16 @@ import tuneJournal from './tune.journal.js';
 export const catalogue: readonly Check[] = inReportOrder([
   cpuGovernor,
   hccnConf,
+  hccnCounters,
+  hccnFec,
   hccnGateway,
   hccnIp,
   hccnLink,
+  hccnLinkStability,
   hccnLldp,
   hccnNetHealth,
   hccnNetdetect,
+  hccnOptics,
   hccnPeers,
   hccnSpod,
   hccnTls,

@@ -103,6 +103,7 @@ export default defineCheck({
   category: 'launch',
   order: 40,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const view = await launchView(ctx);

@@ -236,6 +236,7 @@ export default defineCheck({
   category: 'launch',
   order: 60,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const english = en.checks['launch.env'];

@@ -360,6 +360,7 @@ export default defineCheck({
   category: 'launch',
   order: 70,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['launch.flags'];

@@ -319,6 +319,7 @@ export default defineCheck({
   id: 'launch.model-rules',
   category: 'launch',
   order: 75,
+  depth: 'quick',
   level: 'required',
   action: 'reconfigure',
   async run(ctx) {

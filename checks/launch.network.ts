@@ -488,6 +488,7 @@ export default defineCheck({
   category: 'launch',
   order: 30,
   level: 'required',
+  cost: { connects: true },
   action: 'reconfigure',
   async run(ctx) {
     const words: Words = { t: ctx.text.checks['launch.network'], launch: ctx.text.probes.launch, list: ctx.text.report.list };

@@ -158,6 +158,7 @@ export default defineCheck({
   category: 'launch',
   order: 20,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['launch.placeholders'];

@@ -219,6 +219,7 @@ export default defineCheck({
   category: 'launch',
   order: 50,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const view = await launchView(ctx);

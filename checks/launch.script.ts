@@ -39,6 +39,7 @@ export default defineCheck({
   category: 'launch',
   order: 10,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['launch.script'];

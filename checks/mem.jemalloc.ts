@@ -17,6 +17,7 @@ export default defineCheck({
   category: 'tuning',
   order: 50,
   level: 'recommended',
+  depth: 'quick',
   action: 'reconfigure',
   // title, why, fix and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

@@ -72,6 +72,7 @@ export default defineCheck({
   category: 'launch',
   order: 85,
   level: 'required',
+  depth: 'quick',
   // the flags of the script; stopping what holds the memory is the free-memory finding's own
   action: 'reconfigure',
   async run(ctx) {

@@ -266,6 +266,7 @@ export default defineCheck({
   // after model.fit: the weights are there and fit, then: will they load in time?
   order: 87,
   level: 'required',
+  cost: { readsStorage: true },
   // a load too long for its timeout is fixed in the script or by moving the weights
   action: 'reconfigure',
   // the read of the weights overlaps the other checks: the run waits for it as little as it can

@@ -129,6 +129,7 @@ export default defineCheck({
   id: 'model.quantization',
   category: 'launch',
   order: 84,
+  depth: 'quick',
   level: 'required',
   action: 'reconfigure',
   async run(ctx) {

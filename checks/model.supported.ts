@@ -85,6 +85,7 @@ export default defineCheck({
   id: 'model.supported',
   category: 'launch',
   order: 83,
+  depth: 'quick',
   level: 'required',
   action: 'reconfigure',
   async run(ctx) {

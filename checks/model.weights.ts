@@ -117,6 +117,7 @@ export default defineCheck({
   category: 'launch',
   order: 80,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   // title, why, fix, reads and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

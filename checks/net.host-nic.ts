@@ -92,6 +92,7 @@ export default defineCheck({
   category: 'network',
   order: 30,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['net.host-nic'];

@@ -26,6 +26,7 @@ export default defineCheck({
   category: 'network',
   order: 40,
   level: 'required',
+  cost: { connects: true },
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['net.peer-ports'];

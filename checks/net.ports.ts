@@ -12,6 +12,7 @@ export default defineCheck({
   category: 'network',
   order: 20,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['net.ports'];

@@ -12,6 +12,7 @@ export default defineCheck({
   category: 'network',
   order: 10,
   level: 'recommended',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['net.proxy'];

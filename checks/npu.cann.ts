@@ -86,6 +86,7 @@ export default defineCheck({
   category: 'npu',
   order: 100,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.cann'];

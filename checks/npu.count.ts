@@ -10,6 +10,7 @@ export default defineCheck({
   category: 'npu',
   order: 50,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.count'];

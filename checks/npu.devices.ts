@@ -25,6 +25,7 @@ export default defineCheck({
   category: 'npu',
   order: 20,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.devices'];

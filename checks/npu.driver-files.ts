@@ -75,6 +75,7 @@ export default defineCheck({
   category: 'npu',
   order: 30,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.driver-files'];

@@ -29,6 +29,7 @@ export default defineCheck({
   category: 'npu',
   order: 80,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.driver-version'];

@@ -123,6 +123,9 @@ export default defineCheck({
   id: 'npu.ecc',
   category: 'npu',
   order: 65,
+  depth: 'standard',
+  // one npu-smi info -t ecc per card: at most one call per die
+  cost: { npuSmiPerDie: 1 },
   level: 'required',
   // each non-pass outcome says its own, from the rules of knowledge/hbm-ecc.json its chips reach
   action: { fail: 'isolate-npu', warn: 'monitor' },

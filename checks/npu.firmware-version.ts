@@ -11,6 +11,7 @@ export default defineCheck({
   category: 'npu',
   order: 90,
   level: 'recommended',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.firmware-version'];

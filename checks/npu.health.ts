@@ -129,6 +129,7 @@ export default defineCheck({
   category: 'npu',
   order: 60,
   level: 'required',
+  depth: 'quick',
   // each non-OK outcome says its own, from the chips' fault codes and health
   action: 'isolate-npu',
   async run(ctx) {

@@ -16,6 +16,7 @@ export default defineCheck({
   category: 'npu',
   order: 70,
   level: 'required',
+  depth: 'quick',
   action: 'restart-workload',
   async run(ctx) {
     const t = ctx.text.checks['npu.idle'];

@@ -131,6 +131,7 @@ export default defineCheck({
   id: 'npu.supported',
   category: 'npu',
   order: 95,
+  depth: 'quick',
   level: 'required',
   action: 'reconfigure',
   async run(ctx) {

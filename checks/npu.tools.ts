@@ -18,6 +18,7 @@ export default defineCheck({
   category: 'npu',
   order: 10,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   async run(ctx) {
     const t = ctx.text.checks['npu.tools'];

@@ -12,6 +12,7 @@ export default defineCheck({
   category: 'launch',
   order: 90,
   level: 'required',
+  depth: 'quick',
   action: 'reconfigure',
   // title, why, fix, reads and every message: src/i18n/*/checks/tuning.ts
   async run(ctx) {

@@ -230,11 +230,44 @@ const IMAGE_SOC = { A2: 'ascend910b1', _310P: 'ascend310p1' };
 const HCCN_TOOL = '/usr/local/Ascend/driver/tools/hccn_tool';
 const lines = (name, from, count = 1) => `${capture(name).split('\n').slice(from, from + count).join('\n')}\n`;
 
+/** One device's answer in mind-cluster's collection bundles (test/fixtures/ascend/*-8dev-*-mindcluster-modelarts.txt), its device id put in. */
+function bundleAnswer(name, device, op) {
+  const bundle = capture(name).split('\n');
+  const start = bundle.findIndex((line) => line.trimEnd().endsWith(`hccn_tool -i ${device % 8} -${op} -g`));
+  const out = [];
+  for (const line of bundle.slice(start + 1)) {
+    if (line.trim() === '' || /hccn_tool -i \d+ -/.test(line)) break;
+    out.push(line);
+  }
+  return `${out.join('\n')}\n`.replace(/\[devid \d+\]/g, `[devid ${device}]`);
+}
+
+/**
+ * The link diagnostics of one device (--depth deep, and -fec at standard): the bundle before its
+ * job (a bring-up burst only, unchanged counters), the derived healthy module, the doc's rs FEC;
+ * a DOWN port has the bundle's newest LINK DOWN and an empty cage; `flap` a down transition 12 h
+ * before the read, `weak` a lane at 0.3054 mW (test/fixtures/synthetic).
+ */
+function diagAnswers(d, { a3, down, flap, weak }) {
+  const linkStat = down
+    ? bundleAnswer('hccn-link-stat-g-8dev-after-mindcluster-modelarts.txt', 0, 'link_stat').replace(/\[devid 0\]/g, `[devid ${d}]`)
+    : flap
+      ? derived('hccn-link-stat-g-flap-24h-derived.txt').replace(/\[devid 0\]/g, `[devid ${d}]`)
+      : bundleAnswer('hccn-link-stat-g-8dev-before-mindcluster-modelarts.txt', d, 'link_stat');
+  return {
+    link_stat: linkStat,
+    optical: derived(down ? 'hccn-optical-g-absent-derived.txt' : weak ? 'hccn-optical-g-weak-lane-derived.txt' : 'hccn-optical-g-healthy-derived.txt'),
+    fec: a3 ? derived('hccn-fec-g-a3-unsupported-derived.txt') : capture('hccn-fec-g-rs-mindcluster-doc.txt'),
+    stat: bundleAnswer('hccn-stat-g-short-8dev-before-mindcluster-modelarts.txt', d, 'stat'),
+  };
+}
+
 /**
  * The answers of one node: `ip(d)` its RoCE address (/24, gateway and netdetect .1), `vnic(d)`
- * on A3, `down` the devices whose port is DOWN.
+ * on A3, `down` the devices whose port is DOWN, `flap` those that flapped in the last 24 h,
+ * `weak` those with a weak lane.
  */
-function hccnCommands({ devices, ip, vnic, down = [] }) {
+function hccnCommands({ devices, ip, vnic, down = [], flap = [], weak = [] }) {
   const commands = [];
   const answer = (device, op, stdout) => commands.push({ argv: [HCCN_TOOL, '-i', String(device), `-${op}`, '-g'], stdout });
   for (const d of devices) {
@@ -250,6 +283,8 @@ function hccnCommands({ devices, ip, vnic, down = [] }) {
     if (vnic) {
       answer(d, 'vnic', capture('hccn-vnic-g-950doc-driver-repo.txt').replace('192.168.2.199', vnic(d)));
     }
+    const diag = diagAnswers(d, { a3: vnic !== undefined, down: down.includes(d), flap: flap.includes(d), weak: weak.includes(d) });
+    for (const [op, stdout] of Object.entries(diag)) answer(d, op, stdout);
   }
   return commands;
 }
@@ -580,6 +615,26 @@ demos.push({
   clusters: [TRIO_CLUSTER],
 });
 
+// An A2 that is up but not healthy: device 4's port went down and came back 12 hours before the
+// read, device 6's module receives a third of its peers' light on lane 1. Recorded at --depth deep
+// (a replay runs deep too): hccn.link-stability and hccn.optics warn, every other check as on
+// a2-healthy. The NPU side of the same node (HBM ECC errors, npu.ecc) is not here yet: the npu-smi
+// answers of that check go in this spec's commands when it lands.
+demos.push({
+  name: 'a2-link-flap',
+  profile: a2Healthy.profile,
+  depth: 'deep',
+  spec: {
+    ...a2Healthy.spec,
+    identity: { ...a2Healthy.spec.identity, hostname: 'a2-node5' },
+    commands: [
+      ...a2Healthy.spec.commands.filter((command) => command.argv[0] !== HCCN_TOOL),
+      ...hccnCommands({ devices: A2_DEVICES, ip: (d) => `11.12.165.${104 + d}`, flap: [4], weak: [6] }),
+    ],
+    interfaces: hostNetwork('10.20.0.15'),
+  },
+});
+
 // Node 0 of the w8a8 model on two Atlas 800 A2 (vllm-ascend's Qwen3.5-397B-A17B tutorial, DP 2 x TP 8
 // with expert parallelism), inside the vllm-ascend container, its script filled in for this node:
 // model.fit plans the weights and the KV cache of one rank of that deployment.
@@ -663,16 +718,18 @@ for (const demo of demos) {
   // the launch script as `qprep snapshot --launch FILE` records it, from the working directory
   const launch = demo.launch ? { file: demo.launch, text: demo.launchText ?? guideScript(demo.launch), from: 'file' } : undefined;
   const handle = { host: recorder, source: { kind: 'live', root: '/' }, ...(launch ? { launch } : {}) };
-  const run = await performCheck(handle, loaded, {}, { now: () => CREATED });
+  const run = await performCheck(handle, loaded, demo.depth ? { depth: demo.depth } : {}, { now: () => CREATED });
   // A cluster member is recorded a second time as a node of its cluster, so that its snapshot also
   // answers "qprep check --snapshot X --cluster Y" (the pings); the report kept is the single-node one.
   for (const cluster of demo.clusters ?? []) await performCheck(handle, loaded, { cluster }, { now: () => CREATED });
+  // and at --depth deep, so that every demo answers the link diagnostics too
+  if (demo.depth !== 'deep' && demo.spec.commands.some((c) => c.argv[0] === HCCN_TOOL)) await performCheck(handle, loaded, { depth: 'deep' }, { now: () => CREATED });
   await recorder.interfaces();
   // the profile is recorded as `qprep snapshot` records it: a replay without --profile judges with it
   const snapshot = {
     ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION }, CREATED)),
     report: stable(run.report, demo.name),
-    ...runSettingsRecord(loaded, undefined, undefined),
+    ...runSettingsRecord(loaded, undefined, undefined, demo.depth),
   };
   if (launch) snapshot.launch = { file: launch.file, text: redactScript(launch.text) };
   const file = join(outDir, `${demo.name}.json`);

@@ -90,6 +90,17 @@ export function hccnAnswer(op, d, k, family) {
       return d < 8 ? captureLines(ascend('hccn-lldp-ifname-a2x8-mindie-dsv3doc.txt'), d) : `\tIfname: 400GE1/${d}/5:1\n`;
     case 'tls':
       return captureLines(ascend('hccn-tls-switch-a2x8-mindie-dsv3doc.txt'), slot).replace(/^dev_id:\d+/, `dev_id:${d}`);
+    // the link diagnostics of --depth deep (and -fec of standard on A2): device (d mod 8)'s answer in
+    // mind-cluster's collection bundle before its job, the doc's rs FEC, the derived healthy module;
+    // the A3's hccn_tool answers -fec with the source's "does not support" line
+    case 'link_stat':
+      return bundleAnswer(ascend('hccn-link-stat-g-8dev-before-mindcluster-modelarts.txt'), slot, op).replace(/\[devid \d+\]/g, `[devid ${d}]`);
+    case 'stat':
+      return bundleAnswer(ascend('hccn-stat-g-short-8dev-before-mindcluster-modelarts.txt'), slot, op);
+    case 'optical':
+      return fixture('synthetic/hccn-optical-g-healthy-derived.txt');
+    case 'fec':
+      return family === 'a3' ? fixture('synthetic/hccn-fec-g-a3-unsupported-derived.txt') : ascend('hccn-fec-g-rs-mindcluster-doc.txt');
     default:
       throw new Error(`no answer for -${op}`);
   }
@@ -106,7 +117,20 @@ export function pingTail(d) {
   return captureLines(ascend('hccn-ping-success-a2x8-mindie-dsv3doc.txt'), (d % 8) * 5 + 1, 4);
 }
 
-const HCCN_OPS = ['ip', 'vnic', 'link', 'net_health', 'netdetect', 'gateway', 'lldp', 'tls'];
+const HCCN_OPS = ['ip', 'vnic', 'link', 'net_health', 'netdetect', 'gateway', 'lldp', 'tls', 'link_stat', 'stat', 'optical', 'fec'];
+
+/** One device's answer in a collection bundle: the lines after its command line, up to the blank line. */
+export function bundleAnswer(bundle, device, op) {
+  const lines = bundle.split('\n');
+  const start = lines.findIndex((line) => line.trimEnd().endsWith(`hccn_tool -i ${device} -${op} -g`));
+  if (start < 0) throw new Error(`no "hccn_tool -i ${device} -${op} -g" in the bundle`);
+  const out = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === '' || /hccn_tool -i \d+ -/.test(line)) break;
+    out.push(line);
+  }
+  return `${out.join('\n')}\n`;
+}
 
 /** /etc/hccn.conf of node k, in the format of hccn-conf-910b-arthurchiao.txt (address, netmask, netdetect, gateway per device). */
 export function hccnConf(k, family) {
@@ -205,6 +229,8 @@ case $op in
     put "$D/answers/$op-lost-tail"; log ok; exit 0 ;;
 esac
 pause ${seconds(latency.hccnToolMs)}
+# a test's first answer of a sequence (a counter read twice): given once, then the usual answer
+if [ -f "$D/answers/hccn/$dev/$op.first" ]; then put "$D/answers/hccn/$dev/$op.first"; mv -f "$D/answers/hccn/$dev/$op.first" "$D/answers/hccn/$dev/$op.used"; log ok; exit 0; fi
 if [ -f "$D/answers/hccn/$dev/$op" ]; then put "$D/answers/hccn/$dev/$op"; log ok; exit 0; fi
 echo "hccn_tool: the simulation has no answer for: $*"; log unknown; exit 2
 `;

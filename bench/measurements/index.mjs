@@ -6,6 +6,7 @@
 import aggregate from './aggregate.mjs';
 import check from './check.mjs';
 import clusterScaling from './cluster-scaling.mjs';
+import depth from './depth.mjs';
 import floor from './floor.mjs';
 import inventory from './inventory.mjs';
 import loadTime from './load-time.mjs';
@@ -16,4 +17,4 @@ import serveDescriptors from './serve-descriptors.mjs';
 import serveResources from './serve-resources.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, serveDescriptors, loadTime];
+export const measurements = [startup, nodeCheck, depth, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, serveDescriptors, loadTime];

@@ -31,5 +31,6 @@ export function toCheckOptions(flags: CheckOptionFlags): CheckOptions {
   if (flags.launch !== undefined) result.launch = flags.launch;
   if (flags.lang !== undefined) result.lang = flags.lang;
   if (flags.ioProbe === false) result.ioProbe = false;
+  if (flags.depth !== undefined) result.depth = flags.depth;
   return result;
 }

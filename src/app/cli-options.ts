@@ -1,5 +1,6 @@
 import type { cli } from '../i18n/en/cli.js';
 import type { Lang } from '../i18n/lang.js';
+import { DEPTHS } from '../core/ids/depths.js';
 import { REPORT_FORMATS, type FormatName } from '../report/formats.js';
 import { MAX_TIMER_MS } from '../util/timeout.js';
 
@@ -108,6 +109,7 @@ export const OPTIONS = {
   'serve --listen': { name: 'listen', value: 'address:port', kind: 'text', default: '127.0.0.1:9105', commands: ['serve'] },
   'serve --interval': { name: 'interval', value: 'duration', kind: 'duration', default: '5m', minMs: 1000, maxMs: MAX_TIMER_MS, commands: ['serve'] },
   'serve --budget': { name: 'budget', value: 'duration', kind: 'duration', maxMs: MAX_TIMER_MS, commands: ['serve'] },
+  'serve --deep-every': { name: 'deepEvery', value: 'duration', kind: 'duration', minMs: 1000, maxMs: MAX_TIMER_MS, commands: ['serve'] },
   'serve --allow-trigger': { name: 'allowTrigger', kind: 'flag', default: false, commands: ['serve'] },
   'serve --allow-host': { name: 'allowHost', value: 'names', kind: 'text', repeatable: true, commands: ['serve'] },
   // sized in docs/robustness.md: a node agent's clients, far inside a 256 file limit beside a run's descriptors
@@ -129,6 +131,8 @@ export const OPTIONS = {
   'selection --only': { name: 'only', value: 'ids', kind: 'text', repeatable: true, commands: CHECKS },
   'selection --skip': { name: 'skip', value: 'ids', kind: 'text', repeatable: true, commands: CHECKS },
   'selection --jobs': { name: 'jobs', value: 'n', kind: 'count', default: '8', commands: CHECKS },
+  // no default here: a replay runs at the depth its snapshot recorded unless --depth is given (standard otherwise)
+  'selection --depth': { name: 'depth', value: 'depth', kind: 'choice', choices: DEPTHS, commands: CHECKS },
   'tune --only': { name: 'only', value: 'ids', kind: 'text', repeatable: true, commands: ['tune'] },
   'tune --skip': { name: 'skip', value: 'ids', kind: 'text', repeatable: true, commands: ['tune'] },
 
@@ -210,7 +214,9 @@ type ValueOf<R extends OptionSpec, C extends CommandName> = R extends { repeatab
         ? FormatOf<C>
         : R['kind'] extends 'lang'
           ? Lang
-          : string;
+          : R extends { kind: 'choice'; choices: readonly (infer C extends string)[] }
+            ? C
+            : string;
 
 /** Always present once parsed: a default, a list (empty when not given), a format, the language. */
 type Given<R extends OptionSpec> = R extends { default: string | false } | { repeatable: true } | { kind: 'format' | 'lang' } ? true : false;

@@ -21,6 +21,10 @@ import { describeFailure, errorDocument } from '../report/error-document.js';
 import { watchInterruption, type Interruption } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { claimDocument, describeRun, releaseDocument, writeRunDocument } from './signals.js';
+import { DEPTH_BUDGETS } from '../core/depth.js';
+import { DEPTHS, runsAt, type Depth } from '../core/ids/depths.js';
+import { depthOf } from '../core/select.js';
+import { describeCost } from '../report/check-cost.js';
 import { loadProfile, openHost, performCheck, profileFor, runSettingsRecord, type HostOptions } from './session.js';
 import { escapeControls } from '../util/text.js';
 
@@ -142,7 +146,7 @@ export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): P
   const recorded = {
     ...(await recorder.toSnapshot({ name: 'qprep', version: VERSION })),
     report: run.report,
-    ...runSettingsRecord(loaded, run.ctx.cluster, checkOptions.node),
+    ...runSettingsRecord(loaded, run.ctx.cluster, checkOptions.node, checkOptions.depth),
   };
   if (run.ctx.launch) {
     const launchers = (run.ctx.launch.launchers ?? []).map((l) => ({ file: l.file, text: run.redactor.script(l.text) }));
@@ -172,11 +176,14 @@ export async function runListCommand(options: CommandOptions<'list'>): Promise<n
   if (options.profiles) return listProfiles(options);
   const loaded = await loadProfile(options.profile, options.lang);
   const text = textFor(options.lang ?? 'en');
+  const words = text.commands.list;
   const rows = catalogue.map((check) => ({
     id: check.id,
     level: effectiveLevel(check, loaded.profile),
+    depth: depthOf(check),
     category: check.category,
     title: describeCheck(check.id, text).title,
+    cost: describeCost(check.cost, words.cost, text.report.clauseSeparator),
   }));
   if (options.format === 'json') {
     writeRunDocument(`${JSON.stringify(rows, null, 2)}\n`);
@@ -185,14 +192,16 @@ export async function runListCommand(options: CommandOptions<'list'>): Promise<n
   // the category column gives the key --only and --skip take, not the heading of the report
   const idWidth = Math.max(...rows.map((r) => r.id.length));
   const categoryWidth = Math.max(...CATEGORY_IDS.map((c) => c.length));
-  // the level and category columns give the values --only, --skip and profiles take: never translated
+  const depthWidth = Math.max(...DEPTHS.map((d) => d.length));
+  // the level, depth and category columns give the values --only, --skip, --depth and profiles take: never translated
   const pad = (word: string, width: number) => word + ' '.repeat(Math.max(0, width - visibleWidth(word)));
-  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${r.category.padEnd(categoryWidth)}  ${r.title}`);
-  const columns = text.commands.list.columns;
-  const categories = CATEGORY_IDS.map((key) => text.commands.list.category({ key, heading: text.report.categories[key] })).join(text.report.list.separator);
+  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.level.padEnd(11)}  ${r.depth.padEnd(depthWidth)}  ${r.category.padEnd(categoryWidth)}  ${r.title}${r.cost ? ` [${r.cost}]` : ''}`);
+  const columns = words.columns;
+  const categories = CATEGORY_IDS.map((key) => words.category({ key, heading: text.report.categories[key] })).join(text.report.list.separator);
+  const count = (depth: Depth) => rows.filter((r) => runsAt(depth, r.depth)).length;
   writeRunDocument(
-    `${pad(columns.id, idWidth)}  ${pad(columns.level, 11)}  ${pad(columns.category, categoryWidth)}  ${columns.title}\n${lines.join('\n')}\n\n` +
-      `${text.commands.list.selectors({ categories })}\n`,
+    `${pad(columns.id, idWidth)}  ${pad(columns.level, 11)}  ${pad(columns.depth, depthWidth)}  ${pad(columns.category, categoryWidth)}  ${columns.title}\n${lines.join('\n')}\n\n` +
+      `${words.selectors({ categories })}\n${words.depths({ quick: count('quick'), standard: count('standard'), deep: count('deep'), waitSeconds: DEPTH_BUDGETS.deep.waitMs / 1000 })}\n`,
   );
   return 0;
 }

@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { RollingLedger } from '../cluster/rolling.js';
+import { HealthLedger } from '../core/health-ledger.js';
+import { DEFAULT_DEPTH, type Depth } from '../core/ids/depths.js';
+import { DepthSchedule } from '../serve/depth-schedule.js';
 import { QprepError } from '../errors.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
@@ -35,7 +38,7 @@ export const STOP_DEADLINE_MS = 3000;
  * One run of the checks on a host of its own that never writes, cut at the budget: then its
  * probes are killed with their process groups and the report says which checks did not finish.
  */
-async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, rolling: RollingLedger): Promise<AnyReport> {
+async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, memory: { rolling: RollingLedger; history: HealthLedger }): Promise<AnyReport> {
   // a host of its own for every run: a snapshot replays from its start (its recorded retries
   // included), and nothing a live host learnt in one run carries into the next
   const handle = await openHost(options);
@@ -48,7 +51,7 @@ async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, bu
     }, clampTimerMs(budgetMs));
   });
   try {
-    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling });
+    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling: memory.rolling, history: memory.history });
     const report = run.report.interrupted?.signal === BUDGET_MARKER ? overBudgetReport(run.report, budgetMs) : run.report;
     const valid = reportSchema.safeParse(report);
     if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
@@ -101,6 +104,27 @@ function agentServer(agent: Agent, options: ServeCliOptions, intervalMs: number,
   return server;
 }
 
+/** The options serve refuses, with one line each, before it does anything. */
+function refuseOptions(options: ServeCliOptions): void {
+  if (options.launch?.includes('-')) throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
+  if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
+  if (options.deepEvery !== undefined && options.depth === 'deep') {
+    throw new QprepError('usage', '--deep-every runs deep now and then between runs at --depth quick or standard; with --depth deep every run is deep already');
+  }
+}
+
+/**
+ * The runs of serve at their depths: --deep-every makes a deep run at start and then at most once
+ * per that time, and the runs between carry its results (DepthSchedule).
+ */
+function scheduledRuns(depths: DepthSchedule, run: (depth: Depth) => Promise<AnyReport>): () => Promise<AnyReport> {
+  return async () => {
+    const startedAtMs = Date.now();
+    const depth = depths.depthFor(startedAtMs);
+    return depths.afterRun(await run(depth), depth, startedAtMs);
+  };
+}
+
 /** --nfd-features and --annotate, judged before serve listens: a bad one stops it with one line. */
 function publishOptions(options: ServeCliOptions, intervalMs: number): PublishOptions {
   const publish: PublishOptions = { intervalMs };
@@ -138,22 +162,22 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   const address = parseListenAddress(options.listen ?? DEFAULT_LISTEN);
   const hosts = hostPolicy(address, options.allowHost);
   const schedule = scheduleOf(options.interval, options.budget);
-  if (options.launch?.includes('-')) throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
-  if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
+  refuseOptions(options);
   const checkOptions = toCheckOptions(options);
   const publish = publishOptions(options, schedule.intervalMs);
   const logger: Logger = streamLogger(process.stderr);
   // opened once before listening, so that a missing or invalid snapshot stops serve at once
   const handle = await openHost(checkOptions);
+  // plan: rolling: each pair's last proof; the counters and link events of the link checks: kept for as long as serve runs
+  const memory = { rolling: new RollingLedger(), history: new HealthLedger() };
   // a replay judges like the node did: the profile the snapshot recorded, unless --profile is given
   let profile = await profileFor(checkOptions.profile, handle, checkOptions.lang);
 
-  // plan: rolling: each pair's last proof, kept for as long as serve runs
-  const rolling = new RollingLedger();
+  const depths = new DepthSchedule(checkOptions.depth ?? handle.depth ?? DEFAULT_DEPTH, options.deepEvery);
   const agent = new Agent({
     intervalMs: schedule.intervalMs,
     logger,
-    execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs, rolling),
+    execute: scheduledRuns(depths, (depth) => runWithinBudget(profile, { ...checkOptions, depth }, schedule.budgetMs, memory)),
     publish: createPublisher(publish),
   });
   const server = agentServer(agent, options, schedule.intervalMs, hosts, logger);
@@ -164,6 +188,8 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
     port,
     interval: formatDuration(schedule.intervalMs),
     budget: formatBudget(schedule.budgetMs),
+    depth: checkOptions.depth ?? handle.depth ?? DEFAULT_DEPTH,
+    deepEvery: options.deepEvery === undefined ? undefined : formatDuration(options.deepEvery),
     profile: profile.profile.name,
     profileSource: profile.source,
     source: handle.source.kind,

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { catalogue as defaultCatalogue } from '../../checks/index.js';
 import { openCluster, openClusterText, type LoadedCluster } from '../cluster/load.js';
 import type { RollingLedger } from '../cluster/rolling.js';
+import type { HealthLedger } from '../core/health-ledger.js';
+import { DEFAULT_DEPTH, type Depth } from '../core/ids/depths.js';
 import { QprepError } from '../errors.js';
 import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, profileSchema, type LoadedProfile } from '../core/profile.js';
@@ -65,6 +67,8 @@ export interface CheckOptions extends HostOptions {
   lang?: Lang;
   /** false with --no-io-probe: the weights' storage is not read */
   ioProbe?: boolean;
+  /** --depth: which checks run by what they cost; standard when not given */
+  depth?: Depth;
 }
 
 export async function loadProfile(spec: string | undefined, lang: Lang = 'en'): Promise<LoadedProfile> {
@@ -111,6 +115,8 @@ export interface HostHandle {
   profile?: LoadedProfile;
   /** the cluster file and --node a snapshot recorded */
   cluster?: { file: string; text: string; node?: string };
+  /** the --depth a snapshot recorded */
+  depth?: Depth;
 }
 
 /** The source a report gives a profile that a snapshot recorded: the header says `(recorded)`. */
@@ -139,11 +145,12 @@ export async function profileFor(spec: string | undefined, handle: HostHandle, l
 }
 
 /** What a snapshot records of the run besides the host: the resolved profile, the cluster file and --node. */
-export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster | undefined, nodeOption: string | undefined): Pick<Snapshot, 'profile' | 'cluster'> {
-  const record: Pick<Snapshot, 'profile' | 'cluster'> = {
+export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster | undefined, nodeOption: string | undefined, depth?: Depth): Pick<Snapshot, 'profile' | 'cluster' | 'depth'> {
+  const record: Pick<Snapshot, 'profile' | 'cluster' | 'depth'> = {
     profile: { name: loaded.profile.name, source: loaded.source, resolved: loaded.profile as unknown as Record<string, unknown> },
   };
   if (cluster?.text !== undefined) record.cluster = { file: cluster.file, text: cluster.text, ...(nodeOption !== undefined ? { node: nodeOption } : {}) };
+  if (depth !== undefined && depth !== DEFAULT_DEPTH) record.depth = depth;
   return record;
 }
 
@@ -200,6 +207,7 @@ export async function openHost(options: HostOptions): Promise<HostHandle> {
       ...(snapshot.launch ? { launch: recordedLaunch(snapshot.launch) } : {}),
       ...(profile ? { profile } : {}),
       ...(snapshot.cluster ? { cluster: snapshot.cluster } : {}),
+      ...(snapshot.depth ? { depth: snapshot.depth } : {}),
       host: new ReplayHost(snapshot, options.snapshot),
       source: {
         kind: 'snapshot',
@@ -244,6 +252,8 @@ export interface RunHooks {
   onSettled?: () => void;
   /** qprep serve: the pair proofs plan: rolling keeps from run to run */
   rolling?: RollingLedger;
+  /** qprep serve: the error counters and link events earlier runs observed */
+  history?: HealthLedger;
 }
 
 /** Selects, runs and judges the checks on an opened host; the readiness report. */
@@ -277,7 +287,9 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const skip = [...(options.skip ?? []), ...loaded.profile.skip];
   const ignoreTokens = options.ignore ?? [];
   const words = textFor(options.lang ?? 'en').errors;
-  const checks = selectChecks(catalogue, { only, skip }, words);
+  // a replay runs what its recording answered, unless --depth says otherwise
+  const depth = options.depth ?? handle.depth ?? DEFAULT_DEPTH;
+  const checks = selectChecks(catalogue, { only, skip, depth }, words);
   if (checks.length === 0) throw noCheckSelected(only, options.skip ?? [], loaded.profile.skip);
   const ignore = resolveIgnore(catalogue, ignoreTokens, words);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -297,7 +309,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (!launch && checks.every((c) => c.category === 'launch')) {
     throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
   }
-  const ctx = createContext({ host, profile: loaded.profile, timeoutMs, now: hooks.now, cluster, launch, lang: options.lang ?? 'en', ...(options.ioProbe === false ? { ioProbe: false } : {}) });
+  const ctx = createContext({ host, profile: loaded.profile, timeoutMs, now: hooks.now, cluster, launch, lang: options.lang ?? 'en', ...(options.ioProbe === false ? { ioProbe: false } : {}), ...(hooks.history ? { history: hooks.history } : {}) });
   hooks.onStart?.(checks.length);
   const finished = new Map<string, CheckResult>();
   let describedHost: HostInfo | undefined;
@@ -346,7 +358,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
     durationMs: Math.round(performance.now() - startedMs),
     ready: blocking.length === 0,
     strict,
-    selection: { only, skip, ignore: ignoreTokens },
+    selection: { only, skip, ignore: ignoreTokens, depth },
     summary: summarize(results),
     blocking: blocking.map((r) => r.id),
     checks: results,

@@ -5,6 +5,7 @@ import { describeCheck, textFor, type Catalogue, type Lang } from '../i18n/index
 import { en } from '../i18n/en/index.js';
 import { Semaphore } from '../util/semaphore.js';
 import { withTimeout } from '../util/timeout.js';
+import type { HealthLedger } from './health-ledger.js';
 import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
 import type { Action } from './ids/actions.js';
@@ -38,10 +39,12 @@ export interface ContextOptions {
   lang?: Lang;
   /** false: --no-io-probe */
   ioProbe?: boolean;
+  /** qprep serve: what earlier runs observed */
+  history?: HealthLedger;
 }
 
 export function createContext(options: ContextOptions): CheckContext {
-  const { host, profile, timeoutMs, now = () => new Date(), cluster, launch, lang = 'en', ioProbe } = options;
+  const { host, profile, timeoutMs, now = () => new Date(), cluster, launch, lang = 'en', ioProbe, history } = options;
   const memo = new Map<string, Promise<unknown>>();
   const shared = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let promise = memo.get(key) as Promise<T> | undefined;
@@ -61,6 +64,7 @@ export function createContext(options: ContextOptions): CheckContext {
     ...(cluster ? { cluster } : {}),
     ...(launch ? { launch } : {}),
     ...(ioProbe === false ? { ioProbe } : {}),
+    ...(history ? { history } : {}),
     lang,
     text: textFor(lang),
   };

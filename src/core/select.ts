@@ -1,6 +1,7 @@
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { closest } from '../util/suggest.js';
 import { usageError } from '../errors.js';
+import { DEFAULT_DEPTH, runsAt, type Depth } from './ids/depths.js';
 import type { Check } from './types.js';
 
 function matches(check: Check, token: string): boolean {
@@ -32,16 +33,28 @@ export function assertKnownTokens(flag: string, tokens: readonly string[], catal
 export interface Selection {
   only: string[];
   skip: string[];
+  /** the run's depth (--depth); standard when not given */
+  depth?: Depth;
 }
 
-/** The checks to run, in catalogue order. */
+/** The depth of a check: its own, or the default one. */
+export function depthOf(check: Check): Depth {
+  return check.depth ?? DEFAULT_DEPTH;
+}
+
+/**
+ * The checks to run, in catalogue order: those --only selects and --skip leaves, of the run's
+ * depth or shallower. A check --only names by its id runs at any depth: it was asked for by name.
+ */
 export function selectChecks(catalogue: readonly Check[], selection: Selection, words: Catalogue['errors'] = en.errors): Check[] {
   assertKnownTokens('--only', selection.only, catalogue, false, words);
   assertKnownTokens('--skip', selection.skip, catalogue, false, words);
+  const depth = selection.depth ?? DEFAULT_DEPTH;
   return catalogue.filter(
     (check) =>
       (selection.only.length === 0 || selection.only.some((t) => matches(check, t))) &&
-      !selection.skip.some((t) => matches(check, t)),
+      !selection.skip.some((t) => matches(check, t)) &&
+      (runsAt(depth, depthOf(check)) || selection.only.includes(check.id)),
   );
 }
 

@@ -5,7 +5,9 @@ import type { Catalogue, Lang } from '../i18n/index.js';
 import type { Change } from './change.js';
 import type { Action } from './ids/actions.js';
 import type { Category } from './ids/categories.js';
+import type { Depth } from './ids/depths.js';
 import type { CheckId } from './ids/checks.js';
+import type { HealthLedger } from './health-ledger.js';
 import type { LaunchInput } from './launch-input.js';
 import type { Profile } from './profile.js';
 
@@ -51,6 +53,39 @@ export interface Outcome {
  */
 export type ActionRule = Action | { fail: Action; warn?: Action; error?: Action; skip?: Action };
 
+/** An hccn_tool query a check makes of every device it examines (`-link -g`). */
+export interface HccnToolQuery {
+  /** the arguments after `-i N` */
+  args: string;
+  /** the families it is asked on; every family with an NPU network when not given */
+  families?: ReadonlyArray<'a2' | 'a3'>;
+  /** how many times per device (the error counters are read twice); 1 when not given */
+  reads?: number;
+  /** asked only for the devices whose earlier answer calls for it (-speed -g after "no FEC mode"): not counted in a budget */
+  onlyWhen?: string;
+}
+
+/**
+ * What one run of a check costs the host beyond what every check shares (the `npu-smi info`
+ * table, files, the environment), as `qprep list` shows it and the depth budgets sum it. A query
+ * several checks make is made once per run: the budgets count distinct queries. The benchmark
+ * measures the real calls (bench/measurements/depth.mjs).
+ */
+export interface CheckCost {
+  /** the hccn_tool queries it makes of each device */
+  hccnTool?: readonly HccnToolQuery[];
+  /** it pings each device of each peer node from the same device here (hccn.peers) */
+  pings?: boolean;
+  /** npu-smi queries per NPU die or card beyond the shared table (-t spod-info per die on A3) */
+  npuSmiPerDie?: number;
+  /** how long the check waits on purpose (between the two reads of the error counters), milliseconds */
+  waitMs?: number;
+  /** it reads the weights' storage to time it */
+  readsStorage?: boolean;
+  /** it connects to TCP ports of other nodes */
+  connects?: boolean;
+}
+
 export interface CheckContext {
   readonly host: Host;
   readonly profile: Profile;
@@ -71,6 +106,11 @@ export interface CheckContext {
   readonly launch?: LaunchInput;
   /** false with --no-io-probe: no check reads the weights to time the storage */
   readonly ioProbe?: boolean;
+  /**
+   * qprep serve: what the agent remembers of earlier runs (error counters, link-down events), for
+   * the checks that judge growth between runs and events within a window; absent on a one-shot run
+   */
+  readonly history?: HealthLedger;
   /** the language of the run's text: titles, messages, remediations (never ids, statuses or evidence) */
   readonly lang: Lang;
   /** the catalogue of that language: `ctx.text.checks['npu.idle']` holds that check's messages */
@@ -88,6 +128,13 @@ export interface Check {
    */
   readonly order: number;
   readonly level: Level;
+  /**
+   * the shallowest depth of run that runs it (`--depth`); standard when not given. Named so as not
+   * to be taken for `level` (required or recommended)
+   */
+  readonly depth?: Depth;
+  /** what a run of it costs the host, for `qprep list` and the depth budgets; nothing beyond the shared probes when not given */
+  readonly cost?: CheckCost;
   /** what its non-pass results tell the operator to do, unless an outcome says otherwise */
   readonly action: ActionRule;
   /** one paragraph: why this matters for a vllm-ascend deployment */
@@ -143,5 +190,7 @@ export interface CheckResult {
   causedBy?: string;
   /** what to do about it: present on every non-pass result (a skip: none) */
   action?: Action;
+  /** qprep serve: the result was carried from the last deeper run, which observed it at this time (ISO) */
+  observedAt?: string;
   durationMs: number;
 }

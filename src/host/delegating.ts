@@ -1,3 +1,4 @@
+import { hostPause } from './pause.js';
 import type { CommandLocation, CommandOptions, CommandResult, Host, ReadProbeRequest, WriteOptions } from './types.js';
 
 /**
@@ -55,6 +56,9 @@ export class DelegatingHost implements Host {
   }
   tcpConnect(host: string, port: number, timeoutMs: number) {
     return this.inner.tcpConnect(host, port, timeoutMs);
+  }
+  pause(ms: number): Promise<void> {
+    return hostPause(this.inner, ms);
   }
   readThroughput(request: ReadProbeRequest) {
     return this.inner.readThroughput(request);

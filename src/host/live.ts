@@ -268,6 +268,10 @@ export class LiveHost implements Host {
   /** The probes of this run by filesystem (st_dev of the directory): one per filesystem. */
   private readonly readProbes = new Map<number, Promise<Probe<ReadProbeResult>>>();
 
+  pause(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
   async readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
     if (!path.isAbsolute(request.directory)) return probeFail('EOTHER', `not an absolute path: ${request.directory}`);
     let device: number;

@@ -233,6 +233,11 @@ export class MemoryHost implements Host {
     return { ok: false, durationMs: 0, error: 'ECONNREFUSED' };
   }
 
+  /** a host in memory (the demo hosts) answers the same whenever it is asked */
+  pause(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
     const described = this.spec.readProbes?.[normalize(request.directory)];
     return described ? probeOk(described) : probeFail('ENOENT', `${request.directory}: no read figure described for this demo host`);

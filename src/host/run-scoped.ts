@@ -32,6 +32,12 @@ export class RunScopedHost extends DelegatingHost {
     return super.run(argv, options);
   }
 
+  /** an ended run waits for nothing */
+  override pause(ms: number): Promise<void> {
+    if (this.endedBecause !== undefined) return Promise.resolve();
+    return super.pause(ms);
+  }
+
   override writeFile(path: string, _content: string, _options: WriteOptions): Promise<Probe<void>> {
     return refuseWrite(path, 'qprep serve is read-only');
   }

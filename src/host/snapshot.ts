@@ -1,3 +1,5 @@
+import { hostPause } from './pause.js';
+import { DEPTHS } from '../core/ids/depths.js';
 import { z } from 'zod';
 import { redactEnv } from '../util/redact.js';
 import { commandNotRun } from './command-result.js';
@@ -190,6 +192,8 @@ export const snapshotSchema = z
     profile: z.object({ name: z.string(), source: z.string(), resolved: z.record(z.string(), z.unknown()) }).optional(),
     /** the --cluster file (its text) and --node of the recording: a replay is the same node of the same cluster */
     cluster: z.object({ file: z.string(), text: z.string(), node: z.string().optional() }).optional(),
+    /** the --depth of the recording: a replay runs the checks the recording answered, unless --depth names another */
+    depth: z.enum(DEPTHS).optional(),
   })
   .strict();
 
@@ -281,6 +285,10 @@ export class RecordingHost implements Host {
     const result = await this.inner.tcpConnect(host, port, timeoutMs);
     this.tcp.push({ host, port, result });
     return result;
+  }
+  /** the recording waits as the live host does; the replay will not */
+  pause(ms: number): Promise<void> {
+    return hostPause(this.inner, ms);
   }
   readThroughput(request: ReadProbeRequest) {
     return this.keep(this.readProbes, request.directory, () => this.inner.readThroughput(request));
@@ -424,6 +432,10 @@ export class ReplayHost implements Host {
     return found?.result ?? { ok: false, durationMs: 0, error: 'not captured in the snapshot' };
   }
   /** the recorded figure of the directory, whatever the request's bounds: a replay reads nothing */
+  /** a replay's answers are recorded: time passing changes none of them */
+  pause(): Promise<void> {
+    return Promise.resolve();
+  }
   readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
     return Promise.resolve(this.lookup(this.snapshot.readProbes, request.directory));
   }

@@ -265,6 +265,11 @@ export interface Host {
    * filesystem qprep runs on (commands never run under --root; only files are read there).
    */
   which(name: string, extraDirs?: readonly string[]): Promise<CommandLocation>;
+  /**
+   * Lets time pass on purpose (a counter read again a few seconds later): the live host waits,
+   * a snapshot replays its answers at once. Not given: the caller waits on the clock (hostPause).
+   */
+  pause?(ms: number): Promise<void>;
   readFile(path: string): Promise<Probe<string>>;
   readDir(path: string): Promise<Probe<DirEntry[]>>;
   /** stat(2), following symlinks */

@@ -13,7 +13,10 @@ export interface LinkStatEntry {
   linkUpCount: number | null;
   /** absent in the documented `[device N]` variant */
   linkDownCount: number | null;
+  /** newest first, as the tool prints them (it keeps the last 10) */
   changes: Array<{ time: string; event: 'UP' | 'DOWN' }>;
+  /** `link change records : NA`: the tool says no change was recorded */
+  noRecords: boolean;
 }
 
 export interface HccnLinkStat extends LineNotes {
@@ -39,7 +42,7 @@ export function parseHccnLinkStat(text: string): Parsed<HccnLinkStat> {
     const device = Number(match[1]);
     let entry = byDevice.get(device);
     if (!entry) {
-      entry = { device, currentTime: null, linkUpCount: null, linkDownCount: null, changes: [] };
+      entry = { device, currentTime: null, linkUpCount: null, linkDownCount: null, changes: [], noRecords: false };
       byDevice.set(device, entry);
     }
     const rest = match[2]!;
@@ -50,6 +53,7 @@ export function parseHccnLinkStat(text: string): Parsed<HccnLinkStat> {
       if (name === 'current time') entry.currentTime = shorten(value, 64);
       else if (name === 'link up count') entry.linkUpCount = /^\d+$/.test(value) ? Number(value) : null;
       else if (name === 'link down count') entry.linkDownCount = /^\d+$/.test(value) ? Number(value) : null;
+      else if (name === 'link change records') entry.noRecords = /^na$/i.test(value);
       return;
     }
     const change = /^(.*?)\s+LINK\s+(UP|DOWN)$/i.exec(rest);

@@ -15,6 +15,8 @@ import {
   parseHccnVnic,
 } from '../parsers/hccn.js';
 import { parseHccnLldp } from '../parsers/hccn-lldp.js';
+import { parseHccnLinkStat } from '../parsers/hccn-diag.js';
+import { parseHccnFec, parseHccnOptical, parseHccnSpeed, parseHccnStat } from '../parsers/hccn-link-health.js';
 import { parseHccnPing } from '../parsers/hccn-ping.js';
 import type { Parsed } from '../parsers/parsed.js';
 import { isIPv4 } from '../util/ip.js';
@@ -46,6 +48,13 @@ export interface HccnRunOptions {
    * whose turn comes later is not made, and `why` says so
    */
   startBy?: { at: number; why: string };
+  /**
+   * the answer is shared by every check of the run under its arguments; a later read of the same
+   * arguments (a counter read again to see it grow) names itself here to be asked anew
+   */
+  read?: string;
+  /** the tool prints some answers on standard error with a non-zero exit ("Optical module is not present."): parse both streams */
+  withStderr?: boolean;
 }
 
 export type HccnProblemKind = 'not-found' | 'refused' | 'busy' | 'failed' | 'unparsable' | 'expired';
@@ -147,7 +156,7 @@ export async function runHccnTool(ctx: CheckContext, device: number, args: reado
  * tool also exits non-zero to say "this device has no address".
  */
 export function queryHccn<T>(ctx: CheckContext, device: number, args: readonly string[], parse: (text: string) => Parsed<T>, options: HccnRunOptions = {}): Promise<HccnAnswer<T>> {
-  return ctx.shared(`hccn_tool:${device}:${args.join(' ')}`, async (): Promise<HccnAnswer<T>> => {
+  return ctx.shared(`hccn_tool:${device}:${args.join(' ')}${options.read === undefined ? '' : `#${options.read}`}`, async (): Promise<HccnAnswer<T>> => {
     const run = await runHccnTool(ctx, device, args, options);
     if (!run.ok) {
       const { result: _result, ...problem } = run;
@@ -159,8 +168,9 @@ export function queryHccn<T>(ctx: CheckContext, device: number, args: readonly s
     const didNotRun = result.timedOut || result.notFound || result.failure !== undefined || result.signal !== null;
     const callFailed = () =>
       worded(ctx, (problem): Extract<HccnAnswer<T>, { ok: false }> => ({ ok: false, kind: 'failed', problem, argv: run.argv, attempts: run.attempts }), (t) => commandProblem(result, timeoutMs, t)!);
-    if (failed && (didNotRun || result.stdout.trim() === '')) return callFailed();
-    const parsed = parse(result.stdout);
+    const printed = options.withStderr ? `${result.stdout}\n${result.stderr}` : result.stdout;
+    if (failed && (didNotRun || printed.trim() === '')) return callFailed();
+    const parsed = parse(printed);
     if (!parsed.ok) {
       if (failed) return callFailed();
       // the parser's reason is quoted as it gave it
@@ -179,6 +189,12 @@ export const hccnNetdetect = (ctx: CheckContext, device: number) => queryHccn(ct
 export const hccnGateway = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-gateway', '-g'], parseHccnGateway);
 export const hccnLldp = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-lldp', '-g'], parseHccnLldp);
 export const hccnTls = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-tls', '-g'], parseHccnTls);
+export const hccnLinkStat = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-link_stat', '-g'], parseHccnLinkStat);
+export const hccnOptical = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-optical', '-g'], parseHccnOptical, { withStderr: true });
+export const hccnFec = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-fec', '-g'], parseHccnFec, { withStderr: true });
+export const hccnSpeed = (ctx: CheckContext, device: number) => queryHccn(ctx, device, ['-speed', '-g'], parseHccnSpeed);
+/** `-stat -g`; `options.read` names a later read of the same counters (the first read is shared with the rest of the run) */
+export const hccnStat = (ctx: CheckContext, device: number, options: HccnRunOptions = {}) => queryHccn(ctx, device, ['-stat', '-g'], parseHccnStat, options);
 
 /**
  * Starts the hccn_tool queue while `npu-smi info` is still listing the devices: hccn_tool runs

@@ -1,6 +1,8 @@
 import { CATEGORY_IDS } from '../core/ids/categories.js';
 import type { Check } from '../core/types.js';
+import { depthOf } from '../core/select.js';
 import { en } from '../i18n/en/index.js';
+import { describeCost } from './check-cost.js';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
@@ -8,8 +10,8 @@ function cell(text: string): string {
 
 /** The check table of docs/checks.md, generated from the check descriptors (a test keeps the page in step). */
 export function renderCheckTable(checks: readonly Check[]): string {
-  const rows = checks.map((check) => `| [\`${check.id}\`](#${anchorOf(check.id)}) | ${check.category} | ${check.level} | ${cell(check.title)} |`);
-  return ['| id | category | level | checks |', '|---|---|---|---|', ...rows].join('\n');
+  const rows = checks.map((check) => `| [\`${check.id}\`](#${anchorOf(check.id)}) | ${check.category} | ${check.level} | ${depthOf(check)} | ${cell(check.title)} |`);
+  return ['| id | category | level | depth | checks |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** The heading anchor GitHub gives "### `cpu.governor`". */
@@ -25,7 +27,8 @@ export function renderCheckReference(checks: readonly Check[]): string {
     if (inCategory.length === 0) continue;
     out.push(`### ${en.report.categories[category]} (\`${category}\`)`, '');
     for (const check of inCategory) {
-      out.push(`#### \`${check.id}\``, '', `${cell(check.title)}. Level: ${check.level}.`, '', cell(check.why), '');
+      const cost = describeCost(check.cost, en.commands.list.cost, en.report.clauseSeparator);
+      out.push(`#### \`${check.id}\``, '', `${cell(check.title)}. Level: ${check.level}. Depth: ${depthOf(check)}${cost ? `; ${cell(cost)}` : ''}.`, '', cell(check.why), '');
       out.push(`Reads: ${check.reads.map((r) => `\`${r.replace(/`/g, "'")}\``).join(', ')}.`, '', `Fix: ${cell(check.fix)}`, '');
     }
   }

@@ -110,6 +110,7 @@ function waiverNote(chalk: ChalkInstance, t: ReportText, result: CheckResult): s
   }
   if (result.waiverExpired) return chalk.dim(aside(t, t.waiverExpired({ reason: result.waiverExpired.reason })));
   if (result.waiverRefused) return chalk.yellow(aside(t, t.waiverRefused));
+  if (result.observedAt) return chalk.dim(aside(t, t.observedAt({ at: result.observedAt })));
   return '';
 }
 

@@ -1,6 +1,8 @@
 import { ACTIONS } from '../core/ids/actions.js';
 import { STATUSES } from '../core/types.js';
 import { escapeControls, wellFormed } from '../util/text.js';
+import { linkHealthFamilies } from './link-metrics.js';
+import type { Family } from './metric-family.js';
 import type { ErrorReport, Report } from './schema.js';
 
 /**
@@ -14,13 +16,6 @@ import type { ErrorReport, Report } from './schema.js';
  * is a value change and not a series that vanishes.
  */
 
-export interface Family {
-  name: string;
-  help: string;
-  /** gauge unless told: every series of a report is one */
-  type?: 'gauge' | 'counter';
-  samples: Array<{ labels?: Record<string, string>; value: number }>;
-}
 
 /**
  * Label values: backslash, double quote and line feed are escaped; the text must be valid UTF-8.
@@ -119,6 +114,7 @@ export function reportFamilies(report: Report): Family[] {
       samples: ACTIONS.map((action) => ({ labels: { action }, value: (report.summary.worstAction ?? 'none') === action ? 1 : 0 })),
     },
     ...(report.error ? [runErrorFamily(report.error.code)] : []),
+    ...linkHealthFamilies(report),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACTIONS } from '../core/ids/actions.js';
 import { CATEGORY_IDS } from '../core/ids/categories.js';
+import { DEPTHS } from '../core/ids/depths.js';
 import { factsSchema, stackFactSchema } from '../facts/schema.js';
 
 /**
@@ -64,6 +65,10 @@ export const checkResultSchema = z.object({
   action: actionSchema
     .optional()
     .describe('present on every non-pass result (a skip: none): what the check recommends doing about what it found; absent on a pass. Absent in reports of qprep before 0.2'),
+  observedAt: z
+    .string()
+    .optional()
+    .describe('qprep serve: this result was carried from the last run at a greater depth (--deep-every), which observed it at this time; absent on a result of the run itself'),
   durationMs: z.number().nonnegative(),
 });
 
@@ -307,6 +312,10 @@ export const fullReportSchema = z.object({
     only: z.array(z.string()),
     skip: z.array(z.string()),
     ignore: z.array(z.string()),
+    depth: z
+      .enum(DEPTHS)
+      .optional()
+      .describe('how deep the run looked (--depth): quick, standard or deep; which checks each runs: qprep list. Absent in reports of qprep before 0.2'),
   }),
   summary: summarySchema,
   blocking: z.array(z.string()).describe('ids of the checks that make the node not ready'),

@@ -1,5 +1,6 @@
 import { VERSION } from '../version.js';
-import { errorFamilies, infoFamily, lastRunFamily, readyFamily, render, reportFamilies, runDurationFamily, type Family } from './prometheus.js';
+import { errorFamilies, infoFamily, lastRunFamily, readyFamily, render, reportFamilies, runDurationFamily } from './prometheus.js';
+import type { Family } from './metric-family.js';
 import type { AnyReport } from './schema.js';
 
 /**

@@ -240,6 +240,15 @@ describe('snapshot and replay', () => {
     expect(replay.exitCode).toBe(report.ready ? 0 : 1);
   });
 
+  it('a snapshot records its --depth, and its replay runs at it unless --depth says otherwise', async () => {
+    const dir = tmp('snap-depth');
+    const file = join(dir, 'quick.json');
+    expect((await qprep(['snapshot', '-o', file, '--depth', 'quick', '--only', 'host'])).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).depth).toBe('quick');
+    expect(JSON.parse((await qprep(['check', '--snapshot', file, '--only', 'host', '--format', 'json'])).stdout).selection.depth).toBe('quick');
+    expect(JSON.parse((await qprep(['check', '--snapshot', file, '--only', 'host', '--depth', 'standard', '--format', 'json'])).stdout).selection.depth).toBe('standard');
+  });
+
   it('what the snapshot did not capture is reported as not captured, never read live', async () => {
     const dir = tmp('snap');
     const file = join(dir, 'partial.json');
@@ -268,7 +277,8 @@ describe('a hung command', () => {
     expect(jemalloc.status).toBe('error');
     expect(jemalloc.message).toBe(`cannot tell whether libjemalloc.so.2 is installed: "${bin}/ldconfig -r ${tree} -p" did not finish within 500 ms and was killed with its child processes`);
     const catalogue = JSON.parse((await qprep(['list', '--format', 'json'])).stdout);
-    expect(report.checks.length).toBe(catalogue.length);
+    // every check of the default depth ran
+    expect(report.checks.length).toBe(catalogue.filter((c: { depth: string }) => c.depth !== 'deep').length);
     expect(report.checks.filter((c: { status: string }) => c.status !== 'error').length).toBeGreaterThan(0);
     const [parent, child] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     for (const pid of [parent!, child!]) {
@@ -285,11 +295,16 @@ describe('a hung command', () => {
 });
 
 describe('catalogue, explain, schema, version, help', () => {
-  it('lists the checks with level and category', async () => {
+  it('lists the checks with level, depth, category and cost', async () => {
     const run = await qprep(['list', '--format', 'json']);
     const rows = JSON.parse(run.stdout);
-    expect(rows.find((r: { id: string }) => r.id === 'host.shm')).toEqual({ id: 'host.shm', level: 'required', category: 'host', title: 'Shared memory (/dev/shm)' });
-    expect((await qprep(['list'])).stdout).toMatch(/^ID\s+LEVEL\s+CATEGORY\s+TITLE/);
+    expect(rows.find((r: { id: string }) => r.id === 'host.shm')).toEqual({ id: 'host.shm', level: 'required', depth: 'quick', category: 'host', title: 'Shared memory (/dev/shm)', cost: '' });
+    expect(rows.find((r: { id: string }) => r.id === 'hccn.counters')).toMatchObject({ depth: 'deep', cost: 'hccn_tool 2/device: -stat -g x2; waits 3 s' });
+    expect(rows.find((r: { id: string }) => r.id === 'hccn.fec')).toMatchObject({ depth: 'standard', cost: 'hccn_tool 1/device: -fec -g (a2), -speed -g (a2) when needed' });
+    const human = (await qprep(['list'])).stdout;
+    expect(human).toMatch(/^ID\s+LEVEL\s+DEPTH\s+CATEGORY\s+TITLE/);
+    expect(human).toMatch(/\nhccn\.link-stability +required +deep +hccn +NPU port link history: no flap in 24 h \[hccn_tool 1\/device: -link_stat -g\]\n/);
+    expect(human).toMatch(/\n--depth quick runs the checks of depth quick \(no per-device call: \d+ of them\)/);
   });
 
   it('explains a check', async () => {

@@ -13,6 +13,7 @@ const DEMOS = {
   '300i-duo-healthy': { profile: 'qwen3.5-dense-300i-duo', ready: true },
   'a2-broken': { profile: 'qwen3.5-397b-w8a8-a2', ready: false },
   'a2-healthy-node3': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
+  'a2-link-flap': { profile: 'qwen3.5-397b-w8a8-a2', ready: true },
   'a3-pd-prefill': { profile: 'qwen3.5-397b-pd-prefill-a3', ready: true },
   'a3-pd-decode0': { profile: 'qwen3.5-397b-pd-decode-a3', ready: true },
   'a3-pd-decode1': { profile: 'qwen3.5-397b-pd-decode-a3', ready: true },
@@ -55,7 +56,9 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(run.exitCode).toBe(0);
     expect(statuses['npu.cann']).toBe('skip');
     // host.model: the demo hosts have no DMI strings, so the server model is unknown (a skip)
-    expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers', 'host.model'].includes(id) && s !== 'pass')).toEqual([
+    // hccn.fec: the A3's hccn_tool cannot query the FEC mode
+    expect(statuses['hccn.fec']).toBe('skip');
+    expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers', 'host.model', 'hccn.fec'].includes(id) && s !== 'pass')).toEqual([
       ['launch.script', 'warn'],
       // no vllm-ascend on the bare host: the release is unknown, prefix caching without align is named in launch.model-rules' pass
       ['model.supported', 'skip'],
@@ -154,6 +157,23 @@ describe('qprep check --snapshot on the demo hosts', () => {
       expect(fit.message, name).toMatch(/GiB of weights per NPU, [\d.]+ GiB for the KV cache/);
       expect((await validateAgainstSchema('fit-evidence', fit.evidence)).valid, name).toBe(true);
     }
+  });
+
+  it('the A2 that is up but not healthy replays at the depth it was recorded at: a port that flapped 12 h before the read, a weak lane; every other demo answers --depth deep with healthy links', async () => {
+    const { run, report, statuses } = await replay('a2-link-flap');
+    expect(run.exitCode).toBe(0);
+    expect(report.selection.depth).toBe('deep');
+    // a replay does not wait the 3 s between the counters' reads: its answers were recorded
+    expect(report.durationMs).toBeLessThan(3000);
+    expect(statuses).toMatchObject({ 'hccn.link-stability': 'warn', 'hccn.optics': 'warn', 'hccn.counters': 'pass', 'hccn.fec': 'pass', 'hccn.link': 'pass' });
+    expect(report.checks.find((c: { id: string }) => c.id === 'hccn.link-stability').message).toContain('dev4 went down once within 24 h');
+    expect(report.checks.find((c: { id: string }) => c.id === 'hccn.optics').message).toContain('dev6 (Hisense LMQ8611-PC+): Rx lane 1 0.3054 mW, under the 0.6 mW warning level');
+    const standard = await replay('a2-link-flap', ['--depth', 'standard']);
+    expect(standard.statuses['hccn.optics']).toBeUndefined();
+    const healthy = await replay('a2-healthy', ['--depth', 'deep']);
+    expect(['hccn.link-stability', 'hccn.optics', 'hccn.counters', 'hccn.fec'].map((id) => healthy.statuses[id])).toEqual(['pass', 'pass', 'pass', 'pass']);
+    const down = await replay('a2-node2', ['--depth', 'deep']);
+    expect(['hccn.link-stability', 'hccn.optics'].map((id) => down.statuses[id])).toEqual(['fail', 'fail']);
   });
 
   it('each demo replays to what its recording concluded', async () => {

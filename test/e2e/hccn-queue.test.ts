@@ -60,7 +60,8 @@ describe("the hccn_tool queue of a check", () => {
     const run = await qprep(['check', '--format', 'json', '--jobs', '1', '--root', node.root, '--cluster', node.cluster, '--node', node.name], { env: envOf(node), timeoutMs: 120_000 });
     expect(run.exitCode, run.stderr).toBeLessThanOrEqual(1);
     const report = JSON.parse(run.stdout) as { checks: Array<{ id: string; category: string; status: string }> };
-    expect(report.checks.filter((c) => c.category === 'hccn' && c.status !== 'pass')).toEqual([]);
+    // hccn.fec skips on A3, whose hccn_tool cannot query the FEC mode
+    expect(report.checks.filter((c) => c.category === 'hccn' && c.status !== 'pass' && !(c.id === 'hccn.fec' && c.status === 'skip'))).toEqual([]);
     const logged = calls(node);
     expect(logged.filter((c) => c.outcome !== 'ok')).toEqual([]);
     const npuSmi = logged.filter((c) => c.command.startsWith('npu-smi '));

@@ -48,13 +48,14 @@ describe('--lang and the language of the environment', () => {
 
   it('list --lang zh: the Chinese title of every check in the zh catalogue; ids, levels and categories as in English', async () => {
     const [en, zh] = await Promise.all([qprep(['list', '-f', 'json']), qprep(['list', '-f', 'json', '--lang', 'zh'])]);
-    const [english, chinese] = [JSON.parse(en.stdout), JSON.parse(zh.stdout)] as Array<Array<{ id: string; level: string; category: string; title: string }>>;
-    expect(chinese!.map(({ title: _t, ...rest }) => rest)).toEqual(english!.map(({ title: _t, ...rest }) => rest));
+    const [english, chinese] = [JSON.parse(en.stdout), JSON.parse(zh.stdout)] as Array<Array<{ id: string; level: string; category: string; title: string; cost: string }>>;
+    expect(chinese!.map(({ title: _t, cost: _c, ...rest }) => rest)).toEqual(english!.map(({ title: _t, cost: _c, ...rest }) => rest));
     const converted = chinese!.filter((row) => /\p{Script=Han}/u.test(row.title)).map((row) => row.id);
     for (const id of ['npu.idle', 'npu.smi', 'npu.health', 'host.shm', 'host.disk']) expect(converted).toContain(id);
     const human = await qprep(['list', '--lang', 'zh']);
-    expect(human.stdout).toMatch(/^ID +级别 +类别 +标题\n/);
-    expect(human.stdout).toMatch(/npu\.idle +required +npu +NPU 空闲可用\n/);
+    expect(human.stdout).toMatch(/^ID +级别 +深度 +类别 +标题\n/);
+    expect(human.stdout).toMatch(/npu\.idle +required +quick +npu +NPU 空闲可用\n/);
+    expect(human.stdout).toMatch(/hccn\.counters +required +deep +hccn +.*\[hccn_tool 每设备 2 次：-stat -g x2；等待 3 秒\]\n/);
   });
 
   it('--help in the language of --lang or the locale; a usage error and its hint in that language', async () => {

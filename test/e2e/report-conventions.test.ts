@@ -135,7 +135,7 @@ describe('command-line conventions', () => {
 
   it('list shows the category keys --only takes', async () => {
     const run = await qprep(['list']);
-    expect(run.stdout).toMatch(/^cpu\.governor +recommended +tuning +CPU frequency governor$/m);
+    expect(run.stdout).toMatch(/^cpu\.governor +recommended +quick +tuning +CPU frequency governor$/m);
     expect(run.stdout).toContain('categories: tuning (Host tuning), host (Host resources), network (Host network), npu (NPU and driver), hccn');
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qprep, REPO } from '../helpers/cli.js';
-import { ascendFixture, syntheticFixture } from '../helpers/fixtures.js';
+import { ascendFixture, bundleAnswer, syntheticFixture } from '../helpers/fixtures.js';
 
 /**
  * The simulated nodes of the benchmark (bench/lib/sim-node.mjs, built by scripts/sim-node.mjs):
@@ -139,6 +139,19 @@ describe('the simulated hccn_tool', () => {
     }
   });
 
+  it("answers the link diagnostics with each device's part of mind-cluster's bundles, byte for byte, and -fec as the A3's hccn_tool does", async () => {
+    const linkStat = ascendFixture('hccn-link-stat-g-8dev-before-mindcluster-modelarts.txt');
+    const stat = ascendFixture('hccn-stat-g-short-8dev-before-mindcluster-modelarts.txt');
+    for (const device of [0, 5]) {
+      expect((await shell(nodes.a2, `hccn_tool -i ${device} -link_stat -g`)).stdout).toBe(bundleAnswer(linkStat, device, 'link_stat'));
+      expect((await shell(nodes.a2, `hccn_tool -i ${device} -stat -g`)).stdout).toBe(bundleAnswer(stat, device, 'stat'));
+    }
+    expect((await shell(nodes.a3, 'hccn_tool -i 13 -link_stat -g')).stdout).toBe(bundleAnswer(linkStat, 5, 'link_stat').replace(/\[devid 5\]/g, '[devid 13]'));
+    expect((await shell(nodes.a2, 'hccn_tool -i 2 -fec -g')).stdout).toBe(ascendFixture('hccn-fec-g-rs-mindcluster-doc.txt'));
+    expect((await shell(nodes.a3, 'hccn_tool -i 2 -fec -g')).stdout).toBe(syntheticFixture('hccn-fec-g-a3-unsupported-derived.txt'));
+    expect((await shell(nodes.a2, 'hccn_tool -i 2 -optical -g')).stdout).toBe(syntheticFixture('hccn-optical-g-healthy-derived.txt'));
+  });
+
   it('derives the answers of A3 devices 8..15 and the vNIC from the captures, with the device id or address substituted', async () => {
     expect((await shell(nodes.a3, 'hccn_tool -i 12 -ip -g')).stdout).toBe('ipaddr:11.12.165.92\nnetmask:255.255.255.0\n');
     expect((await shell(nodes.a3, 'hccn_tool -i 12 -tls -g')).stdout).toBe(ascendFixture('hccn-tls-switch-a2x8-mindie-dsv3doc.txt').split('\n')[4]!.replace('dev_id:4', 'dev_id:12') + '\n');
@@ -191,7 +204,8 @@ describe('qprep check and the manual procedure on the simulated nodes', () => {
       expect(run.stderr).toBe('');
       const report = JSON.parse(run.stdout) as { checks: Array<{ id: string; category: string; status: string; message: string }> };
       const hccn = report.checks.filter((c) => c.category === 'hccn');
-      const expected = (id: string) => (family === 'a2' && id === 'hccn.spod' ? 'skip' : 'pass');
+      // hccn.spod is A3's, hccn.fec A2's (the A3's hccn_tool cannot query FEC)
+      const expected = (id: string) => ((family === 'a2' && id === 'hccn.spod') || (family === 'a3' && id === 'hccn.fec') ? 'skip' : 'pass');
       expect(hccn.map((c) => [c.id, c.status])).toEqual(hccn.map((c) => [c.id, expected(c.id)]));
       expect(report.checks.find((c) => c.id === 'hccn.peers')!.message).toMatch(new RegExp(`^all ${pings} pings to ${family}-node2, ${family}-node3, ${family}-node4 ok`));
       // the HBM counters of every card are read and clean
@@ -200,8 +214,8 @@ describe('qprep check and the manual procedure on the simulated nodes', () => {
       expect(logged.filter((c) => c.outcome !== 'ok')).toEqual([]);
       expect(logged.filter((c) => c.command.startsWith('npu-smi info -t ecc'))).toHaveLength(8);
       const hccnCalls = logged.filter((c) => c.command.startsWith('hccn_tool '));
-      // 8 queries a device on A3 (ip, vnic, link, net_health, netdetect, gateway, lldp, tls), 7 on A2, and the pings
-      expect(hccnCalls).toHaveLength(devices * (family === 'a3' ? 8 : 7) + pings);
+      // 8 queries a device (ip, link, net_health, netdetect, gateway, lldp, tls, and vnic on A3, fec on A2), and the pings
+      expect(hccnCalls).toHaveLength(devices * 8 + pings);
       expect(new Set(hccnCalls.map((c) => c.command)).size).toBe(hccnCalls.length);
       expect(mostAtOnce(logged)).toBe(1);
     });

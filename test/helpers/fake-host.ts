@@ -338,6 +338,13 @@ export class FakeHost implements Host {
   /** every request, in order: a test asserts the probe ran once, or not at all */
   readonly readProbeRequests: ReadProbeRequest[] = [];
 
+  /** every pause asked, in milliseconds: a test does not wait for it */
+  readonly pauses: number[] = [];
+  pause(ms: number): Promise<void> {
+    this.pauses.push(ms);
+    return Promise.resolve();
+  }
+
   async readThroughput(request: ReadProbeRequest): Promise<Probe<ReadProbeResult>> {
     this.readProbeRequests.push(request);
     const answer = this.spec.readProbes?.[request.directory];

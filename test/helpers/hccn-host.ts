@@ -1,10 +1,11 @@
 import type { RollingLedger } from '../../src/cluster/rolling.js';
+import type { HealthLedger } from '../../src/core/health-ledger.js';
 import { locateSelf, parseClusterText } from '../../src/cluster/load.js';
 import { applyPolicy, createContext, effectiveLevel } from '../../src/core/runner.js';
 import type { Check, CheckContext, CheckResult, Outcome } from '../../src/core/types.js';
 import type { Lang } from '../../src/i18n/lang.js';
 import { FakeHost, type FakeCommand, type FakeHostSpec } from './fake-host.js';
-import { ascendFixture } from './fixtures.js';
+import { ascendFixture, bundleAnswer, syntheticFixture } from './fixtures.js';
 import { HCCN_TOOL, NPU_SMI, npuHost, type NpuHostOptions } from './npu-host.js';
 import { profileWith } from './run-check.js';
 
@@ -16,6 +17,8 @@ import { profileWith } from './run-check.js';
  */
 
 export type HccnOp = 'ip' | 'vnic' | 'link' | 'net_health' | 'netdetect' | 'gateway' | 'lldp' | 'tls';
+/** The link diagnostics the deep checks read; `stat` may answer a sequence (its first read, then the later ones). */
+export type DiagOp = 'link_stat' | 'optical' | 'fec' | 'speed' | 'stat';
 export type Answer = string | Omit<FakeCommand, 'argv'>;
 
 export interface HccnHostOptions extends NpuHostOptions {
@@ -28,6 +31,43 @@ export interface HccnHostOptions extends NpuHostOptions {
   pings?: Array<{ device: number; address: string; method?: 'roce' | 'hccs'; answer: Answer }>;
   /** npu-smi info -t spod-info answers by card and chip; default: the two A3 captures */
   spod?: (card: number, chip: number) => Answer;
+  /**
+   * The link diagnostics; an answer list is a sequence (the first call gets the first, the last
+   * repeats). Defaults (defaultDiag): mind-cluster's bundle before its job for -link_stat and
+   * -stat (device mod 8), the derived healthy module for -optical, the doc's rs FEC for -fec.
+   */
+  diag?: Partial<Record<DiagOp, (device: number) => Answer | Answer[] | undefined>>;
+}
+
+/** The default answers of the link diagnostics (see HccnHostOptions.diag). */
+export function defaultDiag(op: DiagOp, device: number): string | undefined {
+  const before = (name: string) => bundleAnswer(ascendFixture(name), device % 8, op).replace(/\[devid \d+\]/g, `[devid ${device}]`);
+  switch (op) {
+    case 'link_stat':
+      return before('hccn-link-stat-g-8dev-before-mindcluster-modelarts.txt');
+    case 'stat':
+      return before('hccn-stat-g-short-8dev-before-mindcluster-modelarts.txt');
+    case 'optical':
+      return syntheticFixture('hccn-optical-g-healthy-derived.txt');
+    case 'fec':
+      return ascendFixture('hccn-fec-g-rs-mindcluster-doc.txt');
+    case 'speed':
+      return undefined;
+  }
+}
+
+const DIAG_OPS: readonly DiagOp[] = ['link_stat', 'optical', 'fec', 'speed', 'stat'];
+
+function diagCommands(device: number, options: HccnHostOptions): FakeCommand[] {
+  const commands: FakeCommand[] = [];
+  for (const op of DIAG_OPS) {
+    const answer = options.diag?.[op]?.(device) ?? defaultDiag(op, device);
+    if (answer === undefined) continue;
+    const argv = [HCCN_TOOL, '-i', String(device), `-${op}`, '-g'];
+    const sequence = Array.isArray(answer) ? answer : [answer];
+    sequence.forEach((one, i) => commands.push({ ...asCommand(argv, one), ...(i < sequence.length - 1 ? { once: true } : {}) }));
+  }
+  return commands;
 }
 
 /** Lines [from, from+count) of a capture: one device's part of a loop. */
@@ -86,6 +126,7 @@ export function hccnHost(options: HccnHostOptions = {}): FakeHostSpec {
       const answer = options.answers?.[op]?.(device) ?? defaultAnswer(op, device);
       commands.push(asCommand([HCCN_TOOL, '-i', String(device), `-${op}`, '-g'], answer));
     }
+    commands.push(...diagCommands(device, options));
   }
   for (const ping of options.pings ?? []) {
     commands.push(asCommand([HCCN_TOOL, '-i', String(ping.device), ping.method === 'hccs' ? '-hccs_ping' : '-ping', '-g', 'address', ping.address], ping.answer));
@@ -122,14 +163,14 @@ export interface ClusterRun {
 export async function runHccn(
   check: Check,
   spec: FakeHostSpec,
-  options: { cluster?: string; node?: string; profile?: Record<string, unknown>; rolling?: RollingLedger; now?: Date; lang?: Lang } = {},
+  options: { cluster?: string; node?: string; profile?: Record<string, unknown>; rolling?: RollingLedger; now?: Date; lang?: Lang; history?: HealthLedger } = {},
 ): Promise<ClusterRun> {
   const host = new FakeHost(spec);
   const profile = profileWith(options.profile ?? {});
   const loaded = options.cluster === undefined ? undefined : await locateSelf(parseClusterText(options.cluster, 'cluster.yaml'), host, 'cluster.yaml', options.node);
   if (loaded && options.rolling) loaded.rolling = options.rolling;
   const now = options.now ?? new Date('2026-12-01T00:00:00Z');
-  const ctx = createContext({ host, profile, timeoutMs: 1000, now: () => now, cluster: loaded, lang: options.lang ?? 'en' });
+  const ctx = createContext({ host, profile, timeoutMs: 1000, now: () => now, cluster: loaded, lang: options.lang ?? 'en', ...(options.history ? { history: options.history } : {}) });
   let outcome: Outcome;
   try {
     outcome = await check.run(ctx);

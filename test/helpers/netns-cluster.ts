@@ -328,6 +328,8 @@ function defaultAnswers(node: HarnessNode, spec: HarnessNodeSpec, device: Harnes
     gateway: `default gateway:198.18.0.1, Iface:eth${device.device}\n`,
     lldp: `\tIfname: 400GE1/${node.index}/${device.device}:1\n`,
     tls: `dev_id:${device.device}, tls switch[${tls}](0:disable, 1:enable), tls preconfigured[1](0:non-preset, 1:preset), tls alarm time threshold[60]days\n`,
+    // hccn.fec asks every A2 device (test/fixtures/ascend/hccn-fec-g-rs-mindcluster-doc.txt, without the doc's indent)
+    fec: 'fec mode: rs FEC mode\n',
   };
   for (const [op, value] of Object.entries(spec.answers ?? {})) answers[op] = typeof value === 'function' ? value(device.device) : value;
   return answers;

@@ -53,6 +53,8 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     'do not run these checks; same syntax as --only',
   'selection --jobs':
     'checks run at once',
+  'selection --depth':
+    'how deep to look: quick (files and the npu-smi table: no per-device call), standard (what a preflight reads of every device and peer), deep (standard and the link diagnostics of every port: link history, optical module, error counters read twice); qprep list shows each check\'s depth and cost (default: standard; a replay: the depth its snapshot was recorded at)',
   'lang --lang':
     'language of the text a person reads: en or zh (default: QPREP_LANG, then LC_ALL, LC_MESSAGES, LANG; zh* is Chinese)',
   'program':
@@ -83,6 +85,8 @@ Exit codes: 0 ready, 1 not ready, 2 no verdict (bad usage or input).`,
     'time between runs, e.g. 30s, 5m, 1h (each run is jittered by ±10 %)',
   'serve --budget':
     'longest a run may take before its probes are killed and it ends without a verdict (default 80 % of --interval)',
+  'serve --deep-every':
+    'run at depth deep at start and then at most once per this time (e.g. 1h); the runs between keep their --depth and carry the deep checks\' last results, marked with when they were observed',
   'serve --allow-trigger':
     'allow POST /run to start a run at once',
   'serve --allow-host':

@@ -4,7 +4,21 @@ import { plural } from '../../util/text.js';
 /** The text of list, explain, tune, rollback, env, aggregate, facts and serve. */
 export const commands = {
   list: {
-    columns: { id: 'ID', level: 'LEVEL', category: 'CATEGORY', title: 'TITLE' },
+    columns: { id: 'ID', level: 'LEVEL', depth: 'DEPTH', category: 'CATEGORY', title: 'TITLE' },
+    /** what a check costs beyond the shared probes, after its title */
+    cost: {
+      /** `queries`: "-link_stat -g", "-fec -g (a2), -speed -g when needed" */
+      hccnTool: (p: { count: number; queries: string }) => `hccn_tool ${p.count}/device: ${p.queries}`,
+      whenNeeded: 'when needed',
+      pings: 'pings each peer node, device by device',
+      npuSmi: (p: { count: number }) => `npu-smi ${p.count}/die`,
+      wait: (p: { seconds: number }) => `waits ${p.seconds} s`,
+      storage: "reads the weights' storage",
+      connects: "connects to other nodes' ports",
+    },
+    /** the footer: what each depth may cost (--depth) */
+    depths: (p: { quick: number; standard: number; deep: number; waitSeconds: number }) =>
+      `--depth quick runs the checks of depth quick (no per-device call: ${p.quick} of them), standard (the default) adds at most 8 hccn_tool calls per device, the pings and the storage read (${p.standard}), deep adds the link diagnostics: at most 12 hccn_tool calls per device and a wait of up to ${p.waitSeconds} s (${p.deep})`,
     category: (p: { key: string; heading: string }) => `${p.key} (${p.heading})`,
     selectors: (p: { categories: string }) => `--only and --skip take ids, id prefixes (npu, hccn) and categories: ${p.categories}`,
   },

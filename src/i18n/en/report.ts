@@ -49,6 +49,8 @@ export const report = {
   waived: (p: { reason: string; expires: string | null }) => `waived: ${p.reason}${p.expires ? `, until ${p.expires}` : ''}`,
   ignoredWithFlag: 'ignored with --ignore',
   waiverExpired: (p: { reason: string }) => `the waiver "${p.reason}" no longer applies`,
+  /** qprep serve: a result carried from the last deep run */
+  observedAt: (p: { at: string }) => `observed by the last deep run, ${p.at}`,
   waiverRefused: 'waiver not applied: error means could not assess; use --skip',
   waiverExpiredMessage: (p: { message: string; expires: string }) => `${p.message} (waiver expired ${p.expires})`,
   waivedFailures: (p: { count: number; how: string; ids: string }) =>

@@ -40,6 +40,7 @@ export const cli: typeof en = {
   'selection --only': '只运行这些检查：id、id 前缀（npu、hccn）或类别；逗号分隔，可重复',
   'selection --skip': '不运行这些检查；语法同 --only',
   'selection --jobs': '同时运行的检查数',
+  'selection --depth': '检查深度：quick（只读文件和 npu-smi 表，不逐设备调用工具）、standard（预检对每个设备和对端所读的内容）、deep（standard 加上每个网口的链路诊断：链路历史、光模块、两次读取的错误计数）；qprep list 列出每项检查的深度和开销（默认 standard；回放快照时为其录制时的深度）',
   'lang --lang': '给人读的文字所用的语言：en 或 zh（默认依次读取 QPREP_LANG、LC_ALL、LC_MESSAGES、LANG；zh* 为中文）',
   program: '在昇腾 NPU 主机用 vllm-ascend 部署大模型之前做预检和调优。',
   'program --version': '显示版本',
@@ -54,6 +55,7 @@ export const cli: typeof en = {
   serve: '常驻节点：启动时及每隔 --interval 运行检查，通过 HTTP 提供 /healthz、/readyz、/report 和 /metrics；只读，从不调优',
   'serve --listen': '监听地址（只有明确给出时才监听非回环地址）',
   'serve --interval': '两次运行的间隔，例如 30s、5m、1h（每次运行有 ±10 % 的随机偏移）',
+  'serve --deep-every': '启动时以 deep 深度运行，之后每隔此时间最多运行一次（如 1h）；其间的运行保持 --depth，并带上 deep 检查的最近结果，注明其观测时间',
   'serve --budget': '一次运行的最长时间，超时则终止其探测并以无结论结束（默认为 --interval 的 80 %）',
   'serve --allow-trigger': '允许 POST /run 立即开始一次运行',
   'serve --allow-host':

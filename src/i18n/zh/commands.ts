@@ -2,7 +2,18 @@ import type { commands as en } from '../en/commands.js';
 
 export const commands: typeof en = {
   list: {
-    columns: { id: 'ID', level: '级别', category: '类别', title: '标题' },
+    columns: { id: 'ID', level: '级别', depth: '深度', category: '类别', title: '标题' },
+    cost: {
+      hccnTool: (p) => `hccn_tool 每设备 ${p.count} 次：${p.queries}`,
+      whenNeeded: '按需',
+      pings: '逐设备 ping 每个对端节点',
+      npuSmi: (p) => `npu-smi 每芯片 ${p.count} 次`,
+      wait: (p) => `等待 ${p.seconds} 秒`,
+      storage: '读取权重所在存储',
+      connects: '连接其他节点的端口',
+    },
+    depths: (p) =>
+      `--depth quick 只运行 quick 深度的检查（不逐设备调用：${p.quick} 项），standard（默认）每设备最多增加 8 次 hccn_tool 调用、ping 和存储读取（${p.standard} 项），deep 再加上链路诊断：每设备最多 12 次 hccn_tool 调用，最多等待 ${p.waitSeconds} 秒（${p.deep} 项）`,
     category: (p) => `${p.key}（${p.heading}）`,
     selectors: (p) => `--only 与 --skip 接受 id、id 前缀（npu、hccn）和类别：${p.categories}`,
   },

@@ -38,6 +38,7 @@ export const report: typeof en = {
   waived: (p) => `已豁免：${p.reason}${p.expires ? `，至 ${p.expires}` : ''}`,
   ignoredWithFlag: '由 --ignore 忽略',
   waiverExpired: (p) => `豁免“${p.reason}”已不再适用`,
+  observedAt: (p) => `由最近一次 deep 运行于 ${p.at} 观测`,
   waiverRefused: '豁免未生效：错误表示无法评估；请使用 --skip',
   waiverExpiredMessage: (p) => `${p.message}（豁免已于 ${p.expires} 过期）`,
   waivedFailures: (p) => `，其中 ${p.count} 个必需项失败已豁免（${p.how}）：${p.ids}`,

@@ -70,6 +70,6 @@ describe('the command and option tables', () => {
 
   it('every duration option takes the same durations', () => {
     const durations = (Object.values(OPTIONS) as Array<{ kind: string; name: string; commands: readonly CommandName[] | 'program' }>).filter((o) => o.kind === 'duration');
-    expect(durations.map((o) => o.name).sort()).toEqual(['budget', 'interval', 'maxAge', 'timeout', 'timeout']);
+    expect(durations.map((o) => o.name).sort()).toEqual(['budget', 'deepEvery', 'interval', 'maxAge', 'timeout', 'timeout']);
   });
 });

@@ -116,6 +116,141 @@ export const hccn = {
       `hccn_tool -i ${p.device} -cfg recovery   # restore the port's link\n` +
       `if it stays DOWN, check the optics and cable of device ${p.device} (hccn_tool -i ${p.device} -optical -g; a growing "link down count" in hccn_tool -i ${p.device} -link_stat -g means a flapping link) and its switch port, then re-run`,
   },
+  'hccn.link-stability': {
+    title: 'NPU port link history: no flap in 24 h',
+    why:
+      'A port that went down an hour ago and came back is up now, and hccn.link says UP; it is the port that takes a long ' +
+      'job or a large deployment down tomorrow (ERROR CQE, "The network port is down"). hccn_tool -link_stat -g keeps ' +
+      "each port's last 10 link changes: a newest record LINK DOWN is a port down now, a down transition in the 24 h " +
+      'before the read is a flap (a dirty connector, a failing module or cable), a DOWN/UP pair seconds after the ' +
+      'first LINK UP is the port renegotiating as the driver brings it up. Huawei\'s device plugin takes an NPU out of ' +
+      'service after 5 link-down events in 24 h (fault code 81078603); qprep serve counts them across runs the same way.',
+    reads: ['hccn_tool -i <device> -link_stat -g', 'knowledge/hccn-link-health.json (the frequency rule)'],
+    fix: 'Bring a down port up with hccn_tool -i N -cfg recovery; for a flapping one clean the fiber connectors, reseat the optical module, replace the module or cable if it flaps again, and check the switch port.',
+    what: 'the link history of the NPU ports',
+    readWhat: 'the link history',
+    downItem: (p: { device: string; since: string }) => `${p.device} LINK DOWN since ${p.since}`,
+    escalatedItem: (p: { device: string; count: number; until: string }) => `${p.device} went down ${p.count} times within 24 h (out of service until ${p.until} by the frequency rule)`,
+    flapItem: (p: { device: string; count: number; last: string | null }) =>
+      `${p.device} went down ${p.count === 1 ? 'once' : `${p.count} times`} within 24 h${p.last ? `, last at ${p.last}` : ''}`,
+    burstLine: (p: { devices: string }) => `${p.devices} went down only while brought up: a note, not a flap`,
+    downNow: (p: { count: number; total: number; list: string }) =>
+      `${p.count} of ${p.total} NPU ports are down now by their link history, whatever their counters say: ${p.list}`,
+    downFix: (p: { device: number }) =>
+      `hccn_tool -i ${p.device} -cfg recovery   # bring the port up again\n` +
+      `or: hccn_tool -i ${p.device} -optical -g   # if it stays down: the module's powers and flags (hccn.optics judges them); reseat or replace the module or cable, check the switch port`,
+    escalated: (p: { count: number; total: number; times: number; list: string }) =>
+      `${p.count} of ${p.total} NPU ports went down ${p.times} times or more within 24 h: ${p.list}`,
+    escalatedFix: (p: { device: number; until: string }) =>
+      `leave NPU device ${p.device} out of ASCEND_RT_VISIBLE_DEVICES and the container's --device flags until its optical module and cable are replaced (the device plugin's rule holds it out until ${p.until})\n` +
+      `or: hccn_tool -i ${p.device} -optical -g   # find the weak lane, then clean the connectors and replace the module or cable`,
+    flapped: (p: { count: number; total: number; list: string }) => `${p.count} of ${p.total} NPU ports went down in the 24 h before the read, after bring-up: ${p.list}`,
+    flapFix: (p: { device: number }) =>
+      `hccn_tool -i ${p.device} -optical -g   # the module's Rx/Tx power per lane and its LOS flags: a weak lane points at the connector or the module\n` +
+      `or: clean the fiber connectors of device ${p.device} and reseat its module; watch it with hccn_tool -i ${p.device} -link_stat -g (a new LINK DOWN record means it still flaps)`,
+    stable: (p: { total: number; burst: string | null }) =>
+      `all ${p.total} NPU ports up with no down transition in the 24 h before the read${p.burst ? `; ${p.burst} went down once while brought up only (a note)` : ''}`,
+  },
+  'hccn.optics': {
+    title: 'NPU port optical modules inside their thresholds',
+    why:
+      'A port can be UP on a module whose receiving lane gets a third of the light of its peers: it runs with errors that ' +
+      'FEC hides until it flaps. hccn_tool -optical -g prints the module\'s own alarm thresholds beside its readings: ' +
+      'a temperature or a lane\'s Tx or Rx power outside them is a failure. Inside them, a lane under the warning level ' +
+      "of Huawei's fault-diagnosis toolkit (Rx under 0.6 mW), lanes more than 3 dB apart, a media SNR under 18 dB or a " +
+      'loss-of-signal flag are warnings. Fields that contradict each other (a module "not present" that reports its ' +
+      'powers; a lane flagged as without signal that receives a healthy power) are said as such.',
+    reads: ['hccn_tool -i <device> -optical -g', 'knowledge/hccn-link-health.json (the warning levels)'],
+    fix: 'Clean the fiber connectors and reseat the module; replace a module (or cable) whose lane stays outside its thresholds, and check the switch-side module of the same link.',
+    what: 'the optical modules of the NPU ports',
+    readWhat: 'the optical module',
+    absent: 'no optical module in the cage',
+    unreachable: "the module's management link does not answer (Control link unreachable)",
+    initializing: 'the module is still initializing: read again',
+    temperature: (p: { value: number; limit: number; high: boolean }) => `temperature ${p.value} C ${p.high ? 'above' : 'below'} the module's ${p.high ? 'high' : 'low'} threshold ${p.limit} C`,
+    power: (p: { rx: boolean; lane: number; value: number; limit: number; high: boolean }) =>
+      `${p.rx ? 'Rx' : 'Tx'} lane ${p.lane} ${p.value} mW ${p.high ? 'above' : 'below'} the module's ${p.high ? 'high' : 'low'} threshold ${p.limit} mW`,
+    weak: (p: { lane: number; value: number; limit: number }) => `Rx lane ${p.lane} ${p.value} mW, under the ${p.limit} mW warning level`,
+    spread: (p: { rx: boolean; value: number; limit: number; strongest: number; weakest: number }) =>
+      `${p.rx ? 'Rx' : 'Tx'} lanes ${p.value} dB apart (lane ${p.strongest} to lane ${p.weakest}; at most ${p.limit} dB)`,
+    snr: (p: { lane: number; value: number; limit: number }) => `media SNR of lane ${p.lane} ${p.value} dB, under ${p.limit} dB`,
+    flagSet: (p: { flag: string; value: string }) => `${p.flag} ${p.value}`,
+    presentContradiction: 'the module says "not present" yet reports its temperature and powers: the fields contradict each other',
+    flagContradiction: (p: { flag: string; value: string; lanes: string }) =>
+      `${p.flag} ${p.value} says lane ${p.lanes} lost the signal, yet its power is healthy: the fields contradict each other`,
+    port: (p: { device: string; module: string | null; findings: string }) => `${p.device}${p.module ? ` (${p.module})` : ''}: ${p.findings}`,
+    failing: (p: { count: number; total: number; list: string }) => `${p.count} of ${p.total} NPU ports have an optical module outside its own thresholds, or none: ${p.list}`,
+    failFix: (p: { device: number }) =>
+      `hccn_tool -i ${p.device} -optical -g   # read it again: the lanes and thresholds named\n` +
+      `or: clean the fiber connectors of device ${p.device} and reseat its module; replace the module (or cable) if a lane stays outside its thresholds, and check the switch-side module of the link`,
+    warning: (p: { count: number; total: number; list: string }) => `${p.count} of ${p.total} NPU ports' optical modules need watching: ${p.list}`,
+    warnFix: (p: { device: number }) =>
+      `clean the fiber connectors of device ${p.device} at the next maintenance, then hccn_tool -i ${p.device} -optical -g   # the weak lane should come up to its peers; if not, replace the module\n` +
+      `or: qprep serve --depth deep   # its /metrics gives qprep_optical_rx_power_milliwatts per lane to watch the trend`,
+    contradictionFix: (p: { device: number }) =>
+      `hccn_tool -i ${p.device} -optical -g   # read again: latched flags clear once read\n` +
+      `or: reseat the module of device ${p.device} if its fields still contradict each other`,
+    unsupported: (p: { total: number }) => `hccn_tool -optical -g is not supported on the ${p.total} NPU ports of this board`,
+    unsupportedFix: "nothing to do here: read the modules from the board's management (BMC) instead",
+    healthy: (p: { total: number; unread: string | null }) =>
+      `the optical modules of all ${p.total} NPU ports are inside their own thresholds, no lane under the warning level or far from its peers${p.unread ? `; ${p.unread} report no optical reading (a copper cable, or no module data)` : ''}`,
+  },
+  'hccn.fec': {
+    title: 'NPU ports use RS-FEC',
+    why:
+      'The 100G and 200G Ethernet the NPU ports run need Reed-Solomon forward error correction: a port set to "no FEC ' +
+      'mode" links up with a switch port configured the same way, and its bit errors then reach RoCE as lost packets, ' +
+      'retransmissions and HCCL timeouts. Huawei\'s fault-diagnosis knowledge flags "no FEC mode" as abnormal and sets ' +
+      'RS with hccn_tool -i N -fec -s encoding rs (hccn_tool writes it to /etc/hccn.conf). On A3 the tool cannot query ' +
+      'or set FEC: the check does not apply there.',
+    reads: ['hccn_tool -i <device> -fec -g', 'hccn_tool -i <device> -speed -g (a port in "no FEC mode")'],
+    fix: 'hccn_tool -i N -fec -s encoding rs for each port in "no FEC mode" (persisted as encoding_N in /etc/hccn.conf), with RS-FEC on the switch port too.',
+    what: 'the FEC mode of the NPU ports',
+    readWhat: 'the FEC mode',
+    a3: (p: { total: number }) => `A3: hccn_tool cannot query or set the FEC mode of the ${p.total} NPU ports ("This device does not support switching fec mode.")`,
+    unsupported: (p: { total: number }) => `hccn_tool answered "does not support switching fec mode" for all ${p.total} NPU ports`,
+    unsupportedFix: 'nothing to do here: the FEC mode of these ports is the switch side\'s and the driver\'s to set',
+    noFecItem: (p: { device: string; speedGbps: number | null }) => `${p.device} (${p.speedGbps === null ? 'speed unknown' : `${p.speedGbps} Gb/s`})`,
+    noFec: (p: { count: number; total: number; list: string }) => `${p.count} of ${p.total} NPU ports run without FEC at a speed that needs RS-FEC: ${p.list}`,
+    noFecUnknownSpeed: (p: { count: number; total: number; list: string }) =>
+      `${p.count} of ${p.total} NPU ports run without FEC: ${p.list}; their speed does not say whether they need RS-FEC`,
+    rsFix: (p: { command: string }) => `${p.command}   # RS-FEC, persisted in /etc/hccn.conf; set the switch port to RS-FEC too`,
+    rs: (p: { total: number; auto: string | null; unqueried: string | null }) =>
+      `all ${p.total} NPU ports use RS-FEC${p.auto ? ` (${p.auto} negotiate it: auto FEC mode)` : ''}${p.unqueried ? `; ${p.unqueried} cannot be queried` : ''}`,
+  },
+  'hccn.counters': {
+    title: 'NPU port error counters do not grow',
+    why:
+      'Bad packets, FCS errors, RoCE errors, QP state errors and retransmissions that grow while a port carries ' +
+      'traffic are a link that is failing under load, long before it goes down; the HCCL guide reads a growing ' +
+      'roce_new_pkt_rty_num as packet loss. The counters count since they were last cleared, so one read says little: ' +
+      'the check reads each port twice, 3 s apart, and judges the growth (qprep serve also between runs, and fails a ' +
+      'port whose errors grew in 3 runs within 24 h). A port that carried no packet at all is "not exercised": its ' +
+      'zero errors prove nothing.',
+    reads: ['hccn_tool -i <device> -stat -g (twice, 3 s apart)'],
+    fix: 'Find the growing counter: link-level errors (bad, FCS) point at the optics and cable (hccn.optics), RoCE and retransmission counts at the link or the switch (PFC, ECN, congestion); clean or replace the module or cable, check the switch port.',
+    what: 'the error counters of the NPU ports',
+    readWhat: 'the packet counters',
+    grewItem: (p: { device: string; growth: string; seconds: string }) => `${p.device} ${p.growth} in ${p.seconds} s`,
+    grewSinceItem: (p: { device: string; growth: string; since: string }) => `${p.device} ${p.growth} since the run at ${p.since}`,
+    grew: (p: { count: number; total: number; list: string }) => `the error counters of ${p.count} of ${p.total} NPU ports grew: ${p.list}`,
+    grewFix: (p: { device: number }) =>
+      `hccn_tool -i ${p.device} -stat -g   # read again: which counter grows, and by how much\n` +
+      `or: hccn_tool -i ${p.device} -optical -g   # bad and FCS errors: the optics and cable; retransmissions: the switch port (PFC, ECN)`,
+    persistent: (p: { count: number; total: number; runs: number; list: string }) =>
+      `the error counters of ${p.count} of ${p.total} NPU ports grew in ${p.runs} runs or more within 24 h: ${p.list}`,
+    persistentFix: (p: { device: number }) =>
+      `replace the optical module or cable of device ${p.device} (hccn_tool -i ${p.device} -optical -g names the weak lane) and check its switch port`,
+    notExercised: (p: { total: number }) => `not exercised: none of the ${p.total} NPU ports has carried a packet since its counters were cleared, so their errors say nothing`,
+    notExercisedFix: 'read again once traffic runs (qprep serve --depth deep judges the growth between runs), or run an HCCL test over the ports first',
+    steady: (p: { total: number; seconds: string; never: string | null; idle: string | null; unknown: string | null; counted: string | null; notReadAgain: number }) =>
+      `no error counter of the ${p.total} NPU ports grew in ${p.seconds} s` +
+      `${p.never ? `; not exercised: ${p.never} (no packet since the counters were cleared)` : ''}` +
+      `${p.idle ? `; ${p.idle} carried no traffic during the check` : ''}` +
+      `${p.unknown ? `; ${p.unknown}: this hccn_tool prints no traffic counter` : ''}` +
+      `${p.counted ? `; counted before: ${p.counted} errors` : ''}` +
+      `${p.notReadAgain > 0 ? `; ${p.notReadAgain} not read again in time` : ''}`,
+  },
   'hccn.lldp': {
     title: 'NPU ports see their switch (LLDP)',
     why:

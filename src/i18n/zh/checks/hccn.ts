@@ -95,6 +95,122 @@ export const hccn: typeof en = {
       `hccn_tool -i ${p.device} -cfg recovery   # 恢复该端口的链路\n` +
       `若仍为 DOWN，检查设备 ${p.device} 的光模块和线缆（hccn_tool -i ${p.device} -optical -g；hccn_tool -i ${p.device} -link_stat -g 中的 "link down count" 不断增长说明链路闪断）及其交换机端口，然后重新运行`,
   },
+  'hccn.link-stability': {
+    title: 'NPU 网口链路历史：24 小时内无闪断',
+    why:
+      '一小时前 DOWN 过又恢复的网口现在是 UP，hccn.link 也报 UP；但明天拖垮长作业或大规模部署的正是它（ERROR CQE、"The network port is down"）。' +
+      'hccn_tool -link_stat -g 记录每个网口最近 10 次链路变化：最新记录为 LINK DOWN 表示网口当前不通；读取前 24 小时内的一次 DOWN 是闪断' +
+      '（光纤接头脏污、光模块或线缆故障）；首次 LINK UP 之后几秒内的一对 DOWN/UP 是驱动拉起端口时的重新协商。' +
+      '华为 device plugin 在 24 小时内出现 5 次链路 DOWN（故障码 81078603）后将 NPU 隔离；qprep serve 以同样方式跨多次运行计数。',
+    reads: ['hccn_tool -i <device> -link_stat -g', 'knowledge/hccn-link-health.json（频次规则）'],
+    fix: '对 DOWN 的网口执行 hccn_tool -i N -cfg recovery；对闪断的网口清洁光纤接头、重新插拔光模块，再次闪断则更换光模块或线缆，并检查交换机端口。',
+    what: '各 NPU 网口的链路历史',
+    readWhat: '链路历史',
+    downItem: (p) => `${p.device} 自 ${p.since} 起 LINK DOWN`,
+    escalatedItem: (p) => `${p.device} 在 24 小时内 DOWN 了 ${p.count} 次（按频次规则隔离至 ${p.until}）`,
+    flapItem: (p) => `${p.device} 在 24 小时内 DOWN 了 ${p.count} 次${p.last ? `，最近一次在 ${p.last}` : ''}`,
+    burstLine: (p) => `${p.devices} 仅在拉起时 DOWN 过：仅作提示，不算闪断`,
+    downNow: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个按链路历史当前为 DOWN，无论计数器如何：${p.list}`,
+    downFix: (p) =>
+      `hccn_tool -i ${p.device} -cfg recovery   # 重新拉起该端口\n` +
+      `or: hccn_tool -i ${p.device} -optical -g   # 若仍为 DOWN：查看光模块功率和标志（由 hccn.optics 判断）；重新插拔或更换光模块、线缆，检查交换机端口`,
+    escalated: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个在 24 小时内 DOWN 了 ${p.times} 次或更多：${p.list}`,
+    escalatedFix: (p) =>
+      `在更换设备 ${p.device} 的光模块和线缆之前，把它从 ASCEND_RT_VISIBLE_DEVICES 和容器的 --device 参数中去掉（device plugin 的规则将其隔离至 ${p.until}）\n` +
+      `or: hccn_tool -i ${p.device} -optical -g   # 找出弱通道，然后清洁接头并更换光模块或线缆`,
+    flapped: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个在读取前 24 小时内（拉起之后）DOWN 过：${p.list}`,
+    flapFix: (p) =>
+      `hccn_tool -i ${p.device} -optical -g   # 各通道收发光功率和 LOS 标志：弱通道指向接头或光模块\n` +
+      `or: 清洁设备 ${p.device} 的光纤接头并重新插拔其光模块；用 hccn_tool -i ${p.device} -link_stat -g 观察（出现新的 LINK DOWN 记录说明仍在闪断）`,
+    stable: (p) => `全部 ${p.total} 个 NPU 网口均为 UP，读取前 24 小时内没有 DOWN${p.burst ? `；${p.burst} 仅在拉起时 DOWN 过一次（提示）` : ''}`,
+  },
+  'hccn.optics': {
+    title: 'NPU 网口光模块在其阈值之内',
+    why:
+      '网口可能在 UP 状态下使用一个接收通道只有其他通道三分之一光功率的光模块：它带着被 FEC 掩盖的误码运行，直到闪断。' +
+      'hccn_tool -optical -g 在读数旁打印光模块自身的告警阈值：温度或某通道的收/发光功率超出阈值即为失败。' +
+      '在阈值之内，低于华为故障诊断工具告警值的通道（Rx 低于 0.6 mW）、通道间相差超过 3 dB、介质侧 SNR 低于 18 dB 或信号丢失标志为警告。' +
+      '互相矛盾的字段（报告"not present"却给出功率的光模块；标记为无信号但接收功率正常的通道）会如实指出。',
+    reads: ['hccn_tool -i <device> -optical -g', 'knowledge/hccn-link-health.json（告警值）'],
+    fix: '清洁光纤接头并重新插拔光模块；通道仍超出阈值则更换光模块（或线缆），并检查同一链路交换机侧的光模块。',
+    what: '各 NPU 网口的光模块',
+    readWhat: '光模块',
+    absent: '光笼中没有光模块',
+    unreachable: '光模块的管理链路无响应（Control link unreachable）',
+    initializing: '光模块仍在初始化：请再读一次',
+    temperature: (p) => `温度 ${p.value} C，${p.high ? '高于' : '低于'}光模块的${p.high ? '高温' : '低温'}阈值 ${p.limit} C`,
+    power: (p) => `${p.rx ? 'Rx' : 'Tx'} 通道 ${p.lane} 为 ${p.value} mW，${p.high ? '高于' : '低于'}光模块的${p.high ? '上限' : '下限'}阈值 ${p.limit} mW`,
+    weak: (p) => `Rx 通道 ${p.lane} 为 ${p.value} mW，低于 ${p.limit} mW 告警值`,
+    spread: (p) => `${p.rx ? 'Rx' : 'Tx'} 通道间相差 ${p.value} dB（通道 ${p.strongest} 到通道 ${p.weakest}；最多 ${p.limit} dB）`,
+    snr: (p) => `通道 ${p.lane} 的介质侧 SNR 为 ${p.value} dB，低于 ${p.limit} dB`,
+    flagSet: (p) => `${p.flag} ${p.value}`,
+    presentContradiction: '光模块报告"not present"，却给出了温度和功率：字段互相矛盾',
+    flagContradiction: (p) => `${p.flag} ${p.value} 表示通道 ${p.lanes} 丢失信号，但其功率正常：字段互相矛盾`,
+    port: (p) => `${p.device}${p.module ? `（${p.module}）` : ''}：${p.findings}`,
+    failing: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个的光模块超出其自身阈值或缺失：${p.list}`,
+    failFix: (p) =>
+      `hccn_tool -i ${p.device} -optical -g   # 再读一次：查看所列通道和阈值\n` +
+      `or: 清洁设备 ${p.device} 的光纤接头并重新插拔其光模块；通道仍超出阈值则更换光模块（或线缆），并检查该链路交换机侧的光模块`,
+    warning: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个的光模块需要关注：${p.list}`,
+    warnFix: (p) =>
+      `在下次维护时清洁设备 ${p.device} 的光纤接头，然后执行 hccn_tool -i ${p.device} -optical -g   # 弱通道应恢复到与其他通道相当；否则更换光模块\n` +
+      `or: qprep serve --depth deep   # 其 /metrics 按通道给出 qprep_optical_rx_power_milliwatts，用于观察趋势`,
+    contradictionFix: (p) =>
+      `hccn_tool -i ${p.device} -optical -g   # 再读一次：锁存的标志读取后会清除\n` +
+      `or: 若字段仍然矛盾，重新插拔设备 ${p.device} 的光模块`,
+    unsupported: (p) => `该单板的 ${p.total} 个 NPU 网口不支持 hccn_tool -optical -g`,
+    unsupportedFix: '此处无需处理：请改从单板管理（BMC）读取光模块信息',
+    healthy: (p) =>
+      `全部 ${p.total} 个 NPU 网口的光模块都在其自身阈值之内，没有低于告警值或与其他通道相差过大的通道${p.unread ? `；${p.unread} 没有光功率读数（铜缆，或没有光模块数据）` : ''}`,
+  },
+  'hccn.fec': {
+    title: 'NPU 网口使用 RS-FEC',
+    why:
+      'NPU 网口运行的 100G 和 200G 以太网需要 Reed-Solomon 前向纠错：设为"no FEC mode"的网口可以与同样配置的交换机端口建链，' +
+      '其误码随后以丢包、重传和 HCCL 超时的形式出现在 RoCE 上。华为故障诊断知识库把"no FEC mode"列为异常，' +
+      '并用 hccn_tool -i N -fec -s encoding rs 设置 RS（hccn_tool 会写入 /etc/hccn.conf）。A3 上该工具无法查询或设置 FEC：此检查不适用。',
+    reads: ['hccn_tool -i <device> -fec -g', 'hccn_tool -i <device> -speed -g（处于"no FEC mode"的网口）'],
+    fix: '对每个处于"no FEC mode"的网口执行 hccn_tool -i N -fec -s encoding rs（持久化为 /etc/hccn.conf 中的 encoding_N），交换机端口也设为 RS-FEC。',
+    what: '各 NPU 网口的 FEC 模式',
+    readWhat: 'FEC 模式',
+    a3: (p) => `A3：hccn_tool 无法查询或设置这 ${p.total} 个 NPU 网口的 FEC 模式（"This device does not support switching fec mode."）`,
+    unsupported: (p) => `全部 ${p.total} 个 NPU 网口都回答 "does not support switching fec mode"`,
+    unsupportedFix: '此处无需处理：这些网口的 FEC 模式由交换机侧和驱动设置',
+    noFecItem: (p) => `${p.device}（${p.speedGbps === null ? '速率未知' : `${p.speedGbps} Gb/s`}）`,
+    noFec: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个在需要 RS-FEC 的速率下未使用 FEC：${p.list}`,
+    noFecUnknownSpeed: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个未使用 FEC：${p.list}；其速率无法说明是否需要 RS-FEC`,
+    rsFix: (p) => `${p.command}   # RS-FEC，持久化到 /etc/hccn.conf；交换机端口也要设为 RS-FEC`,
+    rs: (p) => `全部 ${p.total} 个 NPU 网口都使用 RS-FEC${p.auto ? `（${p.auto} 为协商模式：auto FEC mode）` : ''}${p.unqueried ? `；${p.unqueried} 无法查询` : ''}`,
+  },
+  'hccn.counters': {
+    title: 'NPU 网口错误计数不增长',
+    why:
+      '网口承载流量时不断增长的坏包、FCS 错误、RoCE 错误、QP 状态错误和重传，说明链路在负载下正在劣化，远早于它 DOWN；' +
+      'HCCL 指南把不断增长的 roce_new_pkt_rty_num 视为丢包。计数器从上次清零起累计，读一次说明不了什么：' +
+      '此检查对每个网口间隔 3 秒读两次并判断增长（qprep serve 还会比较两次运行之间，24 小时内有 3 次运行增长则判为失败）。' +
+      '从未承载过报文的网口为"未经流量检验"：其零错误不能证明任何事。',
+    reads: ['hccn_tool -i <device> -stat -g（两次，间隔 3 秒）'],
+    fix: '找出增长的计数器：链路层错误（bad、FCS）指向光模块和线缆（hccn.optics），RoCE 和重传计数指向链路或交换机（PFC、ECN、拥塞）；清洁或更换光模块、线缆，检查交换机端口。',
+    what: '各 NPU 网口的错误计数',
+    readWhat: '报文计数',
+    grewItem: (p) => `${p.device} ${p.growth}（${p.seconds} 秒内）`,
+    grewSinceItem: (p) => `${p.device} ${p.growth}（自 ${p.since} 的运行以来）`,
+    grew: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个的错误计数增长：${p.list}`,
+    grewFix: (p) =>
+      `hccn_tool -i ${p.device} -stat -g   # 再读一次：哪个计数器在增长、增长多少\n` +
+      `or: hccn_tool -i ${p.device} -optical -g   # bad 和 FCS 错误：光模块和线缆；重传：交换机端口（PFC、ECN）`,
+    persistent: (p) => `${p.total} 个 NPU 网口中有 ${p.count} 个的错误计数在 24 小时内的 ${p.runs} 次或更多运行中增长：${p.list}`,
+    persistentFix: (p) => `更换设备 ${p.device} 的光模块或线缆（hccn_tool -i ${p.device} -optical -g 可找出弱通道），并检查其交换机端口`,
+    notExercised: (p) => `未经流量检验：${p.total} 个 NPU 网口自计数器清零后都没有承载过报文，其错误计数说明不了任何事`,
+    notExercisedFix: '在有流量时再读一次（qprep serve --depth deep 会判断两次运行之间的增长），或先在这些网口上运行一次 HCCL 测试',
+    steady: (p) =>
+      `${p.total} 个 NPU 网口的错误计数在 ${p.seconds} 秒内都没有增长` +
+      `${p.never ? `；未经流量检验：${p.never}（计数器清零后没有报文）` : ''}` +
+      `${p.idle ? `；${p.idle} 在检查期间没有流量` : ''}` +
+      `${p.unknown ? `；${p.unknown}：此 hccn_tool 不打印流量计数` : ''}` +
+      `${p.counted ? `；此前累计错误：${p.counted}` : ''}` +
+      `${p.notReadAgain > 0 ? `；${p.notReadAgain} 个未能及时再读` : ''}`,
+  },
   'hccn.lldp': {
     title: 'NPU 网口可见所连交换机（LLDP）',
     why:
