@@ -618,8 +618,8 @@ demos.push({
 // An A2 that is up but not healthy: device 4's port went down and came back 12 hours before the
 // read, device 6's module receives a third of its peers' light on lane 1. Recorded at --depth deep
 // (a replay runs deep too): hccn.link-stability and hccn.optics warn, every other check as on
-// a2-healthy. The NPU side of the same node (HBM ECC errors, npu.ecc) is not here yet: the npu-smi
-// answers of that check go in this spec's commands when it lands.
+// a2-healthy. On its NPU side, NPU 3's HBM has had uncorrectable errors since the driver loaded
+// and two pages retired (npu.ecc fails it, action isolate-npu): the node is not ready.
 demos.push({
   name: 'a2-link-flap',
   profile: a2Healthy.profile,
@@ -628,7 +628,8 @@ demos.push({
     ...a2Healthy.spec,
     identity: { ...a2Healthy.spec.identity, hostname: 'a2-node5' },
     commands: [
-      ...a2Healthy.spec.commands.filter((command) => command.argv[0] !== HCCN_TOOL),
+      ...a2Healthy.spec.commands.filter((command) => command.argv[0] !== HCCN_TOOL && !(command.argv[2] === '-t' && command.argv[3] === 'ecc')),
+      ...eccCommands('/usr/local/bin/npu-smi', 1, { 3: derived('npu-smi-info-t-ecc-hbm-uncorrectable-retired-derived.txt') }),
       ...hccnCommands({ devices: A2_DEVICES, ip: (d) => `11.12.165.${104 + d}`, flap: [4], weak: [6] }),
     ],
     interfaces: hostNetwork('10.20.0.15'),
