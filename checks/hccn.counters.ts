@@ -1,4 +1,4 @@
-import { pass, skip, warn } from '../src/core/outcome.js';
+import { pass, skip, warn, withoutRepeatedDetails } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/define-check.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { hostPause } from '../src/host/pause.js';
@@ -130,6 +130,6 @@ export default defineCheck({
         ...(ctx.history ? { history: ctx.history } : {}),
       });
     });
-    return judged(ctx, verdicts, problems);
+    return withoutRepeatedDetails(judged(ctx, verdicts, problems));
   },
 });

@@ -1,4 +1,4 @@
-import { pass, warn } from '../src/core/outcome.js';
+import { pass, warn, withoutRepeatedDetails } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/define-check.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { linkHealthRow } from '../src/knowledge/hccn-link-health.js';
@@ -104,6 +104,6 @@ export default defineCheck({
       const entry = entries.find((e) => e.device === device.device) ?? entries[0]!;
       return judgeLink({ device: device.device, entry, fallbackNowMs, ...(ctx.history ? { history: ctx.history } : {}) });
     });
-    return judged(ctx, verdicts);
+    return withoutRepeatedDetails(judged(ctx, verdicts));
   },
 });

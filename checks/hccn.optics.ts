@@ -1,4 +1,4 @@
-import { pass, skip, warn } from '../src/core/outcome.js';
+import { pass, skip, warn, withoutRepeatedDetails } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/define-check.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
@@ -111,6 +111,6 @@ export default defineCheck({
     const failed = await unanswered(ctx, answers, t.readWhat);
     if (failed) return failed;
     const verdicts = answers.flatMap(({ device, answer }) => (answer.ok ? [judgeOptics(device.device, answer.value)] : []));
-    return judged(ctx, verdicts);
+    return withoutRepeatedDetails(judged(ctx, verdicts));
   },
 });

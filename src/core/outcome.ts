@@ -23,3 +23,16 @@ export function skip(message: string, details: Details = {}): Outcome {
 export function error(message: string, details: Details = {}): Outcome {
   return { status: 'error', message, ...details };
 }
+
+/**
+ * The outcome without the detail lines its message already says word for word: a check that
+ * lists every port in its message when there are few, and in its details when there are many,
+ * must not print the one port twice.
+ */
+export function withoutRepeatedDetails(outcome: Outcome): Outcome {
+  if (!outcome.details) return outcome;
+  const details = outcome.details.filter((line) => !outcome.message.includes(line));
+  if (details.length === outcome.details.length) return outcome;
+  const { details: _repeated, ...rest } = outcome;
+  return details.length > 0 ? { ...rest, details } : rest;
+}

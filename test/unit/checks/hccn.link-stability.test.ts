@@ -61,6 +61,8 @@ describe('hccn.link-stability', () => {
     expect(outcome.message).toBe('1 of 8 NPU ports went down in the 24 h before the read, after bring-up: dev3 went down once within 24 h, last at Tue Oct 28 09:12:05 2025');
     expect(outcome.remediation).toContain('hccn_tool -i 3 -optical -g');
     expect(result.action).toBe('monitor');
+    // the message names the one port; the details keep only what it does not say (the bring-up note)
+    expect(outcome.details).toEqual(['dev0-2,4-7 went down only while brought up: a note, not a flap']);
   });
 
   it("fails with isolate-npu at 5 down transitions of a port within 24 h: the device plugin's rule for fault code 81078603", async () => {
