@@ -1,4 +1,4 @@
-import { pass, warn, withoutRepeatedDetails } from '../src/core/outcome.js';
+import { error, pass, warn, withoutRepeatedDetails } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/define-check.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { linkHealthRow } from '../src/knowledge/hccn-link-health.js';
@@ -99,11 +99,20 @@ export default defineCheck({
     const failed = await unanswered(ctx, answers, t.readWhat);
     if (failed) return failed;
     const fallbackNowMs = localWallClockMs(ctx.now());
-    const verdicts = answers.map(({ device, answer }) => {
+    const read = answers.map(({ device, answer }) => {
       const entries = answer.ok ? answer.value.entries : [];
-      const entry = entries.find((e) => e.device === device.device) ?? entries[0]!;
-      return judgeLink({ device: device.device, entry, fallbackNowMs, ...(ctx.history ? { history: ctx.history } : {}) });
+      // the tool may print another device's id for -i N (its [device N] variant): one entry is this device's
+      return { device: device.device, entry: entries.find((e) => e.device === device.device) ?? entries[0] };
     });
+    const unread = read.filter((r) => r.entry === undefined).map((r) => r.device);
+    if (unread.length > 0) {
+      // an answer without one [devid N] line of history judges nothing: never a pass by default
+      return error(ctx.text.probes.hccn.cannotRead({ what: t.readWhat, failed: unread.length, total: read.length, devices: summarizeList(unread.map(devName), 6, ctx.text.report.list), problem: t.noHistory }), {
+        remediation: t.noHistoryFix({ device: unread[0]! }),
+        evidence: { unread },
+      });
+    }
+    const verdicts = read.flatMap(({ device, entry }) => (entry ? [judgeLink({ device, entry, fallbackNowMs, ...(ctx.history ? { history: ctx.history } : {}) })] : []));
     return withoutRepeatedDetails(judged(ctx, verdicts));
   },
 });

@@ -37,6 +37,11 @@ function wordsOf(name: string): string[] {
 function isSecretName(name: string): boolean {
   const bare = name.replace(/^-+/, '');
   if (bare === '' || NOT_SECRET.has(bare.toUpperCase())) return false;
+  // "key" alone, lower-case, is the word of data formats, not a credential: a taint's or a
+  // selector's `key: qprep.io/not-ready`, a validation message's `Unrecognized key: "hosts"`.
+  // A variable named KEY keeps the rule (environment variables are upper-case), and a key's
+  // value that has the form of one (a PEM block, a token) is hidden by its form wherever it is.
+  if (bare === 'key') return false;
   if (SECRET_VARIABLES.has(bare.toUpperCase())) return true;
   const words = wordsOf(bare);
   if (SECRET_PART.test(words.join('_'))) return true;

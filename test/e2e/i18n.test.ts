@@ -71,7 +71,7 @@ describe('--lang and the language of the environment', () => {
     expect(usage.stderr).toContain('--jobs 需要一个正整数，得到的是 "0"');
     const typo = await qprep(['explain', 'npu.idel', '--lang', 'zh', '-f', 'json']);
     expect(typo.exitCode).toBe(2);
-    expect(JSON.parse(typo.stdout).error).toMatchObject({ code: 'usage', message: '未知的检查或规则 "npu.idel"', hint: '您是否要输入 "npu.idle"？' });
+    expect(JSON.parse(typo.stdout).error).toMatchObject({ code: 'usage', message: '未知的检查、规则或故障码 "npu.idel"', hint: '您是否要输入 "npu.idle"？' });
   });
 
   it('an unknown --only/--skip/--ignore token: the usage error and its hint in the language, the code and the flag as in English', async () => {

@@ -98,6 +98,11 @@ describe('hccn.link-stability', () => {
     expect(outcome.message).toContain('(dev4)');
     expectRemediation(outcome);
   });
+
+  it('is an error, never a pass, when a device answers without a line of link history', async () => {
+    const { outcome } = await runHccn(check, hccnHost({ diag: { link_stat: (d) => (d === 5 ? '\n' : undefined) } }), cluster);
+    expect(outcome).toMatchObject({ status: 'error', message: 'cannot read the link history of 1 of 8 devices (dev5): the answer holds no [devid N] line of link history' });
+  });
 });
 
 describe('hccn.link-stability in Chinese', () => {

@@ -122,6 +122,8 @@ const EVIDENCE: Array<[string, string]> = [
   ['a sha256', 'sha256sum: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
   ['environment that is not secret', 'export HF_ENDPOINT=https://hf-mirror.com HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTORCH_NPU_ALLOC_CONF=expandable_segments:True'],
   ['a timestamp and a status line', 'status: ok at 12:30:45, keyword: none'],
+  ["a taint's key in a manifest", '  - key: qprep.io/not-ready\n    operator: Exists\n    effect: NoSchedule'],
+  ['a validation message naming a key', 'invalid profile typo.yaml: (top level): Unrecognized key: "hosts"'],
 ];
 
 describe('the redaction rule, as a table', () => {

@@ -129,6 +129,9 @@ export const hccn = {
     fix: 'Bring a down port up with hccn_tool -i N -cfg recovery; for a flapping one clean the fiber connectors, reseat the optical module, replace the module or cable if it flaps again, and check the switch port.',
     what: 'the link history of the NPU ports',
     readWhat: 'the link history',
+    noHistory: 'the answer holds no [devid N] line of link history',
+    noHistoryFix: (p: { device: number }) =>
+      `hccn_tool -i ${p.device} -link_stat -g   # see what it prints: a driver that keeps no link history cannot be judged; update the driver, or run at --depth standard, which does not read it`,
     downItem: (p: { device: string; since: string }) => `${p.device} LINK DOWN since ${p.since}`,
     escalatedItem: (p: { device: string; count: number; until: string }) => `${p.device} went down ${p.count} times within 24 h (out of service until ${p.until} by the frequency rule)`,
     flapItem: (p: { device: string; count: number; last: string | null }) =>

@@ -106,6 +106,8 @@ export const hccn: typeof en = {
     fix: '对 DOWN 的网口执行 hccn_tool -i N -cfg recovery；对闪断的网口清洁光纤接头、重新插拔光模块，再次闪断则更换光模块或线缆，并检查交换机端口。',
     what: '各 NPU 网口的链路历史',
     readWhat: '链路历史',
+    noHistory: '输出中没有任何 [devid N] 链路历史行',
+    noHistoryFix: (p) => `hccn_tool -i ${p.device} -link_stat -g   # 查看其输出：不保留链路历史的驱动无法判断；请升级驱动，或以 --depth standard 运行（不读取链路历史）`,
     downItem: (p) => `${p.device} 自 ${p.since} 起 LINK DOWN`,
     escalatedItem: (p) => `${p.device} 在 24 小时内 DOWN 了 ${p.count} 次（按频次规则隔离至 ${p.until}）`,
     flapItem: (p) => `${p.device} 在 24 小时内 DOWN 了 ${p.count} 次${p.last ? `，最近一次在 ${p.last}` : ''}`,
