@@ -110,9 +110,10 @@ const DRIVERS: Record<string, Driver> = {
   'launch-script#invocationsOf': (fn, m, input, { other }) => call(fn, call(fnOf(m, 'readLaunchScript'), input, {}), other),
   'shell-script#parseShellScript': (fn, _m, input) => call(fn, input),
   'shell-script#oversizedScript': (fn, _m, input) => call(fn, input) ?? null,
+  'shell-script#overTokenCap': (fn, _m, input) => call(fn, input),
   'shell/lexer#tokenize': (fn, _m, input) => call(fn, input, () => {}),
   'shell/lexer#linesIn': (fn, _m, input) => call(fn, input),
-  'shell/statements#buildStatements': (fn, _m, input) => call(fn, call(fnOf(modules.get('shell/lexer')!, 'tokenize'), input, () => {}), () => {}),
+  'shell/statements#buildStatements': (fn, _m, input) => call(fn, call(fnOf(modules.get('shell/lexer')!, 'tokenize'), input, () => {}) ?? [], () => {}),
   'shell/statements#assignmentOf': (fn, _m, input) => {
     const parsed = call(fnOf(modules.get('shell-script')!, 'parseShellScript'), input) as { statements: Array<{ kind: string; words?: unknown[] }> };
     return parsed.statements.flatMap((statement) => (statement.kind === 'command' ? (statement.words ?? []).map((word) => call(fn, word) ?? null) : []));
