@@ -14,7 +14,7 @@ import { DEFAULT_TOOL_LIMITS, LimitedHost } from '../host/limited.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { MAX_SETTINGS_BYTES, readInputFile, readStandardInput } from '../host/inputs.js';
+import { describeBytes, MAX_SETTINGS_BYTES, MAX_SNAPSHOT_BYTES, readInputFile, readInputFileSync, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { processesLeftBehind } from '../host/strays.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
@@ -82,17 +82,32 @@ export async function loadProfile(spec: string | undefined, lang: Lang = 'en'): 
 }
 
 export async function loadSnapshot(file: string): Promise<Snapshot> {
-  return parseSnapshotText(await readInputFile(file, 'snapshot', 'invalid-snapshot'), file);
+  return validateSnapshot(readSnapshotDocument(file), file);
+}
+
+/**
+ * The snapshot's JSON, its text already out of reach when this returns: zod copies the whole
+ * document, and the text, the parsed tree and the copy together would hold 3 to 4 times the file.
+ */
+function readSnapshotDocument(file: string): unknown {
+  const overCap = (bytes: number | undefined) => `${bytes === undefined ? '' : `${bytes} bytes, `}over the ${MAX_SNAPSHOT_BYTES} bytes (${describeBytes(MAX_SNAPSHOT_BYTES)}) qprep reads of a snapshot`;
+  return parseSnapshotJson(readInputFileSync(file, 'snapshot', 'invalid-snapshot', MAX_SNAPSHOT_BYTES, overCap), file);
 }
 
 /** A snapshot document read from `file`: every problem is a QprepError naming the file and the field. */
 export function parseSnapshotText(text: string, file: string): Snapshot {
-  let document: unknown;
+  return validateSnapshot(parseSnapshotJson(text, file), file);
+}
+
+function parseSnapshotJson(text: string, file: string): unknown {
   try {
-    document = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine(jsonErrorReason(error, text))}`);
   }
+}
+
+function validateSnapshot(document: unknown, file: string): Snapshot {
   // the snapshot's records (files, env, the embedded report) take any key: __proto__ would set their prototype
   const prototypeKey = prototypeKeyProblem(document);
   if (prototypeKey) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${prototypeKey}`);

@@ -4,6 +4,7 @@ import type { HostInventory } from '../host/types.js';
 import { hostInventory } from '../probes/inventory.js';
 import { npuBoard, npuInventory } from '../probes/npu.js';
 import { contributeHccnFacts } from './hccn.js';
+import { inventorySummary } from './inventory-summary.js';
 import type { Facts, InventoryFact } from './schema.js';
 
 /**
@@ -130,6 +131,14 @@ export function factsContributorsWith(disclosure: InventoryDisclosure): FactsCon
   return factsContributors.map((c) => (c === inventoryFacts ? inventoryFactsWith(disclosure) : c));
 }
 
+/** The inventory as a report embeds it: bounded (inventorySummary), the snapshot keeping the rest. */
+const reportInventoryFacts: FactsContributor = {
+  name: 'inventory',
+  async contribute(ctx, facts) {
+    facts.inventory = inventorySummary(inventoryFact(await hostInventory(ctx)));
+  },
+};
+
 /**
  * The contributors of a report: the HCCN facts only when HCCN checks ran, so that the facts
  * of `qprep check --only npu` run no hccn_tool command the checks did not.
@@ -137,7 +146,9 @@ export function factsContributorsWith(disclosure: InventoryDisclosure): FactsCon
 export function factsContributorsFor(checks: readonly Check[]): FactsContributor[] {
   const ran = (category: Check['category']) => checks.some((c) => c.category === category);
   // the inventory (systeminformation) only when host or network checks ran, which read it
-  return factsContributors.filter((c) => (c !== hccnFacts || ran('hccn')) && (c !== inventoryFacts || ran('host') || ran('network')));
+  return factsContributors
+    .filter((c) => (c !== hccnFacts || ran('hccn')) && (c !== inventoryFacts || ran('host') || ran('network')))
+    .map((c) => (c === inventoryFacts ? reportInventoryFacts : c));
 }
 
 export async function buildFacts(ctx: CheckContext, contributors: readonly FactsContributor[] = factsContributors): Promise<Facts> {

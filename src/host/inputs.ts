@@ -9,6 +9,15 @@ import { QprepError, type ErrorCode } from '../errors.js';
  */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The largest snapshot qprep replays. Reading one holds its text and its parsed document, then
+ * the document and its validated copy: up to about 4 times the file for one of many small
+ * records (docs/robustness.md, `node bench/run.mjs --only input-memory`), so a snapshot at the
+ * cap is read within the 192 MB heap the install recipes give Node. The demo snapshots are
+ * 85 to 235 KB.
+ */
+export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+
 /** Profiles and cluster files are written by hand: a few KiB. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
 
