@@ -66,6 +66,16 @@ describe('launch scripts at their limits', () => {
     expect(byId['launch.flags']!.evidence.problems).toHaveLength(50);
   });
 
+  it('1 MiB of letters in a comment and in a quoted value: a report (the redaction read each run of letters once per letter, for hours)', async () => {
+    const comment = script('letters-comment.sh', `# ${'x'.repeat(CAP - 64)}\nvllm serve /models/Qwen3.5-4B --port 8000\n`);
+    const quoted = script('letters-value.sh', `vllm serve /models/Qwen3.5-4B --port 8000 --served-model-name '${'q'.repeat(CAP - 128)}'\n`);
+    for (const path of [comment, quoted]) {
+      const run = await qprepWith(bin, ['check', '--root', root, '--launch', path, ...LAUNCH_CHECKS, '--format', 'json'], RECIPE);
+      expect(run.exitCode, run.stderr).toBeLessThan(2);
+      expect((await parseReport(run.stdout)).byId['launch.script']!.message).toContain('vllm serve /models/Qwen3.5-4B at line');
+    }
+  });
+
   it('a 24 MB script of assignments is refused before it is read: exit 2, the file and the cap named, one error document', async () => {
     const line = 'export VALUE_0123456789=abcdefghijklmnopqrstuvwxyz\n';
     const path = script('assignments.sh', line.repeat(Math.ceil((24 * 1024 * 1024) / line.length)));
