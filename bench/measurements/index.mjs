@@ -7,6 +7,7 @@ import aggregate from './aggregate.mjs';
 import check from './check.mjs';
 import clusterScaling from './cluster-scaling.mjs';
 import floor from './floor.mjs';
+import inputMemory from './input-memory.mjs';
 import inventory from './inventory.mjs';
 import loadTime from './load-time.mjs';
 import nodeCheck from './node-check.mjs';
@@ -15,4 +16,4 @@ import serve from './serve.mjs';
 import serveResources from './serve-resources.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, loadTime];
+export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, inputMemory, clusterScaling, rollingCoverage, serve, serveResources, loadTime];
