@@ -6,11 +6,11 @@ import { CATEGORY_IDS } from '../core/ids/categories.js';
 import { describeCheck, textFor } from '../i18n/index.js';
 import { visibleWidth } from '../report/wrap.js';
 import { exitCodeFor } from '../core/verdict.js';
-import { writeOutputFile } from '../host/output.js';
+import { HOST_REPORT_MODE, writeOutputFile } from '../host/output.js';
 import { qprepInvocation } from '../host/invocation.js';
 import { RecordingHost } from '../host/snapshot.js';
 import type { HumanOptions } from '../report/human.js';
-import { formatErrorReport, formatReport, missingSuffix } from '../report/formats.js';
+import { formatErrorReport, formatReport, missingSuffix, outputFileMode } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
 import { closest, didYouMean } from '../util/suggest.js';
@@ -41,10 +41,10 @@ export function adviseOnInterruption(advice: string): void {
 }
 
 /** The run's one document: to the --output file (atomically) or standard output. */
-async function emit(text: string, options: { output?: string | undefined }): Promise<void> {
+async function emit(text: string, options: { output?: string | undefined; format?: string | undefined }): Promise<void> {
   if (!claimDocument()) return;
   if (options.output) {
-    await writeOutputFile(options.output, text).catch((error: unknown) => {
+    await writeOutputFile(options.output, text, outputFileMode(options.format ?? 'human')).catch((error: unknown) => {
       releaseDocument();
       throw error;
     });
@@ -85,7 +85,7 @@ async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions
   const document = formatErrorReport(errorDocument(code, message, 'check'), options.format ?? 'human', new Date());
   if (document === undefined || code === 'output') return;
   try {
-    await writeOutputFile(options.output, document);
+    await writeOutputFile(options.output, document, outputFileMode(options.format ?? 'human'));
   } catch {
     // the failure being reported already says what went wrong; this one would only repeat it
   }
@@ -152,7 +152,7 @@ export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): P
   const snapshot = run.redactor.deep(recorded);
   const text = `${JSON.stringify(snapshot, null, 1)}\n`;
   // -o - writes the snapshot to standard output
-  if (options.output) await writeOutputFile(options.output, text, 0o600);
+  if (options.output) await writeOutputFile(options.output, text, HOST_REPORT_MODE);
   else writeRunDocument(text);
   const { summary } = run.report;
   process.stderr.write(
