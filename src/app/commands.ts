@@ -69,23 +69,24 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
   } catch (caught) {
     // a signal before the checks ran (while the profile or the cluster file was read) leaves nothing to report
     const error = interruption.received ? new QprepError('interrupted', `interrupted by ${interruption.received} before the checks ran; no verdict`) : caught;
-    await replaceOutputWithFailure(error, options);
+    await replaceOutputWithFailure(error, { output: options.output, command: 'check', format: options.format ?? 'human' });
     throw error;
   }
 }
 
 /**
  * On exit code 2 with a machine format, the --output file gets the error document too: a
- * report fetched by Ansible or a .prom file read by node_exporter must not go on saying what
- * an earlier run found. When the output itself cannot be written there is nothing to do.
+ * report fetched by Ansible, a .prom file read by node_exporter or a snapshot kept for support
+ * must not go on saying what an earlier run found. When the output itself cannot be written
+ * there is nothing to do.
  */
-async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions): Promise<void> {
-  if (!options.output) return;
+async function replaceOutputWithFailure(error: unknown, run: { output: string | undefined; command: 'check' | 'snapshot'; format: string }): Promise<void> {
+  if (!run.output) return;
   const { code, message } = describeFailure(error);
-  const document = formatErrorReport(errorDocument(code, message, 'check'), options.format ?? 'human', new Date());
+  const document = formatErrorReport(errorDocument(code, message, run.command), run.format, new Date());
   if (document === undefined || code === 'output') return;
   try {
-    await writeOutputFile(options.output, document, outputFileMode(options.format ?? 'human'));
+    await writeOutputFile(run.output, document, outputFileMode(run.format));
   } catch {
     // the failure being reported already says what went wrong; this one would only repeat it
   }
@@ -125,6 +126,17 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
 
 export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): Promise<number> {
   const interruption = watchInterruption();
+  try {
+    return await recordSnapshot(options, interruption);
+  } catch (caught) {
+    // as check -o: an old snapshot must not pass for the record of this run
+    const error = interruption.received ? new QprepError('interrupted', `interrupted by ${interruption.received} before the checks ran; nothing was recorded`) : caught;
+    await replaceOutputWithFailure(error, { output: options.output, command: 'snapshot', format: 'json' });
+    throw error;
+  }
+}
+
+async function recordSnapshot(options: CommandOptions<'snapshot'>, interruption: Interruption): Promise<number> {
   const checkOptions = toCheckOptions(options);
   const handle = await openHost(checkOptions);
   const loaded = await profileFor(checkOptions.profile, handle, checkOptions.lang);
@@ -151,9 +163,15 @@ export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): P
   // what the tools printed, the files held and the recorded settings go through the same policy as the report
   const snapshot = run.redactor.deep(recorded);
   const text = `${JSON.stringify(snapshot, null, 1)}\n`;
-  // -o - writes the snapshot to standard output
-  if (options.output) await writeOutputFile(options.output, text, HOST_REPORT_MODE);
-  else writeRunDocument(text);
+  // one document per run, to -o as to standard output (-o -): an interruption's, written in its
+  // place already, is not overwritten by the snapshot its run went on to make
+  if (!claimDocument()) return 2;
+  if (options.output) {
+    await writeOutputFile(options.output, text, HOST_REPORT_MODE).catch((error: unknown) => {
+      releaseDocument();
+      throw error;
+    });
+  } else process.stdout.write(text);
   const { summary } = run.report;
   process.stderr.write(
     `qprep: snapshot written to ${options.output ?? 'standard output'}: ${snapshot.commands.length} commands, ` +

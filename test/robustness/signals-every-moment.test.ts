@@ -43,20 +43,43 @@ describe('a signal at the first moment of the run', () => {
     });
   }
 
-  it('an old --output that said ready is replaced by the interrupted document (check and aggregate)', async () => {
+  it('an old --output that said ready is replaced by the interrupted document (check, aggregate and snapshot)', async () => {
     const dir = tmp('output');
     for (const args of [
       (file: string) => ['check', '--snapshot', HEALTHY, '--format', 'json', '-o', file],
       (file: string) => ['aggregate', '-', '--format', 'json', '-o', file],
+      // host.shm: no inventory, whose helpers a signal cannot cut short (yet)
+      (file: string) => ['snapshot', '--only', 'host.shm', '-o', file],
     ]) {
-      const file = join(dir, `verdict-${args('x')[0]}.json`);
-      writeFileSync(file, JSON.stringify({ schemaVersion: 1, ready: true }));
+      const command = args('x')[0]!;
+      const file = join(dir, `verdict-${command}.json`);
+      // an old snapshot holds the report of its run, which said ready
+      writeFileSync(file, JSON.stringify({ schemaVersion: 1, ready: true, kind: 'qprep-snapshot', report: { ready: true } }));
       const result = await signalledAtFirstMoment(args(file), 'SIGTERM');
-      expect(result.exitCode).toBe(2);
+      expect(result.exitCode, command).toBe(2);
       const written = JSON.parse(readFileSync(file, 'utf8'));
-      expect(written.ready).toBe(false);
-      expect(written.error.code).toBe('interrupted');
+      // before the command took the signal: its error document; a snapshot signalled once it
+      // had: what it recorded until then, its report marked interrupted
+      const verdict = written.kind === 'qprep-snapshot' ? written.report : written;
+      // ready: false in check's and aggregate's documents, which give a verdict; none in snapshot's
+      expect(verdict.ready ?? false, command).toBe(false);
+      expect(verdict.error.code, command).toBe('interrupted');
+      if (written.kind === 'qprep-snapshot') expect(verdict.interrupted.signal).toBe('SIGTERM');
+      else expect(written.command ?? 'check', command).toBe(command);
     }
+  });
+
+  it('snapshot -o that ends with exit 2 before recording (an invalid profile) leaves its error document, not the old snapshot', async () => {
+    const dir = tmp('snapshot-failed');
+    const file = join(dir, 'snap.json');
+    writeFileSync(file, readFileSync(HEALTHY));
+    const profile = join(dir, 'bad.yaml');
+    writeFileSync(profile, 'extends: no-such-profile\n');
+    const result = await startQprep(null, ['snapshot', '--profile', profile, '-o', file]);
+    expect(result.exitCode).toBe(2);
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written).toMatchObject({ command: 'snapshot', error: { code: 'invalid-profile' } });
+    expect(written).not.toHaveProperty('report');
   });
 });
 
