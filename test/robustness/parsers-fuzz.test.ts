@@ -102,6 +102,16 @@ const DRIVERS: Record<string, Driver> = {
     expect(typeof whole).toBe('boolean');
     return { whole, visited };
   },
+  // the same documents as visitJsonLines, one at a time, and at the end whether every line was one
+  'json-documents#jsonLines': (fn, _m, input, { bytes, flag }) => {
+    const lines = (fn as (bytes: Uint8Array) => Generator<{ value: unknown; line: number }, boolean>)(flag ? bytes : Buffer.from(input, 'utf8'));
+    const visited: unknown[] = [];
+    for (let next = lines.next(); ; next = lines.next()) {
+      if (next.done) return { whole: next.value, visited };
+      expect(Number.isInteger(next.value.line) && next.value.line >= 1).toBe(true);
+      visited.push(next.value.value);
+    }
+  },
   'ldconfig#parseLdconfigCache': (fn, _m, input) => call(fn, input),
   'ldconfig#ldFlagsMatchArch': (fn, _m, input, { other }) => call(fn, input, other),
   'launch-script#readLaunchScript': (fn, _m, input, { other }) => call(fn, input, { HOME: other, PATH: '/usr/bin' }),
