@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { guideScript } from '../helpers/launch.js';
-import { recipeNodeOptions } from '../helpers/serve.js';
+import { REPO } from '../helpers/cli.js';
+import { httpGet, recipeNodeOptions, startServe } from '../helpers/serve.js';
 import { fakeBin, healthyNpuSmi, hostTree, parseReport, qprepWith, tmp } from './support.js';
 
 /*
@@ -64,6 +65,25 @@ describe('launch scripts at their limits', () => {
     expect(byId['launch.flags']!.message).toMatch(/^"p00000v+" \(at-caps\.sh:1\) is a second positional argument: .* \(and 16379 more\)$/);
     expect(byId['launch.flags']!.evidence).toMatchObject({ problemCount: 16_380 });
     expect(byId['launch.flags']!.evidence.problems).toHaveLength(50);
+  });
+
+  it("serve's first run, as the recipes start it: a script at the caps is judged, one over them ends the run without a verdict; serve answers on", async () => {
+    const words = Array.from({ length: 16_380 }, (_, i) => `p${String(i).padStart(5, '0')}${'v'.repeat(57)}`).join(' ');
+    const atCaps = script('serve-at-caps.sh', `vllm serve /models/Qwen3.5-4B ${words}\n`);
+    const over = script('serve-over.sh', 'A=1\n'.repeat(CAP / 4 - 1));
+    const snapshot = join(REPO, 'examples/snapshots/a2-healthy.json');
+    for (const [path, verdict] of [[atCaps, 'not-ready'], [over, 'no-verdict']] as const) {
+      const agent = await startServe(['--snapshot', snapshot, '--launch', path, '--interval', '1h'], { env: RECIPE });
+      try {
+        const run = await agent.waitForLog((line) => line.event === 'run');
+        expect(run.verdict, JSON.stringify(run)).toBe(verdict);
+        if (verdict === 'no-verdict') expect((run.error as { message: string }).message).toBe(`cannot read launch script ${path}: ${TOKEN_CAP_TEXT}`);
+        expect((await httpGet(`${agent.base}/healthz`)).status).toBe(200);
+        expect((await httpGet(`${agent.base}/readyz`)).status).toBe(503);
+      } finally {
+        expect(await agent.stop()).toBe(0);
+      }
+    }
   });
 
   it('1 MiB of letters in a comment and in a quoted value: a report (the redaction read each run of letters once per letter, for hours)', async () => {
