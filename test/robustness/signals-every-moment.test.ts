@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.js';
@@ -172,5 +172,7 @@ describe.skipIf(!strace)('aggregate signalled while it reads its reports', () =>
     expect(opened()).toBeLessThan(1000);
     expect(JSON.parse(String(result.stdout))).toMatchObject({ command: 'aggregate', ready: false, error: { code: 'interrupted' } });
     expect(JSON.parse(readFileSync(output, 'utf8'))).toMatchObject({ ready: false, error: { code: 'interrupted' } });
+    // some 50 MB of reports: not left in /tmp
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,6 +1,6 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
 import { recipeNodeOptions } from '../helpers/serve.js';
 import { parseReport, qprepWith, tmp } from './support.js';
@@ -50,6 +50,8 @@ let dir: string;
 beforeAll(() => {
   dir = tmp('snapshot-limits');
 });
+// some 140 MB of snapshots: not left in /tmp
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('snapshots at their limits, under the recipes\' NODE_OPTIONS', () => {
   it('a 39 MB snapshot: exit 2, one line naming the file and the 32 MiB cap (it was an out-of-memory abort)', async () => {
