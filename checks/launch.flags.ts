@@ -330,12 +330,28 @@ function checkMtpCaptureSizes(view: LaunchView, args: ServeArgs, json: Map<strin
   });
 }
 
+/**
+ * What the report lists of the problems: a script of thousands of stray words has as many, and
+ * the report stays small and readable; the evidence counts them all.
+ */
+const LISTED_PROBLEMS = 50;
+const LISTED_FIXES = 10;
+
+/** The fixes of the problems, each once, the first LISTED_FIXES of them and how many more there are. */
+function remediationOf(ctx: CheckContext, ordered: readonly Problem[]): string {
+  const t = ctx.text.checks['launch.flags'];
+  const fixes = [...new Set(ordered.map((p) => p.fix(t)))];
+  if (fixes.length <= LISTED_FIXES) return fixes.join('\n');
+  return [...fixes.slice(0, LISTED_FIXES), t.moreFixes({ count: fixes.length - LISTED_FIXES, listed: LISTED_PROBLEMS })].join('\n');
+}
+
 /** The fails first, then the warnings; a pass names the JSON flags that were read. */
 function verdict(ctx: CheckContext, form: string, args: ServeArgs, json: Map<string, unknown>, evidence: Record<string, unknown>, problems: Problem[]): Outcome {
   const t = ctx.text.checks['launch.flags'];
   const english = en.checks['launch.flags'];
   // for programs: English whatever the run's language
-  evidence.problems = problems.map((p) => `${p.level}: ${p.text(english)}`);
+  evidence.problems = problems.slice(0, LISTED_PROBLEMS).map((p) => `${p.level}: ${p.text(english)}`);
+  if (problems.length > LISTED_PROBLEMS) evidence.problemCount = problems.length;
   if (problems.length === 0) {
     const jsonNames = [...json.keys()];
     const valid = jsonNames.length > 0 ? summarizeList(jsonNames.map((n) => `--${n}`), 4, ctx.text.report.list) : null;
@@ -348,7 +364,7 @@ function verdict(ctx: CheckContext, form: string, args: ServeArgs, json: Map<str
     expected: 'flags vllm accepts, consistent with each other and this NPU',
     // for programs: English whatever the run's language
     actual: summarizeList(ordered.map((p) => p.text(english)), 2),
-    remediation: [...new Set(ordered.map((p) => p.fix(t)))].join('\n'),
+    remediation: remediationOf(ctx, ordered),
     evidence,
   };
   return failing.length > 0 ? fail(message, details) : warn(message, details);

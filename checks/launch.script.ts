@@ -33,6 +33,9 @@ function argumentsRead(t: Text, view: LaunchView): string {
 
 type Text = CheckContext['text']['checks']['launch.script'];
 
+/** Notes the evidence lists: a script of thousands of `$(...)` has a note for each; the evidence counts them all. */
+const LISTED_NOTES = 100;
+
 // title, why, fix, reads and every message: src/i18n/*/checks/launch.ts
 export default defineCheck({
   id: 'launch.script',
@@ -46,7 +49,7 @@ export default defineCheck({
     const view = await launchView(ctx);
     if (!view) return noLaunchScript(ctx);
     const { script, serve } = view;
-    const notes = script.notes.map((n) => ({ line: n.line, severity: n.severity, construct: n.construct, message: n.message }));
+    const notes = script.notes.slice(0, LISTED_NOTES).map((n) => ({ line: n.line, severity: n.severity, construct: n.construct, message: n.message }));
     const evidence: Record<string, unknown> = {
       ...(view.arguments ? { arguments: { from: describeInvocation(view.arguments.used), notJudged: view.arguments.others.map(describeInvocation) } } : {}),
       script: view.input.file,
@@ -54,6 +57,7 @@ export default defineCheck({
       lines: script.parsed.lines,
       serve: serve ? { line: serve.line, form: serve.form, model: serve.parsed.model?.text ?? null, flags: serve.parsed.flags.length } : null,
       notes,
+      ...(script.notes.length > LISTED_NOTES ? { noteCount: script.notes.length } : {}),
     };
     const broken = script.notes.filter((n) => n.severity === 'error');
     if (broken.length > 0) {
@@ -90,9 +94,10 @@ export default defineCheck({
       if (hazards.length > 0) parts.push(t.hazardLines({ lines: hazards.map((n) => n.line) }));
       const lines = [
         ...unread.slice(0, 6).map((n) => `${at(view, n.line)}: ${n.message}`),
-        ...hazards.map((n) => t.removeBackslash({ at: at(view, n.line) })),
+        ...hazards.slice(0, 6).map((n) => t.removeBackslash({ at: at(view, n.line) })),
       ];
       if (unread.length > 6) lines.splice(6, 0, t.andMore({ count: unread.length - 6 }));
+      if (hazards.length > 6) lines.push(t.andMore({ count: hazards.length - 6 }));
       return warn(t.unread({ script: view.name, parts: parts.join('; ') }), {
         expected: 'values written literally, commands that end where they look like they end',
         actual: summarizeList([...unread, ...hazards].sort((a, b) => a.line - b.line).map((n) => `${n.construct} at line ${n.line}`), 4),

@@ -139,7 +139,7 @@ const implementation = await build({
   },
   outfile: 'implementation.cjs',
   plugins: [startUpModulesFromTheLauncher, englishOnlyZodLocales],
-  // write-file-atomic seeds its temporary file names with the CommonJS __filename
+  // a bundled CommonJS module that reads __filename gets the implementation's name, not a ReferenceError
   define: { ...common.define, __filename: JSON.stringify('qprep-implementation.cjs') },
   // src/version.ts reads import.meta only where __QPREP_VERSION__ is not defined: dead code here,
   // which the check below proves after minification took it out

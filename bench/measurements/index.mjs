@@ -8,6 +8,7 @@ import check from './check.mjs';
 import clusterScaling from './cluster-scaling.mjs';
 import depth from './depth.mjs';
 import floor from './floor.mjs';
+import inputMemory from './input-memory.mjs';
 import inventory from './inventory.mjs';
 import loadTime from './load-time.mjs';
 import nodeCheck from './node-check.mjs';
@@ -17,4 +18,4 @@ import serveDescriptors from './serve-descriptors.mjs';
 import serveResources from './serve-resources.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, depth, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, serveDescriptors, loadTime];
+export const measurements = [startup, nodeCheck, depth, floor, check, aggregate, inventory, inputMemory, clusterScaling, rollingCoverage, serve, serveResources, serveDescriptors, loadTime];

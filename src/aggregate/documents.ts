@@ -1,6 +1,6 @@
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { QprepError } from '../errors.js';
-import { parseJsonDocuments, visitJsonLines, type JsonDocument } from '../parsers/json-documents.js';
+import { jsonLines, parseJsonDocuments, visitJsonLines, type JsonDocument } from '../parsers/json-documents.js';
 import type { Parsed } from '../parsers/parsed.js';
 import { errorReportSchema, fullReportSchema, type ErrorReport } from '../report/schema.js';
 import { describeZodError } from '../util/zod-error.js';
@@ -79,42 +79,82 @@ export function readNodeDocuments(input: InputText): NodeDocument[] {
 }
 
 /**
+ * The documents of a stream of one report per line, reduced one at a time: the first is
+ * classified once a second one shows it is not alone (its label then says #1); the first
+ * invalid one is kept, to be thrown once the stream is known to be one.
+ */
+class LineDocuments {
+  readonly documents: NodeDocument[] = [];
+  lines = 0;
+  private count = 0;
+  private first: unknown;
+  private firstInvalid: { error: unknown } | undefined;
+
+  constructor(
+    private readonly source: string,
+    private readonly label: string,
+  ) {}
+
+  take(document: JsonDocument): void {
+    this.lines++;
+    for (const value of Array.isArray(document.value) ? document.value : [document.value]) this.takeValue(value);
+  }
+
+  private takeValue(value: unknown): void {
+    this.count++;
+    if (this.firstInvalid) return;
+    try {
+      if (this.count === 1) {
+        this.first = value;
+        return;
+      }
+      if (this.count === 2) this.documents.push(classify(this.first, `${this.label}#1`, null));
+      this.documents.push(classify(value, `${this.label}#${this.count}`, null));
+    } catch (error) {
+      this.firstInvalid = { error };
+    }
+  }
+
+  /** The documents of a stream that was one (every line whole, two or more). */
+  result(): NodeDocument[] {
+    if (this.firstInvalid) throw this.firstInvalid.error;
+    if (this.count === 0) throw invalid(this.label, 'an empty list: no report in it');
+    if (this.count === 1) return [classify(this.first, this.label, stemOf(this.source))];
+    return this.documents;
+  }
+}
+
+function asText(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/**
  * readNodeDocuments of an input's bytes, with the same result. A stream of one report per line
  * (1,000 reports piped in) is read line by line and each report reduced at once, so that it is
  * never decoded into one string nor held parsed all at once. Errors come in the same order:
  * an input that is not such a stream is read as text; then the first invalid document.
  */
 export function readNodeDocumentBytes(source: string, bytes: Uint8Array): NodeDocument[] {
-  const label = source === '-' ? 'stdin' : source;
-  const documents: NodeDocument[] = [];
-  let lines = 0;
-  let count = 0;
-  // the first document is classified once a second one shows it is not alone (its label says #1)
-  let first: unknown;
-  let firstInvalid: { error: unknown } | undefined;
-  const take = (value: unknown): void => {
-    count++;
-    if (firstInvalid) return;
-    try {
-      if (count === 1) {
-        first = value;
-        return;
-      }
-      if (count === 2) documents.push(classify(first, `${label}#1`, null));
-      documents.push(classify(value, `${label}#${count}`, null));
-    } catch (error) {
-      firstInvalid = { error };
-    }
-  };
-  const wholeLines = visitJsonLines(bytes, (document) => {
-    lines++;
-    for (const value of Array.isArray(document.value) ? document.value : [document.value]) take(value);
-  });
-  if (!wholeLines || lines < 2) return readNodeDocuments({ source, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') });
-  if (firstInvalid) throw firstInvalid.error;
-  if (count === 0) throw invalid(label, 'an empty list: no report in it');
-  if (count === 1) return [classify(first, label, stemOf(source))];
-  return documents;
+  const reader = new LineDocuments(source, source === '-' ? 'stdin' : source);
+  const wholeLines = visitJsonLines(bytes, (document) => reader.take(document));
+  if (!wholeLines || reader.lines < 2) return readNodeDocuments({ source, text: asText(bytes) });
+  return reader.result();
+}
+
+/**
+ * readNodeDocumentBytes, awaiting `pause` between two reports: the event loop runs meanwhile,
+ * so a signal is handled when it comes, not once the last of 1,000 reports is read.
+ */
+export async function readNodeDocumentBytesInTurns(source: string, bytes: Uint8Array, pause: () => Promise<void>): Promise<NodeDocument[]> {
+  const reader = new LineDocuments(source, source === '-' ? 'stdin' : source);
+  const lines = jsonLines(bytes);
+  let next = lines.next();
+  for (; !next.done; next = lines.next()) {
+    reader.take(next.value);
+    await pause();
+  }
+  if (!next.value || reader.lines < 2) return readNodeDocuments({ source, text: asText(bytes) });
+  return reader.result();
 }
 
 function nodeDocumentsOf(source: string, parsed: Parsed<JsonDocument[]>): NodeDocument[] {

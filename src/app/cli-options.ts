@@ -24,6 +24,8 @@ export interface CommandSpec {
   operandDefault?: string;
   /** its --output is a verdict or a document that an interruption must replace */
   documentOutput?: boolean;
+  /** the format of its document when it takes no --format (a snapshot is JSON): its error documents are written in it */
+  documentFormat?: FormatName;
   /** it starts probes on a host: an interruption kills them */
   examinesHost?: boolean;
 }
@@ -32,7 +34,7 @@ export interface CommandSpec {
 export const COMMANDS = {
   check: { formats: REPORT_FORMATS, documentOutput: true, examinesHost: true },
   serve: { examinesHost: true },
-  snapshot: { examinesHost: true },
+  snapshot: { documentOutput: true, documentFormat: 'json', examinesHost: true },
   facts: { formats: ['json'], documentOutput: true, examinesHost: true },
   tune: { formats: ['human', 'json'], examinesHost: true },
   rollback: { formats: ['human', 'json'], examinesHost: true },

@@ -6,11 +6,11 @@ import { CATEGORY_IDS } from '../core/ids/categories.js';
 import { describeCheck, textFor } from '../i18n/index.js';
 import { visibleWidth } from '../report/wrap.js';
 import { exitCodeFor } from '../core/verdict.js';
-import { writeOutputFile } from '../host/output.js';
+import { HOST_REPORT_MODE, writeOutputFile } from '../host/output.js';
 import { qprepInvocation } from '../host/invocation.js';
 import { RecordingHost } from '../host/snapshot.js';
 import type { HumanOptions } from '../report/human.js';
-import { formatErrorReport, formatReport, missingSuffix } from '../report/formats.js';
+import { formatErrorReport, formatReport, missingSuffix, outputFileMode } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
 import { closest, didYouMean } from '../util/suggest.js';
@@ -45,10 +45,10 @@ export function adviseOnInterruption(advice: string): void {
 }
 
 /** The run's one document: to the --output file (atomically) or standard output. */
-async function emit(text: string, options: { output?: string | undefined }): Promise<void> {
+async function emit(text: string, options: { output?: string | undefined; format?: string | undefined }): Promise<void> {
   if (!claimDocument()) return;
   if (options.output) {
-    await writeOutputFile(options.output, text).catch((error: unknown) => {
+    await writeOutputFile(options.output, text, outputFileMode(options.format ?? 'human')).catch((error: unknown) => {
       releaseDocument();
       throw error;
     });
@@ -73,23 +73,24 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
   } catch (caught) {
     // a signal before the checks ran (while the profile or the cluster file was read) leaves nothing to report
     const error = interruption.received ? new QprepError('interrupted', `interrupted by ${interruption.received} before the checks ran; no verdict`) : caught;
-    await replaceOutputWithFailure(error, options);
+    await replaceOutputWithFailure(error, { output: options.output, command: 'check', format: options.format ?? 'human' });
     throw error;
   }
 }
 
 /**
  * On exit code 2 with a machine format, the --output file gets the error document too: a
- * report fetched by Ansible or a .prom file read by node_exporter must not go on saying what
- * an earlier run found. When the output itself cannot be written there is nothing to do.
+ * report fetched by Ansible, a .prom file read by node_exporter or a snapshot kept for support
+ * must not go on saying what an earlier run found. When the output itself cannot be written
+ * there is nothing to do.
  */
-async function replaceOutputWithFailure(error: unknown, options: CheckCliOptions): Promise<void> {
-  if (!options.output) return;
+async function replaceOutputWithFailure(error: unknown, run: { output: string | undefined; command: 'check' | 'snapshot'; format: string }): Promise<void> {
+  if (!run.output) return;
   const { code, message } = describeFailure(error);
-  const document = formatErrorReport(errorDocument(code, message, 'check'), options.format ?? 'human', new Date());
+  const document = formatErrorReport(errorDocument(code, message, run.command), run.format, new Date());
   if (document === undefined || code === 'output') return;
   try {
-    await writeOutputFile(options.output, document);
+    await writeOutputFile(run.output, document, outputFileMode(run.format));
   } catch {
     // the failure being reported already says what went wrong; this one would only repeat it
   }
@@ -129,6 +130,17 @@ async function checkAndEmit(options: CheckCliOptions, interruption: Interruption
 
 export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): Promise<number> {
   const interruption = watchInterruption();
+  try {
+    return await recordSnapshot(options, interruption);
+  } catch (caught) {
+    // as check -o: an old snapshot must not pass for the record of this run
+    const error = interruption.received ? new QprepError('interrupted', `interrupted by ${interruption.received} before the checks ran; nothing was recorded`) : caught;
+    await replaceOutputWithFailure(error, { output: options.output, command: 'snapshot', format: 'json' });
+    throw error;
+  }
+}
+
+async function recordSnapshot(options: CommandOptions<'snapshot'>, interruption: Interruption): Promise<number> {
   const checkOptions = toCheckOptions(options);
   const handle = await openHost(checkOptions);
   const loaded = await profileFor(checkOptions.profile, handle, checkOptions.lang);
@@ -155,9 +167,15 @@ export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): P
   // what the tools printed, the files held and the recorded settings go through the same policy as the report
   const snapshot = run.redactor.deep(recorded);
   const text = `${JSON.stringify(snapshot, null, 1)}\n`;
-  // -o - writes the snapshot to standard output
-  if (options.output) await writeOutputFile(options.output, text, 0o600);
-  else writeRunDocument(text);
+  // one document per run, to -o as to standard output (-o -): an interruption's, written in its
+  // place already, is not overwritten by the snapshot its run went on to make
+  if (!claimDocument()) return 2;
+  if (options.output) {
+    await writeOutputFile(options.output, text, HOST_REPORT_MODE).catch((error: unknown) => {
+      releaseDocument();
+      throw error;
+    });
+  } else process.stdout.write(text);
   const { summary } = run.report;
   process.stderr.write(
     `qprep: snapshot written to ${options.output ?? 'standard output'}: ${snapshot.commands.length} commands, ` +

@@ -1,6 +1,6 @@
 import { QprepError, type ErrorCode } from '../errors.js';
 import { describeFailure, errorDocument } from '../report/error-document.js';
-import { formatErrorReport } from '../report/formats.js';
+import { formatErrorReport, outputFileMode } from '../report/formats.js';
 import { escapeControls } from '../util/text.js';
 import { invokedAs } from '../util/invocation.js';
 import { qprepInvocation } from '../host/invocation.js';
@@ -49,6 +49,6 @@ export async function endInterrupted(signal: NodeJS.Signals, run: RunIdentity, k
   process.stderr.write(`\nqprep: error: ${message}\n`);
   const document = formatErrorReport(errorDocument('interrupted', message, run.command), run.format, new Date());
   if (document !== undefined) process.stdout.write(document);
-  if (run.output) await writeOutputFile(run.output, document ?? `qprep: error: ${message}\n`).catch(() => undefined);
+  if (run.output) await writeOutputFile(run.output, document ?? `qprep: error: ${message}\n`, outputFileMode(run.format)).catch(() => undefined);
   return exitProcess(2);
 }

@@ -51,7 +51,7 @@ export function rawOption(argv: readonly string[], long: string, short?: string)
  */
 function requestedFormat(argv: readonly string[]): string {
   const command = requestedCommand(argv);
-  return rawOption(argv, '--format', '-f') ?? (command !== null ? formatsOf(command)[0] : undefined) ?? 'human';
+  return rawOption(argv, '--format', '-f') ?? (command !== null ? (formatsOf(command)[0] ?? commandSpec(command).documentFormat) : undefined) ?? 'human';
 }
 
 function hasDocumentOutput(command: CommandName | null): boolean {
@@ -173,7 +173,8 @@ function prepareAction(actionCommand: Command): void {
   actionCommand.setOptionValue('lang', lang);
   if (name === 'aggregate') validateReportOperands(actionCommand.args, words);
   const output = hasDocumentOutput(name) ? (actionCommand.opts().output as string | undefined) : undefined;
-  describeRun({ command: name, format: (options.format as string | undefined) ?? 'human', ...(output ? { output } : { output: undefined }) });
+  const format = (options.format as string | undefined) ?? commandSpec(name).documentFormat ?? 'human';
+  describeRun({ command: name, format, ...(output ? { output } : { output: undefined }) });
   actionStarted = true;
 }
 

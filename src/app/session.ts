@@ -16,12 +16,12 @@ import { DEFAULT_TOOL_LIMITS, LimitedHost } from '../host/limited.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { MAX_SETTINGS_BYTES, readInputFile, readStandardInput } from '../host/inputs.js';
+import { describeBytes, MAX_SETTINGS_BYTES, MAX_SNAPSHOT_BYTES, readInputFile, readInputFileSync, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { processesLeftBehind } from '../host/strays.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
 import type { Host } from '../host/types.js';
-import { MAX_LAUNCH_SCRIPT_BYTES, oversizedScript, type LaunchInput } from '../core/launch-input.js';
+import { MAX_LAUNCH_SCRIPT_BYTES, overTokenCap, oversizedScript, TOKENS_CAP_TEXT, type LaunchInput } from '../core/launch-input.js';
 import { launchView } from '../probes/launch.js';
 import { installedStack } from '../probes/stack.js';
 import { launchLayout } from '../probes/launch-layout.js';
@@ -87,17 +87,32 @@ export async function loadProfile(spec: string | undefined, lang: Lang = 'en'): 
 }
 
 export async function loadSnapshot(file: string): Promise<Snapshot> {
-  return parseSnapshotText(await readInputFile(file, 'snapshot', 'invalid-snapshot'), file);
+  return validateSnapshot(readSnapshotDocument(file), file);
+}
+
+/**
+ * The snapshot's JSON, its text already out of reach when this returns: zod copies the whole
+ * document, and the text, the parsed tree and the copy together would hold 3 to 4 times the file.
+ */
+function readSnapshotDocument(file: string): unknown {
+  const overCap = (bytes: number | undefined) => `${bytes === undefined ? '' : `${bytes} bytes, `}over the ${MAX_SNAPSHOT_BYTES} bytes (${describeBytes(MAX_SNAPSHOT_BYTES)}) qprep reads of a snapshot`;
+  return parseSnapshotJson(readInputFileSync(file, 'snapshot', 'invalid-snapshot', MAX_SNAPSHOT_BYTES, overCap), file);
 }
 
 /** A snapshot document read from `file`: every problem is a QprepError naming the file and the field. */
 export function parseSnapshotText(text: string, file: string): Snapshot {
-  let document: unknown;
+  return validateSnapshot(parseSnapshotJson(text, file), file);
+}
+
+function parseSnapshotJson(text: string, file: string): unknown {
   try {
-    document = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine(jsonErrorReason(error, text))}`);
   }
+}
+
+function validateSnapshot(document: unknown, file: string): Snapshot {
   // the snapshot's records (files, env, the embedded report) take any key: __proto__ would set their prototype
   const prototypeKey = prototypeKeyProblem(document);
   if (prototypeKey) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${prototypeKey}`);
@@ -156,11 +171,15 @@ export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster 
 
 /** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
+  // read no further than the cap: a 200 MB file given by mistake costs 1 MiB, not 200 MB
+  const overCap = (bytes: number | undefined) => `${bytes === undefined ? '' : `${bytes} bytes, `}over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`;
   if (spec === '-') {
     if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
-    return withinLaunchCap({ file: '-', text: refuseBinaryScript(await readStandardInput('invalid-input'), 'standard input'), from: 'stdin' });
+    const text = await readStandardInput('invalid-input', MAX_LAUNCH_SCRIPT_BYTES, overCap, 'launch script from standard input');
+    return withinLaunchCap({ file: '-', text: refuseBinaryScript(text, 'standard input'), from: 'stdin' });
   }
-  return withinLaunchCap({ file: spec, text: refuseBinaryScript(await readInputFile(spec, 'launch script', 'invalid-input'), spec), from: 'file' });
+  const text = await readInputFile(spec, 'launch script', 'invalid-input', MAX_LAUNCH_SCRIPT_BYTES, overCap);
+  return withinLaunchCap({ file: spec, text: refuseBinaryScript(text, spec), from: 'file' });
 }
 
 /** The scripts of a repeated --launch: the first carries the others as its launchers (which one starts the server is the launch view's to tell). */
@@ -173,12 +192,16 @@ export async function loadLaunchScripts(specs: readonly string[]): Promise<Launc
   return launchers.length > 0 ? { ...first!, launchers } : first;
 }
 
-/** A launch script over 1 MiB is no launch script: refused before it is read as one. */
+/**
+ * A launch script over 1 MiB, or of more words than any launch script has, is no launch script:
+ * refused before it is read as one.
+ */
 function withinLaunchCap(input: LaunchInput): LaunchInput {
-  const bytes = oversizedScript(input.text);
-  if (bytes === undefined) return input;
   const name = input.file === '-' ? 'from standard input' : input.file;
-  throw new QprepError('invalid-input', `cannot read launch script ${name}: ${bytes} bytes, over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`);
+  const bytes = oversizedScript(input.text);
+  if (bytes !== undefined) throw new QprepError('invalid-input', `cannot read launch script ${name}: ${bytes} bytes, over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`);
+  if (overTokenCap(input.text)) throw new QprepError('invalid-input', `cannot read launch script ${name}: more than ${TOKENS_CAP_TEXT}, the most qprep reads of a launch script`);
+  return input;
 }
 
 /**

@@ -1,4 +1,4 @@
-export { MAX_LAUNCH_SCRIPT_BYTES, oversizedScript } from '../parsers/shell-script.js';
+export { MAX_LAUNCH_SCRIPT_BYTES, overTokenCap, oversizedScript, TOKENS_CAP_TEXT } from '../parsers/shell-script.js';
 
 /** The launch script of `--launch SCRIPT`: an input of the run, like a profile, read as text and never executed. */
 export interface LaunchInput {

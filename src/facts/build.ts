@@ -5,6 +5,7 @@ import { hostInventory } from '../probes/inventory.js';
 import { npuBoard, npuInventory } from '../probes/npu.js';
 import { installedStack } from '../probes/stack.js';
 import { contributeHccnFacts } from './hccn.js';
+import { inventorySummary } from './inventory-summary.js';
 import type { Facts, InventoryFact, StackFact } from './schema.js';
 
 /**
@@ -140,6 +141,14 @@ export function factsContributorsWith(disclosure: InventoryDisclosure): FactsCon
   return factsContributors.map((c) => (c === inventoryFacts ? inventoryFactsWith(disclosure) : c));
 }
 
+/** The inventory as a report embeds it: bounded (inventorySummary), the snapshot keeping the rest. */
+const reportInventoryFacts: FactsContributor = {
+  name: 'inventory',
+  async contribute(ctx, facts) {
+    facts.inventory = inventorySummary(inventoryFact(await hostInventory(ctx)));
+  },
+};
+
 /**
  * The contributors of a report: the HCCN facts only when HCCN checks ran, so that the facts
  * of `qprep check --only npu` run no hccn_tool command the checks did not.
@@ -147,8 +156,10 @@ export function factsContributorsWith(disclosure: InventoryDisclosure): FactsCon
 export function factsContributorsFor(checks: readonly Check[]): FactsContributor[] {
   const ran = (category: Check['category']) => checks.some((c) => c.category === category);
   // the inventory (systeminformation) only when host or network checks ran, which read it
-  // the stack is the report's own field (report.stack), not repeated in its facts
-  return factsContributors.filter((c) => c !== stackFacts && (c !== hccnFacts || ran('hccn')) && (c !== inventoryFacts || ran('host') || ran('network')));
+  // the stack is the report's own field (report.stack), not repeated in its facts; the report's inventory is a bounded summary (the snapshot and qprep facts keep the rest)
+  return factsContributors
+    .filter((c) => c !== stackFacts && (c !== hccnFacts || ran('hccn')) && (c !== inventoryFacts || ran('host') || ran('network')))
+    .map((c) => (c === inventoryFacts ? reportInventoryFacts : c));
 }
 
 export async function buildFacts(ctx: CheckContext, contributors: readonly FactsContributor[] = factsContributors): Promise<Facts> {

@@ -82,6 +82,12 @@ export const inventoryFactSchema = z.object({
       }),
     )
     .nullable(),
+  nicsOmitted: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('NICs a report leaves out of nics: it lists 64, the physical ones first (the snapshot and qprep facts keep every one)'),
   redacted: z.array(z.enum(['serial', 'mac'])).describe('fields withheld: serial without --include-serial, MAC addresses without --include-mac'),
   unknown: z.array(z.object({ field: z.string(), reason: z.string() })).describe('fields that could not be read, and why'),
 });

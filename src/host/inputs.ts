@@ -9,6 +9,15 @@ import { QprepError, type ErrorCode } from '../errors.js';
  */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The largest snapshot qprep replays. Reading one holds its text and its parsed document, then
+ * the document and its validated copy: up to about 4 times the file for one of many small
+ * records (docs/robustness.md, `node bench/run.mjs --only input-memory`), so a snapshot at the
+ * cap is read within the 192 MB heap the install recipes give Node. The demo snapshots are
+ * 85 to 235 KB.
+ */
+export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+
 /** Profiles and cluster files are written by hand: a few KiB. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
 
@@ -32,24 +41,30 @@ export function kindOfStat(stat: Stats): string {
 }
 
 /**
+ * Says why an input over its cap is refused: `bytes` is its size when known (a regular file),
+ * undefined when it was cut off while reading (a pipe, a file that grew).
+ */
+export type OverCap = (bytes: number | undefined) => string;
+
+/**
  * Reads one of qprep's own input files (profile, cluster, snapshot, report, launch script).
  * These are the operator's documents, not host state, so they are read directly and never
  * recorded. Only a regular file is read: it is opened without blocking (a FIFO with no writer
  * would hang the gate), checked again after opening, and read up to `maxBytes`.
  */
-export async function readInputFile(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Promise<string> {
-  return readInputFileSync(path, what, code, maxBytes);
+export async function readInputFile(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): Promise<string> {
+  return readInputFileSync(path, what, code, maxBytes, overCap);
 }
 
 /**
  * The synchronous read behind readInputFile: `qprep aggregate` of 1,000 reports spends far
  * less in one synchronous read per file than in the thread-pool round trips of asynchronous ones.
  */
-export function readInputFileSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES): string {
-  return readInputBytesSync(path, what, code, maxBytes).toString('utf8');
+export function readInputFileSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): string {
+  return readInputBytesSync(path, what, code, maxBytes, overCap).toString('utf8');
 }
 
-export function readInputBytesSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Buffer {
+export function readInputBytesSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): Buffer {
   let fd: number | undefined;
   try {
     fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY);
@@ -58,7 +73,8 @@ export function readInputBytesSync(path: string, what: string, code: ErrorCode, 
       const kind = kindOfStat(stat);
       throw new QprepError(code, `cannot read ${what} ${path}: it is a ${kind}, not a regular file`);
     }
-    return readCapped(fd, stat.size, maxBytes, () => new QprepError(code, `cannot read ${what} ${path}: larger than ${describeBytes(maxBytes)}`));
+    const reason = overCap ?? (() => `larger than ${describeBytes(maxBytes)}`);
+    return readCapped(fd, stat.size, maxBytes, (bytes) => new QprepError(code, `cannot read ${what} ${path}: ${reason(bytes)}`));
   } catch (error) {
     throw inputError(error, path, what, code);
   } finally {
@@ -66,22 +82,29 @@ export function readInputBytesSync(path: string, what: string, code: ErrorCode, 
   }
 }
 
-/** Reads an open file to its end, never more than `maxBytes`: one byte over is the error. */
-function readCapped(fd: number, sizeHint: number, maxBytes: number, tooLarge: () => QprepError): Buffer {
-  if (sizeHint > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
+/**
+ * Reads an open file to its end, never more than `maxBytes`: one byte over is the error. A file
+ * whose size is known is read into one buffer of that size (and one byte more, to see it did not
+ * grow), so the bytes are held once, not in chunks and then again joined.
+ */
+function readCapped(fd: number, sizeHint: number, maxBytes: number, tooLarge: (bytes: number | undefined) => QprepError): Buffer {
+  if (sizeHint > maxBytes) throw tooLarge(sizeHint);
+  let buffer = Buffer.allocUnsafe(Math.min(Math.max(sizeHint + 1, 64 * 1024), maxBytes + 1));
   let total = 0;
-  let chunk = Buffer.allocUnsafe(Math.min(Math.max(sizeHint + 1, 64 * 1024), maxBytes + 1));
   for (;;) {
-    const room = Math.min(chunk.length, maxBytes + 1 - total);
-    const read = readSync(fd, chunk, 0, room, null);
+    if (total === buffer.length) {
+      // grew past its size, or a size the file did not tell (/proc): room doubles, up to the cap
+      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(larger, 0, 0, total);
+      buffer = larger;
+    }
+    const read = readSync(fd, buffer, total, buffer.length - total, null);
     if (read === 0) break;
     total += read;
-    if (total > maxBytes) throw tooLarge();
-    chunks.push(Buffer.from(chunk.subarray(0, read)));
-    if (read === chunk.length) chunk = Buffer.allocUnsafe(Math.min(chunk.length * 2, maxBytes + 1));
+    if (total > maxBytes) throw tooLarge(undefined);
   }
-  return Buffer.concat(chunks, total);
+  // a copy only when most of the buffer is unused: a subarray would keep all of it alive
+  return total * 2 >= buffer.length ? buffer.subarray(0, total) : Buffer.from(buffer.subarray(0, total));
 }
 
 function inputError(error: unknown, path: string, what: string, code: ErrorCode): QprepError {
@@ -138,8 +161,8 @@ export async function listJsonFiles(dir: string, code: ErrorCode): Promise<strin
 }
 
 /** All of standard input as text (a launch script piped in), up to `maxBytes`. */
-export async function readStandardInput(code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Promise<string> {
-  return (await readStandardInputBytes(code, maxBytes)).toString('utf8');
+export async function readStandardInput(code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap, what = 'standard input'): Promise<string> {
+  return (await readStandardInputBytes(code, maxBytes, overCap, what)).toString('utf8');
 }
 
 /**
@@ -147,8 +170,9 @@ export async function readStandardInput(code: ErrorCode, maxBytes = MAX_INPUT_BY
  * with the same cap as any input; a pipe as it comes, up to the same limit. A device or a
  * directory on standard input is refused: /dev/zero would never end.
  */
-export async function readStandardInputBytes(code: ErrorCode, maxBytes = MAX_INPUT_BYTES): Promise<Buffer> {
-  const tooLarge = () => new QprepError(code, `cannot read standard input: larger than ${describeBytes(maxBytes)}`);
+export async function readStandardInputBytes(code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap, what = 'standard input'): Promise<Buffer> {
+  const reason = overCap ?? (() => `larger than ${describeBytes(maxBytes)}`);
+  const tooLarge = (bytes?: number) => new QprepError(code, `cannot read ${what}: ${reason(bytes)}`);
   let stat: Stats | undefined;
   try {
     stat = fstatSync(0);
@@ -157,7 +181,7 @@ export async function readStandardInputBytes(code: ErrorCode, maxBytes = MAX_INP
   }
   if (stat?.isFile()) return readCapped(0, stat.size, maxBytes, tooLarge);
   if (stat && !stat.isFIFO() && !stat.isSocket()) {
-    throw new QprepError(code, `cannot read standard input: it is a ${kindOfStat(stat)}, not a regular file or a pipe`);
+    throw new QprepError(code, `cannot read ${what}: it is a ${kindOfStat(stat)}, not a regular file or a pipe`);
   }
   const chunks: Buffer[] = [];
   let size = 0;

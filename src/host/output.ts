@@ -1,16 +1,56 @@
+import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { QprepError } from '../errors.js';
 
 /**
- * Writes one of qprep's outputs (report, snapshot) atomically: a temporary file in the same
- * directory, fsync, rename. A reader never sees half a report, and a failure leaves the old
- * file as it was.
+ * The mode of an output that is a report of the host (its name, addresses, versions, NPUs,
+ * what its tools printed): for the operator who ran qprep alone.
  */
-export async function writeOutputFile(file: string, content: string, mode = 0o644): Promise<void> {
+export const HOST_REPORT_MODE = 0o600;
+
+/** The temporary file is created, never opened if something is there, and never through a link. */
+const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW;
+
+/**
+ * Writes one of qprep's outputs (report, snapshot, verdict, node labels) atomically, and never
+ * through a link:
+ * - a symbolic link at `file` is refused, and left as it is with what it points to;
+ * - the content goes to a new temporary file in the same directory, named with a dot and
+ *   random (node-feature-discovery and node_exporter's textfile collector skip dot files, so
+ *   neither reads half of it), created exclusively so that nothing planted under that name is
+ *   opened, given `mode` whatever the umask, fsync'ed;
+ * - it is renamed over `file`: a link that appeared there since the check is replaced, never
+ *   followed, and the directory is fsync'ed.
+ * A reader never sees half a document, and a failure leaves the old file as it was and no
+ * temporary file. write-file-atomic, used before, resolved the link and wrote its target,
+ * opened a predictable temporary name without O_EXCL and gave the new file the old one's owner.
+ */
+export async function writeOutputFile(file: string, content: string, mode: number = HOST_REPORT_MODE): Promise<void> {
   const dir = path.dirname(path.resolve(file));
+  await requireDirectory(file, dir);
+  await refuseLink(file);
+  const temporary = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}`);
+  try {
+    const handle = await fsp.open(temporary, CREATE_NEW, mode);
+    try {
+      await handle.writeFile(content);
+      // the umask narrows open's mode: a .prom file node_exporter reads must stay readable
+      await handle.chmod(mode);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(temporary, file);
+    await syncDirectory(dir);
+  } catch (error) {
+    await fsp.rm(temporary, { force: true }).catch(() => undefined);
+    throw new QprepError('output', `cannot write ${file}: ${writeFailure(error, dir)}`);
+  }
+}
+
+async function requireDirectory(file: string, dir: string): Promise<void> {
   try {
     const stat = await fsp.stat(dir);
     if (!stat.isDirectory()) throw new QprepError('output', `cannot write ${file}: ${dir} is not a directory`);
@@ -18,63 +58,48 @@ export async function writeOutputFile(file: string, content: string, mode = 0o64
     if (error instanceof QprepError) throw error;
     throw new QprepError('output', `cannot write ${file}: directory ${dir} does not exist`);
   }
+}
+
+/** A link at the output's name: refused, naming where it points (in a sticky /tmp another user may have planted it). */
+async function refuseLink(file: string): Promise<void> {
+  let stat;
   try {
-    await writeFileAtomic(file, content, { mode, fsync: true });
-  } catch (error) {
-    const errno = (error as NodeJS.ErrnoException).code;
-    const reason =
-      errno === 'EACCES' || errno === 'EPERM'
-        ? `${dir} is not writable`
-        : errno === 'EISDIR'
-          ? 'it is a directory'
-          : errno === 'ENOSPC'
-            ? `no space left on the device of ${dir} (ENOSPC); the old file, if any, is unchanged`
-            : errno === 'EDQUOT'
-              ? `disk quota exceeded on ${dir} (EDQUOT); the old file, if any, is unchanged`
-              : errno === 'EROFS'
-                ? `${dir} is on a read-only file system`
-                : (error as Error).message;
-    throw new QprepError('output', `cannot write ${file}: ${reason}`);
+    stat = await fsp.lstat(file);
+  } catch {
+    // nothing there yet (or nothing lstat can see): the exclusive create and the rename decide
+    return;
+  }
+  if (stat.isDirectory()) throw new QprepError('output', `cannot write ${file}: it is a directory`);
+  if (!stat.isSymbolicLink()) return;
+  const target = await fsp.readlink(file).catch(() => 'an unreadable target');
+  throw new QprepError('output', `cannot write ${file}: it is a symbolic link (to ${target}); qprep writes no output through a link: remove it, or name the file itself`);
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const directory = await fsp.open(dir, 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
   }
 }
 
-/**
- * Replaces `file` atomically with a temporary file whose name starts with a dot, in the same
- * directory: node-feature-discovery reads every file of its features.d directory but the dot
- * files, so it never reads a half-written one (write-file-atomic's temporary name has no dot).
- * fsync'ed, renamed over the old file, the directory fsync'ed; a failure leaves the old file.
- */
-export async function writeDotAtomic(file: string, content: string, mode = 0o644): Promise<void> {
-  const dir = path.dirname(path.resolve(file));
-  const temporary = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  try {
-    const handle = await fsp.open(temporary, 'wx', mode);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fsp.rename(temporary, file);
-    const directory = await fsp.open(dir, 'r');
-    try {
-      await directory.sync();
-    } finally {
-      await directory.close();
-    }
-  } catch (error) {
-    await fsp.rm(temporary, { force: true }).catch(() => undefined);
-    const errno = (error as NodeJS.ErrnoException).code;
-    const reason =
-      errno === 'ENOENT'
-        ? `directory ${dir} does not exist`
-        : errno === 'EACCES' || errno === 'EPERM'
-          ? `${dir} is not writable`
-          : errno === 'EROFS'
-            ? `${dir} is on a read-only file system`
-            : errno === 'ENOSPC'
-              ? `no space left on the device of ${dir}`
-              : (error as Error).message;
-    throw new QprepError('output', `cannot write ${file}: ${reason}`);
+function writeFailure(error: unknown, dir: string): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EACCES':
+    case 'EPERM':
+      return `${dir} is not writable`;
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'ENOENT':
+      return `directory ${dir} does not exist`;
+    case 'ENOSPC':
+      return `no space left on the device of ${dir} (ENOSPC); the old file, if any, is unchanged`;
+    case 'EDQUOT':
+      return `disk quota exceeded on ${dir} (EDQUOT); the old file, if any, is unchanged`;
+    case 'EROFS':
+      return `${dir} is on a read-only file system`;
+    default:
+      return (error as Error).message;
   }
 }

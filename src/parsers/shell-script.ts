@@ -15,7 +15,7 @@
  * result; what could not be read is in `notes`.
  */
 
-import { linesIn, tokenize } from './shell/lexer.js';
+import { linesIn, MAX_SCRIPT_TOKENS, tokenize } from './shell/lexer.js';
 import { buildStatements } from './shell/statements.js';
 import type { NoteSink, ScriptNote, ShellScript } from './shell/types.js';
 
@@ -29,6 +29,11 @@ const MAX_NOTES = 200;
  * under 4 KB), so 1 MiB is far above any of them and keeps a hostile one from costing seconds.
  */
 export const MAX_LAUNCH_SCRIPT_BYTES = 1024 * 1024;
+
+export { MAX_SCRIPT_TOKENS };
+
+/** What the size errors say of the tokens counted: the units a person recognises, and what counts as one. */
+export const TOKENS_CAP_TEXT = `${MAX_SCRIPT_TOKENS} words and operators (each quoted piece or expansion of a word, and each ;, &&, |, redirection or line end, counts as one)`;
 
 /** UTF-8 length without encoding the text. */
 function utf8Length(text: string): number {
@@ -51,6 +56,14 @@ export function oversizedScript(text: string): number | undefined {
   if (text.length * 3 <= MAX_LAUNCH_SCRIPT_BYTES) return undefined;
   const bytes = utf8Length(text);
   return bytes > MAX_LAUNCH_SCRIPT_BYTES ? bytes : undefined;
+}
+
+/**
+ * Whether a script within the byte cap has more tokens than qprep reads (MAX_SCRIPT_TOKENS): it
+ * is read until the cap, so the answer costs no more than a script at the cap.
+ */
+export function overTokenCap(text: string): boolean {
+  return tokenize(text, () => undefined) === null;
 }
 
 /**
@@ -87,7 +100,12 @@ export function parseShellScript(input: string): ShellScript {
   const note: NoteSink = (line, severity, construct, message) => {
     if (notes.length < MAX_NOTES) notes.push({ line, severity, construct, message });
   };
-  const statements = buildStatements(tokenize(text, note), note);
+  const tokens = tokenize(text, note);
+  if (tokens === null) {
+    // the byte cap's twin: a script of that many words is refused, not read in part
+    return { statements: [], notes: [{ line: 1, severity: 'error', construct: 'size', message: `the script has more than ${TOKENS_CAP_TEXT}, the most qprep reads of a launch script: it was not read` }], lines };
+  }
+  const statements = buildStatements(tokens, note);
   notes.sort((a, b) => a.line - b.line);
   return { statements, notes, lines };
 }

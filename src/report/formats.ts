@@ -21,6 +21,11 @@ export interface OutputFormat {
   report?: (report: Report, options: HumanOptions) => string;
   /** the error document of exit code 2 (no verdict); undefined: stderr alone says why */
   error?: (report: ErrorReport, now: Date) => string;
+  /**
+   * the mode of an --output file in this format, when it is not 0600: a report of the host is
+   * for the operator who ran qprep alone, unless its reader runs as another user
+   */
+  fileMode?: number;
 }
 
 const json = (document: unknown): string => `${JSON.stringify(document, null, 2)}\n`;
@@ -43,6 +48,8 @@ export const FORMATS = {
     suffixRequiredBy: "node_exporter's textfile collector",
     report: formatPrometheus,
     error: formatPrometheusError,
+    // node_exporter runs as a user of its own, and serves the file to whoever scrapes /metrics
+    fileMode: 0o644,
   },
   /** node-problem-detector's custom plugin protocol: one line, the condition's message (see npd.ts) */
   npd: { machine: true, mediaType: 'text/plain; charset=utf-8', suffix: '.txt', report: formatNpd, error: formatNpdError },
@@ -72,6 +79,11 @@ export function formatOf(name: FormatName): OutputFormat {
 export const REPORT_FORMATS = NAMES.filter((name): name is ReportFormat => formatOf(name).report !== undefined);
 /** `json` first (the default of GET /report), then the others. */
 export const SERVED_FORMATS = REPORT_FORMATS.filter((name): name is ServedFormat => formatOf(name).machine);
+
+/** The mode of an --output file written in `format` (0600 for a report of the host, see fileMode). */
+export function outputFileMode(format: string): number {
+  return (isFormatName(format) ? formatOf(format).fileMode : undefined) ?? 0o600;
+}
 
 export function isMachineFormat(name: string): boolean {
   return isFormatName(name) && formatOf(name).machine;

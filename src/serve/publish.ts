@@ -1,5 +1,5 @@
 import { patchNodeAnnotations, type KubeApiConfig } from '../host/kube-api.js';
-import { writeDotAtomic } from '../host/output.js';
+import { writeOutputFile } from '../host/output.js';
 import { featureFileText, nodeAnnotations, nodeLabels } from '../report/kubernetes.js';
 import type { AnyReport } from '../report/schema.js';
 import { STALE_AFTER_INTERVALS } from './policy.js';
@@ -28,7 +28,8 @@ export function createPublisher(options: PublishOptions): ((report: AnyReport, f
       const finishedAt = new Date(finishedAtMs);
       const expiresAt = new Date(finishedAtMs + STALE_AFTER_INTERVALS * options.intervalMs);
       const text = featureFileText(nodeLabels(report), { runId: 'runId' in report ? report.runId : undefined, finishedAt, expiresAt });
-      parts.push(writeDotAtomic(featureFile, text));
+      // nfd-worker reads it, and the labels are public on the Node object anyway
+      parts.push(writeOutputFile(featureFile, text, 0o644));
     }
     if (annotate !== undefined) {
       const annotations = nodeAnnotations(report);

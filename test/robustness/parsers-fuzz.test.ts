@@ -113,6 +113,16 @@ const DRIVERS: Record<string, Driver> = {
     expect(typeof whole).toBe('boolean');
     return { whole, visited };
   },
+  // the same documents as visitJsonLines, one at a time, and at the end whether every line was one
+  'json-documents#jsonLines': (fn, _m, input, { bytes, flag }) => {
+    const lines = (fn as (bytes: Uint8Array) => Generator<{ value: unknown; line: number }, boolean>)(flag ? bytes : Buffer.from(input, 'utf8'));
+    const visited: unknown[] = [];
+    for (let next = lines.next(); ; next = lines.next()) {
+      if (next.done) return { whole: next.value, visited };
+      expect(Number.isInteger(next.value.line) && next.value.line >= 1).toBe(true);
+      visited.push(next.value.value);
+    }
+  },
   'ldconfig#parseLdconfigCache': (fn, _m, input) => call(fn, input),
   'ldconfig#ldFlagsMatchArch': (fn, _m, input, { other }) => call(fn, input, other),
   'launch-script#readLaunchScript': (fn, _m, input, { other }) => call(fn, input, { HOME: other, PATH: '/usr/bin' }),
@@ -121,9 +131,10 @@ const DRIVERS: Record<string, Driver> = {
   'launch-script#invocationsOf': (fn, m, input, { other }) => call(fn, call(fnOf(m, 'readLaunchScript'), input, {}), other),
   'shell-script#parseShellScript': (fn, _m, input) => call(fn, input),
   'shell-script#oversizedScript': (fn, _m, input) => call(fn, input) ?? null,
+  'shell-script#overTokenCap': (fn, _m, input) => call(fn, input),
   'shell/lexer#tokenize': (fn, _m, input) => call(fn, input, () => {}),
   'shell/lexer#linesIn': (fn, _m, input) => call(fn, input),
-  'shell/statements#buildStatements': (fn, _m, input) => call(fn, call(fnOf(modules.get('shell/lexer')!, 'tokenize'), input, () => {}), () => {}),
+  'shell/statements#buildStatements': (fn, _m, input) => call(fn, call(fnOf(modules.get('shell/lexer')!, 'tokenize'), input, () => {}) ?? [], () => {}),
   'shell/statements#assignmentOf': (fn, _m, input) => {
     const parsed = call(fnOf(modules.get('shell-script')!, 'parseShellScript'), input) as { statements: Array<{ kind: string; words?: unknown[] }> };
     return parsed.statements.flatMap((statement) => (statement.kind === 'command' ? (statement.words ?? []).map((word) => call(fn, word) ?? null) : []));

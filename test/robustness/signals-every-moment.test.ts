@@ -1,7 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/cli.js';
+import { BIN, REPO } from '../helpers/cli.js';
+import { demoReport } from '../helpers/node-reports.js';
 import { expectAllGone, fakeBin, hangingWithChild, hostTree, pidsFrom, startQprep, tmp, untunedTree, waitForCaughtSignals } from './support.js';
 
 /*
@@ -43,20 +46,43 @@ describe('a signal at the first moment of the run', () => {
     });
   }
 
-  it('an old --output that said ready is replaced by the interrupted document (check and aggregate)', async () => {
+  it('an old --output that said ready is replaced by the interrupted document (check, aggregate and snapshot)', async () => {
     const dir = tmp('output');
     for (const args of [
       (file: string) => ['check', '--snapshot', HEALTHY, '--format', 'json', '-o', file],
       (file: string) => ['aggregate', '-', '--format', 'json', '-o', file],
+      // host.shm: no inventory, whose helpers a signal cannot cut short (yet)
+      (file: string) => ['snapshot', '--only', 'host.shm', '-o', file],
     ]) {
-      const file = join(dir, `verdict-${args('x')[0]}.json`);
-      writeFileSync(file, JSON.stringify({ schemaVersion: 1, ready: true }));
+      const command = args('x')[0]!;
+      const file = join(dir, `verdict-${command}.json`);
+      // an old snapshot holds the report of its run, which said ready
+      writeFileSync(file, JSON.stringify({ schemaVersion: 1, ready: true, kind: 'qprep-snapshot', report: { ready: true } }));
       const result = await signalledAtFirstMoment(args(file), 'SIGTERM');
-      expect(result.exitCode).toBe(2);
+      expect(result.exitCode, command).toBe(2);
       const written = JSON.parse(readFileSync(file, 'utf8'));
-      expect(written.ready).toBe(false);
-      expect(written.error.code).toBe('interrupted');
+      // before the command took the signal: its error document; a snapshot signalled once it
+      // had: what it recorded until then, its report marked interrupted
+      const verdict = written.kind === 'qprep-snapshot' ? written.report : written;
+      // ready: false in check's and aggregate's documents, which give a verdict; none in snapshot's
+      expect(verdict.ready ?? false, command).toBe(false);
+      expect(verdict.error.code, command).toBe('interrupted');
+      if (written.kind === 'qprep-snapshot') expect(verdict.interrupted.signal).toBe('SIGTERM');
+      else expect(written.command ?? 'check', command).toBe(command);
     }
+  });
+
+  it('snapshot -o that ends with exit 2 before recording (an invalid profile) leaves its error document, not the old snapshot', async () => {
+    const dir = tmp('snapshot-failed');
+    const file = join(dir, 'snap.json');
+    writeFileSync(file, readFileSync(HEALTHY));
+    const profile = join(dir, 'bad.yaml');
+    writeFileSync(profile, 'extends: no-such-profile\n');
+    const result = await startQprep(null, ['snapshot', '--profile', profile, '-o', file]);
+    expect(result.exitCode).toBe(2);
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written).toMatchObject({ command: 'snapshot', error: { code: 'invalid-profile' } });
+    expect(written).not.toHaveProperty('report');
   });
 });
 
@@ -106,4 +132,47 @@ describe('tune and rollback signalled at every moment', () => {
       }
     });
   }
+});
+
+const strace = spawnSync('strace', ['-V']).status === 0;
+if (!strace) console.log('signals-every-moment: the aggregate case is skipped: it counts the reports read with strace, which is not installed');
+
+/** The children of a process (strace's: the traced qprep). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+describe.skipIf(!strace)('aggregate signalled while it reads its reports', () => {
+  it('SIGTERM ends the run at the next report, not after the last of 1,000: the interrupted document, the old verdict replaced', async () => {
+    const dir = tmp('aggregate-signal');
+    const reports = join(dir, 'reports');
+    mkdirSync(reports);
+    const template = demoReport('a3-healthy');
+    for (let i = 0; i < 1000; i++) {
+      const name = `node${String(i).padStart(4, '0')}`;
+      writeFileSync(join(reports, `${name}.json`), JSON.stringify({ ...template, runId: `run-${name}`, host: { ...template.host, hostname: name } }, null, 2));
+    }
+    const output = join(dir, 'verdict.json');
+    writeFileSync(output, JSON.stringify({ schemaVersion: 1, ready: true }));
+    const opens = join(dir, 'opens.log');
+    const traced = execa('strace', ['-f', '-qq', '-e', 'trace=openat', '-o', opens, process.execPath, BIN, 'aggregate', reports, '--format', 'json', '-o', output], { reject: false, cwd: REPO, timeout: 120_000 });
+    const opened = () => (existsSync(opens) ? readFileSync(opens, 'utf8').split('\n').filter((line) => line.includes(`${reports}/node`)).length : 0);
+    // the first report opened: aggregate is reading
+    while (opened() === 0 && traced.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 5));
+    const [qprep] = childrenOf(traced.pid!);
+    expect(qprep).toBeGreaterThan(0);
+    process.kill(qprep!, 'SIGTERM');
+    const result = await traced;
+    expect(result.exitCode, String(result.stderr)).toBe(2);
+    // it stopped reading when the signal came (before, every report was read first)
+    expect(opened()).toBeLessThan(1000);
+    expect(JSON.parse(String(result.stdout))).toMatchObject({ command: 'aggregate', ready: false, error: { code: 'interrupted' } });
+    expect(JSON.parse(readFileSync(output, 'utf8'))).toMatchObject({ ready: false, error: { code: 'interrupted' } });
+    // some 50 MB of reports: not left in /tmp
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

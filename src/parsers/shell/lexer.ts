@@ -58,6 +58,33 @@ function ansiC(body: string): string {
 /** Appends literal text to the word being read (joined to the last part when quoted alike). */
 type PushText = (value: string, quoted: boolean) => void;
 
+/**
+ * The most tokens a script may have: each piece of a word (a plain run, a quoted string, a
+ * variable or an expansion; a word is at least one) and each operator (`;`, `&&`, `|`, `>`, a
+ * line end) counts one. Every token costs the reader and the checks from tens to hundreds of
+ * bytes whatever its length, so the byte cap alone let 1 MiB of one-letter words cost 500 MB;
+ * the longest of vllm-ascend's 299 documented launch scripts has 173 words in 206 lines.
+ */
+export const MAX_SCRIPT_TOKENS = 16_384;
+
+/**
+ * How deep `${A:-${B:-...}}` operands are read: deeper ones are left unevaluated. Each level is
+ * read again by a reader of its own, so an unbounded depth costs time and stack in the square of it.
+ */
+export const MAX_EXPANSION_DEPTH = 16;
+
+/** The tokens read so far, shared by the readers of one script (the operands of `${x:-...}` included). */
+interface TokenBudget {
+  used: number;
+}
+
+/** Thrown inside the reader when a script has more than MAX_SCRIPT_TOKENS tokens: reading stops there. */
+class TooManyTokens extends Error {
+  constructor() {
+    super(`more than ${MAX_SCRIPT_TOKENS} tokens`);
+  }
+}
+
 /** The character-level reader. One instance reads one text (a script, or the operand of `${x:-...}`). */
 class Lexer {
   private i = 0;
@@ -71,6 +98,8 @@ class Lexer {
     private readonly text: string,
     startLine: number,
     private readonly note: NoteSink,
+    private readonly budget: TokenBudget = { used: 0 },
+    private readonly depth = 0,
   ) {
     this.line = startLine;
   }
@@ -89,7 +118,9 @@ class Lexer {
         continue;
       }
       if (c === '\n') {
-        this.tokens.push({ kind: 'op', op: '\n', line: this.line });
+        // blank and comment lines add no token: a line end after a line end ends nothing more
+        const last = this.tokens[this.tokens.length - 1];
+        if (last?.kind !== 'op' || last.op !== '\n') this.pushOperator({ kind: 'op', op: '\n', line: this.line });
         this.i++;
         this.line++;
         this.wordsInCommand = 0;
@@ -158,7 +189,7 @@ class Lexer {
       for (const op of CONTROL_OPERATORS) {
         if (text.startsWith(op, this.i)) {
           this.i += op.length;
-          this.tokens.push({ kind: 'op', op, line });
+          this.pushOperator({ kind: 'op', op, line });
           this.wordsInCommand = 0;
           return;
         }
@@ -169,7 +200,7 @@ class Lexer {
       // ; & | ( )
       const one = text[this.i]!;
       this.i++;
-      this.tokens.push({ kind: 'op', op: one, line });
+      this.pushOperator({ kind: 'op', op: one, line });
       if (one !== '(' && one !== ')') this.wordsInCommand = 0;
       return;
     }
@@ -187,7 +218,7 @@ class Lexer {
       const delimiter = target.parts.map((p) => (p.kind === 'text' ? p.text : p.source)).join('');
       this.pendingHeredocs.push({ delimiter, stripTabs: redirection === '<<-', line });
     }
-    this.tokens.push({ kind: 'redir', op: `${fd ?? ''}${redirection}`, line, target });
+    this.pushOperator({ kind: 'redir', op: `${fd ?? ''}${redirection}`, line, target });
   }
 
   private readHeredocBodies(): void {
@@ -230,6 +261,7 @@ class Lexer {
     };
     const wordStart = this.i;
     while (this.i < text.length) {
+      this.spend(parts);
       const c = text[this.i]!;
       if (!toEnd && (isBlankChar(c) || c === '\n')) break;
       if (!toEnd && OPERATOR_START.has(c)) {
@@ -266,7 +298,22 @@ class Lexer {
         this.i += chunk.length;
       }
     }
+    // a word is at least one piece, even an empty one
+    this.budget.used += Math.max(1, parts.length);
+    this.spend([]);
     return parts;
+  }
+
+  /** Stops reading once the script's tokens, with the pieces of the word being read, pass the cap. */
+  private spend(parts: readonly WordPart[]): void {
+    if (this.budget.used + parts.length > MAX_SCRIPT_TOKENS) throw new TooManyTokens();
+  }
+
+  /** An operator or a redirection: one token of the budget (a redirection's target is a word of its own). */
+  private pushOperator(token: Token): void {
+    this.budget.used++;
+    this.spend([]);
+    this.tokens.push(token);
   }
 
   /**
@@ -334,6 +381,7 @@ class Lexer {
     this.i++;
     let closed = false;
     while (this.i < text.length) {
+      this.spend(parts);
       const c = text[this.i]!;
       if (c === '"') {
         this.i++;
@@ -504,7 +552,11 @@ class Lexer {
     if (operator) {
       const [, name, colon, op, operand] = operator as unknown as [string, string, string, string, string];
       if (op === '?') return { kind: 'variable', name, quoted, source };
-      const sub = new Lexer(operand, line, this.note);
+      if (this.depth >= MAX_EXPANSION_DEPTH) {
+        this.note(line, 'warning', 'expansion', `\${${name}${colon}${op}...} on line ${line} is nested more than ${MAX_EXPANSION_DEPTH} deep: it is not evaluated`);
+        return { kind: 'dynamic', what: 'parameter-expansion', quoted, source };
+      }
+      const sub = new Lexer(operand, line, this.note, this.budget, this.depth + 1);
       const parts = sub.readWordParts(true);
       if (quoted) for (const part of parts) if (part.kind === 'text') part.quoted = true;
       const branch = { parts, whenEmpty: colon === ':' };
@@ -515,9 +567,17 @@ class Lexer {
   }
 }
 
-/** The tokens of a whole script; what cannot be read goes to `note`. */
-export function tokenize(text: string, note: NoteSink): Token[] {
+/**
+ * The tokens of a whole script; what cannot be read goes to `note`. Null past MAX_SCRIPT_TOKENS:
+ * reading stopped there, having kept no more than that.
+ */
+export function tokenize(text: string, note: NoteSink): Token[] | null {
   const lexer = new Lexer(text, 1, note);
-  lexer.run();
+  try {
+    lexer.run();
+  } catch (error) {
+    if (error instanceof TooManyTokens) return null;
+    throw error;
+  }
   return lexer.tokens;
 }

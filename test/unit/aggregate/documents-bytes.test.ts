@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readNodeDocumentBytes, readNodeDocuments, type NodeDocument } from '../../../src/aggregate/documents.js';
+import { readNodeDocumentBytes, readNodeDocumentBytesInTurns, readNodeDocuments, type NodeDocument } from '../../../src/aggregate/documents.js';
 import { clusterNode, demoReport } from '../../helpers/node-reports.js';
 
 const healthy = demoReport('a2-healthy');
@@ -16,8 +16,16 @@ function outcome(read: () => NodeDocument[]): NodeDocument[] | string {
   }
 }
 
+async function outcomeOf(read: () => Promise<NodeDocument[]>): Promise<NodeDocument[] | string> {
+  try {
+    return await read();
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 describe('reading reports from bytes (standard input)', () => {
-  it('gives what reading the text gives: the documents with their names, or the same first error', () => {
+  it('gives what reading the text gives: the documents with their names, or the same first error; in turns too', async () => {
     const inputs = [
       `${line(a)}\n${line(b)}\n${line(c)}\n`,
       `\uFEFF${line(a)}\r\n\r\n${line(b)}`,
@@ -37,7 +45,13 @@ describe('reading reports from bytes (standard input)', () => {
     for (const [source, text] of inputs.flatMap((t) => [['-', t] as const, ['all.ndjson', t] as const])) {
       const expected = outcome(() => readNodeDocuments({ source, text }));
       expect(outcome(() => readNodeDocumentBytes(source, new Uint8Array(Buffer.from(text, 'utf8')))), `${source}: ${text.slice(0, 60)}`).toEqual(expected);
+      const inTurns = await outcomeOf(() => readNodeDocumentBytesInTurns(source, Buffer.from(text, 'utf8'), async () => undefined));
+      expect(inTurns, `in turns, ${source}: ${text.slice(0, 60)}`).toEqual(expected);
     }
+    // a turn after each report of a stream: three lines, three turns
+    let turns = 0;
+    await readNodeDocumentBytesInTurns('-', Buffer.from(inputs[0]!), async () => void turns++);
+    expect(turns).toBe(3);
     expect((outcome(() => readNodeDocumentBytes('-', Buffer.from(inputs[0]!))) as NodeDocument[]).map((d) => d.source)).toEqual(['stdin#1', 'stdin#2', 'stdin#3']);
   });
 });

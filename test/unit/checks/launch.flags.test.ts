@@ -185,4 +185,25 @@ describe('launch.flags', () => {
       expect(outcome.message).toContain('40 attention heads');
     });
   });
+
+  it('a script of many problems: the first 50 in the evidence with their count, 10 fixes and how many more, in either language', async () => {
+    // 60 stray words, each on a line of its own: 60 problems, 60 different fixes
+    const script = `vllm serve /models/Qwen3.5-4B \\\n${Array.from({ length: 60 }, (_, i) => `  stray${i} \\\n`).join('')}  --port 8000\n`;
+    for (const lang of ['en', 'zh'] as const) {
+      const { outcome } = await runOn(check, a3Node(), {}, { launch: script, lang });
+      expect(outcome.status).toBe('fail');
+      expect(outcome.evidence).toMatchObject({ problemCount: 60 });
+      expect(outcome.evidence!.problems).toHaveLength(50);
+      expect((outcome.evidence!.problems as string[])[49]).toBe('fail: "stray49" (run.sh:51) is a second positional argument: vllm takes only the model (a flag lost its "--"?)');
+      const lines = outcome.remediation!.split('\n');
+      expect(lines).toHaveLength(11);
+      expect(lines[10]).toBe(lang === 'en' ? '... and 50 more fixes (the evidence lists the first 50 problems and counts them all)' : '……另有 50 处修复（证据列出前 50 个问题，并给出问题总数）');
+    }
+    // up to 50 problems the evidence lists them all, and needs no count
+    const few = `vllm serve /models/Qwen3.5-4B ${Array.from({ length: 50 }, (_, i) => `stray${i}`).join(' ')}\n`;
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: few });
+    expect(outcome.evidence!.problems).toHaveLength(50);
+    expect(outcome.evidence).not.toHaveProperty('problemCount');
+    expect(outcome.remediation).toBe('run.sh line 1: remove it or add the flag it belongs to');
+  });
 });

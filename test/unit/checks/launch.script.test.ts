@@ -69,4 +69,17 @@ describe('launch.script', () => {
     expect(outcome.remediation).toBe('edit run.sh:57: the single quote opened on line 57 is never closed: bash refuses the script');
     expectRemediation(outcome);
   });
+
+  it('a script of many unevaluated parts and trailing backslashes: the evidence lists 100 notes and counts them, the fix 6 of each and how many more', async () => {
+    const unread = Array.from({ length: 150 }, (_, i) => `A${i}=$(hostname -i)`).join('\n');
+    const hazards = Array.from({ length: 8 }, (_, i) => `echo ${i} \\\n`).join('\n');
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: `${unread}\n${hazards}\nvllm serve /models/Qwen3.5-4B --port 8000\n` });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.evidence).toMatchObject({ noteCount: 158 });
+    expect(outcome.evidence!.notes).toHaveLength(100);
+    const lines = outcome.remediation!.split('\n');
+    expect(lines).toHaveLength(14);
+    expect(lines[6]).toBe('... and 144 more (see the evidence)');
+    expect(lines[13]).toBe('... and 2 more (see the evidence)');
+  });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quoteAnglePlaceholders } from '../../../src/parsers/angle-placeholders.js';
 
@@ -30,5 +31,20 @@ describe('quoteAnglePlaceholders', () => {
     const out = quoteAnglePlaceholders('export HCCL_IF_IP=<服务器ip>\nvllm serve /m\n');
     expect(out.placeholders).toEqual([{ line: 1, token: '<服务器ip>' }]);
     expect(out.text.split('\n')).toHaveLength(3);
+  });
+
+  it('changes nothing but the quotes around each placeholder, on any text of the characters that matter', () => {
+    const piece = fc.constantFrom('<a>', '<host_ip>', '<', '>', "'", '"', '\\', '\n', '#', ' ', 'x', '<<EOF', 'EOF', '\t', '<<-E');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const input = pieces.join('');
+        const { text, placeholders } = quoteAnglePlaceholders(input);
+        // two quote characters added a placeholder, and nothing else changed
+        expect(text.length).toBe(input.length + 2 * placeholders.length);
+        expect(text.replaceAll("'", '')).toBe(input.replaceAll("'", ''));
+        if (placeholders.length === 0) expect(text).toBe(input);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readLaunchScript, type LaunchScript } from '../../../src/parsers/launch-script.js';
-import { MAX_LAUNCH_SCRIPT_BYTES, parseShellScript } from '../../../src/parsers/shell-script.js';
+import { MAX_LAUNCH_SCRIPT_BYTES, MAX_SCRIPT_TOKENS, overTokenCap, parseShellScript } from '../../../src/parsers/shell-script.js';
+import { MAX_EXPANSION_DEPTH } from '../../../src/parsers/shell/lexer.js';
 import { booleanFlag, integerFlag, jsonFlag, lastFlag, parseServeArgs } from '../../../src/parsers/vllm-args.js';
 
 function guide(name: string): string {
@@ -400,15 +401,17 @@ describe('never throws', () => {
     );
   });
 
-  it('on a script just under the 1 MiB cap: long comments, many assignments, one huge argument', () => {
-    const lines = Array.from({ length: 10_000 }, (_, i) => `export V${i}="value ${i} $HOME" # ${i}`);
+  it('on a script just under the 1 MiB cap and the token cap: long comments, many assignments, one huge argument', () => {
+    // 6 tokens a line (export, V0=, "value 0 ", $HOME, " ppp...", the line end): 15,000 in all
+    const lines = Array.from({ length: 2_500 }, (_, i) => `export V${i}="value ${i} $HOME ${'p'.repeat(100)}" # ${i}`);
     const comments = `# ${'c'.repeat(998)}\n`.repeat(300);
     const big = `${comments}${lines.join('\n')}\nvllm serve /m --port 1 \\\n${"  --x '".padEnd(300_000, 'y')}'\n`;
     expect(big.length).toBeGreaterThan(900_000);
     expect(big.length).toBeLessThan(MAX_LAUNCH_SCRIPT_BYTES);
     const script = read(big);
     expect(script.serve).not.toBeNull();
-    expect(variable(script, 'V9999')!.value.text).toBe('value 9999 /root');
+    expect(script.notes).toEqual([]);
+    expect(variable(script, 'V2499')!.value.text).toBe(`value 2499 /root ${'p'.repeat(100)}`);
   });
 
   it('over the cap (10 MB, or 1 MiB of multi-byte text): not read, one error note naming the size', () => {
@@ -419,5 +422,41 @@ describe('never throws', () => {
     // 400,000 characters of three bytes each: over the cap in bytes though not in characters
     expect(read(`# ${'昇'.repeat(400_000)}\n`).notes[0]!.message).toContain('the script is 1200003 bytes');
     expect(read(`# ${'昇'.repeat(300_000)}\n`).notes).toEqual([]);
+  });
+
+  it('over the token cap within the byte cap (one-letter words, one word of expansions, semicolons): not read, one error note', () => {
+    const message = `the script has more than ${MAX_SCRIPT_TOKENS} words and operators (each quoted piece or expansion of a word, and each ;, &&, |, redirection or line end, counts as one), the most qprep reads of a launch script: it was not read`;
+    for (const text of [`vllm serve /m${' a'.repeat(MAX_SCRIPT_TOKENS)}\n`, `A=1\nvllm serve /m "${'$A'.repeat(MAX_SCRIPT_TOKENS)}"\n`, `true${' ;'.repeat(MAX_SCRIPT_TOKENS)}\n`]) {
+      expect(text.length).toBeLessThan(MAX_LAUNCH_SCRIPT_BYTES);
+      const script = read(text);
+      expect(script.serve).toBeNull();
+      expect(script.notes).toEqual([{ line: 1, severity: 'error', construct: 'size', message }]);
+      expect(overTokenCap(text)).toBe(true);
+    }
+    // at the cap exactly: read (the command's words, and the line end)
+    const atCap = `vllm serve${' a'.repeat(MAX_SCRIPT_TOKENS - 3)}\n`;
+    expect(overTokenCap(atCap)).toBe(false);
+    expect(read(atCap).serve!.args).toHaveLength(MAX_SCRIPT_TOKENS - 3);
+  });
+
+  it('blank and comment lines cost no token, and read as before', () => {
+    // 100,000 lines, over the token cap were each line end a token
+    const script = read(`A=1\n${'\n# a comment\n'.repeat(50_000)}vllm serve /m --port $A\n`);
+    expect(script.notes).toEqual([]);
+    expect(script.serve).toMatchObject({ line: 100_002 });
+    expect(serveArgs(script).flags[0]).toMatchObject({ name: 'port', line: 100_002, value: { text: '1' } });
+  });
+
+  it('${A:-${B:-...}} nested deeper than it reads: the deepest operand is not evaluated, said once with its line', () => {
+    const nested = (depth: number) => `${'${U:-'.repeat(depth)}x${'}'.repeat(depth)}`;
+    expect(read(`vllm serve /m --x ${nested(MAX_EXPANSION_DEPTH)}\n`).serve!.args[2]).toMatchObject({ text: 'x', known: true });
+    const deep = read(`A=1\nvllm serve /m --x ${nested(MAX_EXPANSION_DEPTH + 1)}\n`);
+    const value = deep.serve!.args[2]!;
+    expect(value.known).toBe(false);
+    expect(deep.notes.filter((n) => n.message.includes('nested'))).toEqual([
+      { line: 2, severity: 'warning', construct: 'expansion', message: `\${U:-...} on line 2 is nested more than ${MAX_EXPANSION_DEPTH} deep: it is not evaluated` },
+    ]);
+    // and the argument it stands in says so, as any expansion left to a run
+    expect(deep.notes.some((n) => n.message.startsWith('the argument ${U:-') && n.message.endsWith('depends on ${U:-x}, which only a run can tell: it is not checked'))).toBe(true);
   });
 });

@@ -329,6 +329,7 @@ export const launch = {
     mtpSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} line ${p.line}: "cudagraph_capture_sizes": [${p.sizes}]`,
     allRead: (p: { count: number; form: string; json: string | null }) => `${p.count} flags of ${p.form} read${p.json !== null ? `; ${p.json} valid JSON` : ''}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+    moreFixes: (p: { count: number; listed: number }) => `... and ${p.count} more fixes (the evidence lists the first ${p.listed} problems and counts them all)`,
   },
   'launch.network': {
     title: "Launch script's addresses and interfaces belong to this host",

@@ -308,6 +308,7 @@ export const launch: typeof en = {
     mtpSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
     allRead: (p: { count: number; form: string; json: string | null }) => `已读取 ${p.form} 的 ${p.count} 个参数${p.json !== null ? `；${p.json} 是合法 JSON` : ''}`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
+    moreFixes: (p: { count: number; listed: number }) => `……另有 ${p.count} 处修复（证据列出前 ${p.listed} 个问题，并给出问题总数）`,
   },
   'launch.network': {
     title: '启动脚本中的地址和网卡属于本主机',
