@@ -87,12 +87,13 @@ describe('snapshots at their limits, under the recipes\' NODE_OPTIONS', () => {
     expect(document.inventory).not.toHaveProperty('nicsOmitted');
   });
 
-  it('a snapshot just under the cap of 900,000 small directory entries (the costliest shape to read): a report', async () => {
+  it('a snapshot just under the cap, of about 900,000 small directory entries (the costliest shape to read): a report', async () => {
     const path = join(dir, 'dirs-at-cap.json');
     const base = JSON.stringify(DEMO).length;
     const entry = (i: number) => ({ name: String(100_000 + i), kind: 'directory' });
     const count = Math.floor((CAP - 64 * 1024 - base) / (JSON.stringify(entry(0)).length + 1));
-    expect(count).toBeGreaterThan(900_000);
+    // the demo host takes a few hundred KiB of the cap (it grows with the checks): the rest is entries
+    expect(count).toBeGreaterThan(850_000);
     writeFileSync(path, JSON.stringify({ ...DEMO, dirs: { ...DEMO.dirs, '/proc/qprep-test': { ok: true, value: Array.from({ length: count }, (_, i) => entry(i)) } } }));
     expect(statSync(path).size).toBeLessThan(CAP);
     const run = await qprepWith(null, ['check', '--snapshot', path, '--format', 'json'], RECIPE);
