@@ -9,6 +9,12 @@ import { qprep } from '../helpers/cli.js';
  * value in seconds suggested.
  */
 
+/** The format of a command's document: its first --format, or the one it writes without one (a snapshot is JSON). */
+function documentFormat(command: string): string {
+  const name = command as (typeof COMMAND_NAMES)[number];
+  return formatsOf(name)[0] ?? commandSpec(name).documentFormat ?? 'human';
+}
+
 /** A command with its operands, so that only the duration is wrong. */
 function commandLine(command: string): string[] {
   const operands = commandSpec(command as (typeof COMMAND_NAMES)[number]).operands ?? [];
@@ -42,8 +48,8 @@ describe('a duration without its unit', () => {
   it.each(EVERY_DURATION)('%s %s 10: exit 2, one error line naming the option, and 10s suggested', async (command, flag) => {
     const run = await qprep([...commandLine(command), flag, '10']);
     expect(run.exitCode).toBe(2);
-    // facts prints JSON alone: its usage errors are an error document too
-    if (isMachineFormat(formatsOf(command)[0] ?? 'human')) expect(JSON.parse(run.stdout).error.hint).toBe(`did you mean "${flag} 10s"?`);
+    // facts and snapshot print JSON alone: their usage errors are an error document too
+    if (isMachineFormat(documentFormat(command))) expect(JSON.parse(run.stdout).error.hint).toBe(`did you mean "${flag} 10s"?`);
     else expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`qprep: error: ${flag} 10: a duration needs its unit (ms, s, m, h or d)\nqprep: hint: did you mean "${flag} 10s"?\n`);
   });
@@ -79,7 +85,7 @@ describe('a duration longer than a timer can wait', () => {
   it.each(TIMER_DURATIONS)('%s %s 25d: exit 2, one error line with the maximum', async (command, flag) => {
     const run = await qprep([...commandLine(command), flag, '25d']);
     expect(run.exitCode).toBe(2);
-    if (isMachineFormat(formatsOf(command)[0] ?? 'human')) expect(JSON.parse(run.stdout).error.message).toContain(MAXIMUM);
+    if (isMachineFormat(documentFormat(command))) expect(JSON.parse(run.stdout).error.message).toContain(MAXIMUM);
     else expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`qprep: error: ${flag} 25d is longer than the maximum of ${MAXIMUM} (2^31-1 ms), the longest a timer can wait\n`);
   });
