@@ -24,6 +24,4 @@ export const releaseRowSchema = z
   })
   .strict();
 
-export type ReleaseRow = z.infer<typeof releaseRowSchema>;
-
 export const releasesTable = knowledgeTable('releases', releasesJson, releaseRowSchema);

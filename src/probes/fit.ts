@@ -11,7 +11,7 @@ import { mc2MaxBs, mc2Need, type Mc2Need } from './hccl-mc2.js';
 import { dtypeBytes, isHybridModel, shapeOf, type ModelShape } from './model-shape.js';
 import { resolveModel, type ResolvedModel } from './model-resolve.js';
 import { npuInventory, parseDeviceList, type NpuDevice } from './npu.js';
-import { installedDistributions, pythonSite } from './python.js';
+import { installedVllmAscend } from './launch-rules.js';
 import { streamBudget, type StreamBudget } from './graph-streams.js';
 import { splitWeights } from './weights-split.js';
 
@@ -95,9 +95,7 @@ function usedDevices(view: LaunchView, devices: readonly NpuDevice[], perNode: n
 }
 
 async function vllmAscendVersion(ctx: CheckContext, view: LaunchView): Promise<FitPlan['vllmAscend']> {
-  const site = await pythonSite(ctx, view);
-  const found = await installedDistributions(ctx, site.sitePackages, ['vllm-ascend']);
-  const version = found[0]?.version;
+  const version = await installedVllmAscend(ctx, view);
   return version ? { version, parsed: parseVersion(version) } : null;
 }
 
