@@ -5,6 +5,7 @@ import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { booleanFlag, integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
 import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
+import { flagRuleProblems, flagRuleProblems310p } from '../src/probes/launch-flag-rules.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { isSecretName, REDACTED } from '../src/util/redact.js';
 import { configNumber, resolveModel, type ResolvedModel } from '../src/probes/model-resolve.js';
@@ -18,6 +19,8 @@ interface Problem {
   /** the finding in a catalogue's language: the run's for the message, English for `actual` and the evidence */
   text: (t: Text) => string;
   fix: (t: Text) => string;
+  /** the rule of knowledge/rules.json the finding comes from (ruleEvidence) */
+  rule?: Record<string, unknown>;
 }
 
 type Json = Record<string, unknown>;
@@ -331,15 +334,7 @@ function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>
       fix: (t) => t.npugraphFix({ script: view.name, line: flag?.line ?? line }),
     });
   }
-  const sizes = captureSizes(json.get('compilation-config'));
-  const layout = parallelism(args);
-  if (sizes && layout.tp > 1 && sizes.length > 2) {
-    problems.push({
-      level: 'warn',
-      text: (t) => t.captureSizes310p({ tp: layout.tp, count: sizes.length, sizes: sizes.join(', ') }),
-      fix: (t) => t.captureSizesFix({ script: view.name, line: lastFlag(args, 'compilation-config')?.line ?? line, sizes: sizes.slice(0, 2).join(', ') }),
-    });
-  }
+  // the capture sizes under TP, given or vLLM's default list: rule 310p.tp-capture-sizes (src/probes/launch-flag-rules.ts)
 }
 
 /** The arguments as vllm's parser reads them: every flag with its value, one model, whole-number sizes; sizes a caller fills in are named. */
@@ -432,6 +427,8 @@ function verdict(ctx: CheckContext, form: string, args: ServeArgs, json: Map<str
   const english = en.checks['launch.flags'];
   // for programs: English whatever the run's language
   evidence.problems = problems.map((p) => `${p.level}: ${p.text(english)}`);
+  const rules = problems.flatMap((p) => (p.rule ? [p.rule] : []));
+  if (rules.length > 0) evidence.rules = rules;
   if (problems.length === 0) {
     const jsonNames = [...json.keys()];
     const valid = jsonNames.length > 0 ? summarizeList(jsonNames.map((n) => `--${n}`), 4, ctx.text.report.list) : null;
@@ -480,7 +477,11 @@ export default defineCheck({
     checkMtpCaptureSizes(view, args, json, problems);
     const npuFamily = await family(ctx);
     evidence.family = npuFamily;
-    if (npuFamily === '310p') check310p(view, args, json, model, problems);
+    if (npuFamily === '310p') {
+      check310p(view, args, json, model, problems);
+      problems.push(...(await flagRuleProblems310p(ctx, view, args)));
+    }
+    problems.push(...(await flagRuleProblems(ctx, view, args)));
     checkHeads(view, args, model, problems);
     checkQuantization(view, args, model, problems);
     checkTorchair(view, args, json, model, problems);

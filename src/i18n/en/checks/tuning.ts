@@ -145,6 +145,8 @@ export const tuning = {
     noSitePackages: (p: { python: string }) => `no site-packages directory found for ${p.python}; run qprep where vllm is installed`,
     inContainer: 'docker exec -it <container> qprep check --only python.triton-ascend',
     clean: (p: { python: string; via: string; sitePackages: string }) => `no triton or triton-ascend for ${p.python} (${p.via}) in ${p.sitePackages}`,
+    residual: (p: { paths: string; python: string; rule: string }) =>
+      `${p.paths} is left for ${p.python} without its dist-info (what pip uninstall leaves behind): Python still imports it as triton on this 310P (${p.rule})`,
     installed: (p: { found: string; python: string }) => `${p.found} installed for ${p.python} on a 310P host; the 310P guide has them uninstalled`,
   },
   'model.weights': {

@@ -123,6 +123,8 @@ export const tuning: typeof en = {
     noSitePackages: (p) => `未找到 ${p.python} 的 site-packages 目录；请在安装了 vllm 的环境中运行 qprep`,
     inContainer: 'docker exec -it <container> qprep check --only python.triton-ascend',
     clean: (p) => `${p.python}（${p.via}）在 ${p.sitePackages} 中没有 triton 或 triton-ascend`,
+    residual: (p) =>
+      `${p.python} 的 ${p.paths} 仍然存在但没有 dist-info（pip uninstall 留下的残留）：在这台 310P 上 Python 仍会把它当作 triton 导入（${p.rule}）`,
     installed: (p) => `310P 主机上为 ${p.python} 安装了 ${p.found}；310P 部署指南要求卸载它们`,
   },
   'model.weights': {
