@@ -177,7 +177,8 @@ export const npu = {
       "npu-smi is the driver's own view of the NPUs. When it cannot start, vllm-ascend cannot either, and the reason is in " +
       'its output: "dcmi module initialize failed. ret is -8005" (the NPUs are held by another container), -8020 (the ' +
       'device is used), a missing shared library (driver lib64 not mounted), or a hang (a wedged driver). qprep translates ' +
-      'each into the cause and the fix. Required: the other NPU checks read this table.',
+      'each into the cause and the fix. A table that begins mid-table, stops after a row without its closing border, or has rows cut by ' +
+      'hand ("...") is read for what it holds and warns: the NPUs it lists are a lower bound. Required: the other NPU checks read this table.',
     reads: ['npu-smi info'],
     fix: 'Follow the cause printed: free the NPUs, add the missing mount, or repair the driver; then run npu-smi info by hand.',
     truncated: (p: { deviceRows: boolean; devices: number; family: string; processes: number }) =>

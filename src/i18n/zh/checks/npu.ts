@@ -150,7 +150,8 @@ export const npu: typeof en = {
     why:
       'npu-smi 是驱动自身对 NPU 的视图。它无法启动时，vllm-ascend 也无法启动，原因就在其输出中：' +
       '"dcmi module initialize failed. ret is -8005"（NPU 被另一个容器占用）、-8020（设备正被使用）、缺少共享库（未挂载驱动 lib64）或卡死（驱动挂死）。' +
-      'qprep 将每种情况转换为原因和修复方法。必需项：其他 NPU 检查都读取这张表。',
+      'qprep 将每种情况转换为原因和修复方法。从表格中间开始、在没有结束边框的行之后中断或被手工截去若干行（"..."）的表格，按其内容读取并给出警告：' +
+      '其中列出的 NPU 只是下限。必需项：其他 NPU 检查都读取这张表。',
     reads: ['npu-smi info'],
     fix: '按打印出的原因处理：释放 NPU、补上缺少的挂载或修复驱动；然后手动运行 npu-smi info。',
     truncated: (p) =>
