@@ -48,6 +48,16 @@ describe('model.fit', () => {
     expectRemediation(computed.outcome);
   });
 
+  it("skips the encoder instance of disaggregated encoding: it keeps no KV cache (vllm-ascend's disagg_1e1pd_example.sh runs it at 0.01)", async () => {
+    const host = a2({ ...modelDir('/models/Qwen3-8B', QWEN3_8B, [7.6, 7.65]), ...python('0.18.0') });
+    const encoder = serve(`--gpu-memory-utilization 0.01 --enforce-eager --ec-transfer-config '{"ec_connector": "ECExampleConnector", "ec_role": "ec_producer"}'`);
+    const { outcome } = await runOn(check, host, {}, { launch: encoder });
+    expect(outcome.status).toBe('skip');
+    expect(outcome.message).toBe('the server is the encoder instance of disaggregated encoding (ec_role ec_producer, run.sh:1): it keeps no KV cache, so there is no memory plan to make');
+    const consumer = await runOn(check, host, {}, { launch: encoder.replace('ec_producer', 'ec_consumer').replace('0.01', '0.9') });
+    expect(consumer.outcome.status).not.toBe('skip');
+  });
+
   it('plans Qwen3-8B at TP 1 on a 910B3 from its config.json and shards: weights, budget, tokens and concurrency as vLLM prints them', async () => {
     const host = a2({ ...modelDir('/models/Qwen3-8B', QWEN3_8B, [7.6, 7.65]), ...python('0.18.0') });
     const { outcome } = await runOn(check, host, {}, { launch: serve('--max-model-len 32768 --max-num-seqs 8') });

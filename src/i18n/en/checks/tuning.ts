@@ -219,6 +219,9 @@ export const tuning = {
     noModel: (p: { script: string }) => `${p.script} names no model to plan (launch.script / launch.flags say why)`,
     unknownModel: (p: { at: string; model: string }) => `the model at ${p.at} (${p.model}) is not a literal path or hub id: the plan needs it`,
     unknownModelFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: vllm serve /path/to/weights   # written literally`,
+    encoderOnly: (p: { at: string }) =>
+      `the server is the encoder instance of disaggregated encoding (ec_role ec_producer, ${p.at}): it keeps no KV cache, so there is no memory plan to make`,
+    encoderOnlyFix: 'nothing to do here; the prefill/decode instance that consumes its encodings is the one to plan (qprep check --launch on its script)',
     callerSizes: (p: { script: string }) => `the parallel sizes of ${p.script} are left to its caller or invalid (launch.flags says which): no plan`,
     callerSizesFix: (p: { script: string }) => `give the sizes literally, or check the launcher that fills in ${p.script}: qprep check --launch launcher.sh --launch ${p.script}`,
     noMemorySize: 'npu-smi shows no memory size for the NPUs this server uses: no plan',
