@@ -57,6 +57,9 @@ describe('qprep check --snapshot on the demo hosts', () => {
     // host.model: the demo hosts have no DMI strings, so the server model is unknown (a skip)
     expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers', 'host.model'].includes(id) && s !== 'pass')).toEqual([
       ['launch.script', 'warn'],
+      // no KV connector in the single-node script; the demo host recorded no cpuset to judge the CPU binding by
+      ['launch.mooncake', 'skip'],
+      ['launch.cpu-binding', 'skip'],
       ['launch.flags', 'warn'],
       // the demo weights' config.json holds model_type alone: the hybrid model's KV cache is not sized (the weights per NPU and the budget are)
       ['model.fit', 'warn'],
@@ -77,6 +80,9 @@ describe('qprep check --snapshot on the demo hosts', () => {
     // host.model skips a 310P profile: the cards go into general servers; model.fit plans the weights but the demo config.json cannot size the KV cache
     expect(Object.entries(statuses).filter(([id, s]) => s !== 'pass' && !id.startsWith('hccn.') && !SINGLE_NODE_SKIPS.includes(id))).toEqual([
       ['host.model', 'skip'],
+      // the 2B script has no KV connector; the demo host recorded no cpuset to judge the CPU binding by
+      ['launch.mooncake', 'skip'],
+      ['launch.cpu-binding', 'skip'],
       ['model.fit', 'warn'],
     ]);
     // no NPU network on the 310P: every HCCN check skips, with the reason
