@@ -82,7 +82,11 @@ export default defineCheck({
     const model = view.serve?.parsed.model;
     if (!model) return skip(t.noModel({ script: view.name }), { remediation: ctx.text.probes.launch.remediation });
     const placeholder = model.known ? placeholderIn(model.text) : undefined;
-    if (!model.known || placeholder !== undefined) return skip(t.unknownModel({ at: at(view, model.line), model: model.text }), { remediation: t.unknownModelFix({ script: view.name, line: model.line }) });
+    // "$MODEL_PATH" with the variable set nowhere is an empty argument: as unknown as a computed one
+    const unset = model.text.trim() === '' && model.unset.length > 0;
+    if (!model.known || placeholder !== undefined || unset) {
+      return skip(t.unknownModel({ at: at(view, model.line), model: unset ? model.source : model.text }), { remediation: t.unknownModelFix({ script: view.name, line: model.line }) });
+    }
     // the encoder instance of disaggregated encoding caches no KV (vLLM's examples run it at --gpu-memory-utilization 0.01)
     const ec = view.serve ? jsonFlag(view.serve.parsed, 'ec-transfer-config') : undefined;
     if (ec?.state === 'ok' && typeof ec.value === 'object' && ec.value !== null && (ec.value as Record<string, unknown>).ec_role === 'ec_producer') {

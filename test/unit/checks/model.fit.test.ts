@@ -46,6 +46,10 @@ describe('model.fit', () => {
     const computed = await runOn(check, a3Node(), {}, { launch: 'vllm serve $(ls -d /models/*)\n' });
     expect(computed.outcome.status).toBe('skip');
     expectRemediation(computed.outcome);
+    // "$MODEL_PATH" quoted and set nowhere (Dots3-Note tutorial): no plan for the model "", a skip naming the variable
+    const unset = await runOn(check, a3Node(), {}, { launch: 'vllm serve "$MODEL_PATH" --tensor-parallel-size 16\n' });
+    expect(unset.outcome.status).toBe('skip');
+    expect(unset.outcome.message).toContain('"$MODEL_PATH"');
   });
 
   it("skips the encoder instance of disaggregated encoding: it keeps no KV cache (vllm-ascend's disagg_1e1pd_example.sh runs it at 0.01)", async () => {
