@@ -311,7 +311,7 @@ export function placeholderIn(text: string): string | undefined {
     if (/^x{3,}$/i.test(segment)) return segment;
     if (/x/i.test(segment) && /^(?:\d{1,3}|x{1,3})(?:\.(?:\d{1,3}|x{1,3})){3}$/i.test(segment)) return segment;
   }
-  const angle = /<[A-Za-z_\u0080-\uffff][^<>\n]{0,60}>/.exec(value);
+  const angle = /<(?:[A-Za-z_\u0080-\uffff]|\d(?=[^<>\n]*[A-Za-z_]))[^<>\n]{0,60}>/.exec(value);
   if (angle) return angle[0];
   // {local_ip}, { node0 ip }, {服务器ip}: a name in braces, not JSON (no quote, no colon) nor a brace expansion
   const brace = /\{\s*[A-Za-z_\u0080-\uffff][^{}"':,\n]{0,40}\}/.exec(value);

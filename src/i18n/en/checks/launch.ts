@@ -97,6 +97,8 @@ export const launch = {
     checkLauncher: (p: { script: string }) => `check the launcher's command line, or a copy of ${p.script} with the devices written in`,
     computed: (p: { where: string; dynamic: string }) => `${p.where} is computed at run time (${p.dynamic}): the devices cannot be checked`,
     writeLiterally: (p: { ids: string }) => `write the ids literally: export ASCEND_RT_VISIBLE_DEVICES=${p.ids}`,
+    placeholder: (p: { where: string; placeholder: string }) => `${p.where} is the placeholder ${p.placeholder}: the devices are judged once it is filled in (launch.placeholders names it)`,
+    placeholderFix: 'fill in the placeholder as launch.placeholders says, then run the check again',
     notAList: (p: { where: string; value: string }) => `${p.where} is "${p.value}", not a list of device ids such as 0,1,4-7`,
     missing: (p: { where: string; missing: string; inContainer: boolean; count: number; present: string }) =>
       `${p.where} lists ${p.missing}, which this ${p.inContainer ? 'container' : 'host'} does not have: it sees ${plural(p.count, 'NPU')} (ids ${p.present || 'none'})` +

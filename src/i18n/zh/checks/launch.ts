@@ -86,6 +86,8 @@ export const launch: typeof en = {
     checkLauncher: (p: { script: string }) => `请检查启动器的命令行，或检查写入了设备的 ${p.script} 副本`,
     computed: (p: { where: string; dynamic: string }) => `${p.where} 在运行时计算（${p.dynamic}）：无法检查设备`,
     writeLiterally: (p: { ids: string }) => `直接写出设备 ID：export ASCEND_RT_VISIBLE_DEVICES=${p.ids}`,
+    placeholder: (p) => `${p.where} 是占位符 ${p.placeholder}：填写后再判断设备（launch.placeholders 会指出它）`,
+    placeholderFix: '按 launch.placeholders 的提示填写占位符，然后重新运行检查',
     notAList: (p: { where: string; value: string }) => `${p.where} 为 "${p.value}"，不是 0,1,4-7 这样的设备 ID 列表`,
     missing: (p: { where: string; missing: string; inContainer: boolean; count: number; present: string }) =>
       `${p.where} 列出了 ${p.missing}，本${p.inContainer ? '容器' : '主机'}没有这些设备：可见 ${p.count} 个 NPU（ID ${p.present || '无'}）` +
