@@ -3,7 +3,7 @@ import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
-import { at, flagReason, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
+import { at, flagReason, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, placeholderIn, unfilledValue, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
 import { ruleEvidence } from '../src/knowledge/judge.js';
 import { serverInstances, type ServerInstance } from '../src/probes/launch-instances.js';
@@ -57,7 +57,8 @@ function gather(view: LaunchView, devices: number, npusPerNode: number, words: C
     const flagLabel = () => label;
     if (!serve) return;
     const flag = integerFlag(serve.parsed, name, 1);
-    if (flag.state === 'invalid' && unfilledValue(flag.flag)) return;
+    // a value left to fill in is launch.placeholders' finding, also when the tutorial wraps it in backticks (`<port>`)
+    if (flag.state === 'invalid' && (unfilledValue(flag.flag) || placeholderIn(flag.flag.value?.source ?? '') !== undefined)) return;
     if (flag.state === 'invalid') {
       const level = flag.flag.value && !flag.flag.value.known ? 'warn' : 'fail';
       // the parser gives the facts; `actual` words them in English, the message in the run's language
