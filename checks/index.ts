@@ -20,10 +20,12 @@ import hostDisk from './host.disk.js';
 import hostMemory from './host.memory.js';
 import hostModel from './host.model.js';
 import hostShm from './host.shm.js';
+import launchCpuBinding from './launch.cpu-binding.js';
 import launchDevices from './launch.devices.js';
 import launchEnv from './launch.env.js';
 import launchFlags from './launch.flags.js';
 import launchModelRules from './launch.model-rules.js';
+import launchMooncake from './launch.mooncake.js';
 import launchNetwork from './launch.network.js';
 import launchPlaceholders from './launch.placeholders.js';
 import launchPorts from './launch.ports.js';
@@ -77,10 +79,12 @@ export const catalogue: readonly Check[] = inReportOrder([
   hostMemory,
   hostModel,
   hostShm,
+  launchCpuBinding,
   launchDevices,
   launchEnv,
   launchFlags,
   launchModelRules,
+  launchMooncake,
   launchNetwork,
   launchPlaceholders,
   launchPorts,

@@ -1,7 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
-import { at, flagReasonAt, describeCallerValues, describeVariable, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, rootOf, type LaunchView } from '../src/probes/launch.js';
+import { at, describeCallerValues, describeVariable, flagReasonAt, invocationViews, launchView, type LaunchView, noLaunchScript, parallelism, placeholderIn, rootOf, worstOfInvocations } from '../src/probes/launch.js';
 import { npuInventory, npuProblemText, parseDeviceList } from '../src/probes/npu.js';
 import { formatRanges } from '../src/util/text.js';
 
@@ -33,6 +33,11 @@ async function judge(ctx: CheckContext, view: LaunchView, inventory: Inventory):
         remediation: t.writeLiterally({ ids: present.join(',') || '0' }),
         evidence,
       });
+    }
+    // a value left to fill in (<device_id>, xxx) is launch.placeholders' finding, not judged twice
+    const placeholder = placeholderIn(variable.value.text);
+    if (placeholder !== undefined) {
+      return skip(t.placeholder({ where, placeholder }), { remediation: t.placeholderFix, evidence: { ...evidence, placeholder } });
     }
     const parsed = parseDeviceList(variable.value.text.trim());
     if (!parsed || parsed.length === 0) {

@@ -6,6 +6,9 @@ import { booleanFlag } from '../src/parsers/vllm-args.js';
 import { findJemalloc, LIBRARY } from '../src/probes/jemalloc.js';
 import { fitPlan, isPlan } from '../src/probes/fit.js';
 import { describeVariable, launchView, noLaunchScript, parallelism, rootOf, type LaunchView, type Parallelism } from '../src/probes/launch.js';
+import { launchRule, ruleNote } from '../src/probes/launch-rules.js';
+import { npuInventory } from '../src/probes/npu.js';
+import { ruleEvidence } from '../src/knowledge/judge.js';
 import type { ShellVariable } from '../src/parsers/launch-script.js';
 import { summarizeList } from '../src/util/text.js';
 
@@ -207,6 +210,28 @@ function checkExported(scan: Scan): void {
   scan.evidence.notExported = notExported.map((v) => v.name);
 }
 
+/**
+ * Rule hccl.op-expansion-aiv-310p: the Atlas 300I Duo supports HCCL_OP_EXPANSION_MODE AI_CPU and
+ * HOST only (CANN's environment-variable reference); HCCL uses its default for another value.
+ */
+async function checkExpansionMode(scan: Scan): Promise<void> {
+  const { ctx, view } = scan;
+  const variable = view.env.get('HCCL_OP_EXPANSION_MODE');
+  if (!variable?.value.known || variable.value.text.trim().replace(/^"|"$/g, '').toUpperCase() !== 'AIV') return;
+  const inventory = await npuInventory(ctx);
+  const family = inventory.ok && inventory.family !== 'unknown' ? inventory.family : ctx.profile.npu.family;
+  if (family !== '310p') return;
+  const judged = await launchRule(ctx, 'hccl.op-expansion-aiv-310p');
+  if (!judged.verdict || judged.verdict === 'info') return;
+  const line = rootOf(variable).line;
+  scan.problems.push({
+    level: judged.verdict,
+    text: (tt) => tt.aivOn310p({ variable: scan.variableOf(tt, variable), rule: ruleNote(judged, tt === en.checks['launch.env'] ? en.probes.launch : ctx.text.probes.launch) }),
+    fix: (tt) => (line === null ? tt.aivOn310pInheritedFix : tt.aivOn310pFix({ script: view.name, line })),
+  });
+  scan.evidence.rules = [...((scan.evidence.rules as unknown[] | undefined) ?? []), ruleEvidence(judged)];
+}
+
 /** The fails first, then the warnings; the host-modifying note rides along with either verdict. */
 function verdict(scan: Scan, hostNote: string | undefined): Outcome {
   const { ctx, view, problems, checked, evidence } = scan;
@@ -254,6 +279,7 @@ export default defineCheck({
     checkRayStart(scan, layout);
     const hostNote = hostModifyingNote(scan);
     checkConnectTimeout(scan);
+    await checkExpansionMode(scan);
     checkExported(scan);
     return verdict(scan, hostNote);
   },

@@ -5,6 +5,7 @@ import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { integerFlag, JSON_FLAGS, jsonFlag, lastFlag, type ServeArgs } from '../src/parsers/vllm-args.js';
 import { at, describeCallerValues, describeInvocation, flagReason, flagReasonAt, launchView, noLaunchScript, parallelism, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
+import { flagRuleProblems, flagRuleProblems310p } from '../src/probes/launch-flag-rules.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { REDACTED } from '../src/util/redact.js';
 import { isSecret } from '../src/util/secrets.js';
@@ -19,6 +20,8 @@ interface Problem {
   /** the finding in a catalogue's language: the run's for the message, English for `actual` and the evidence */
   text: (t: Text) => string;
   fix: (t: Text) => string;
+  /** the rule of knowledge/rules.json the finding comes from (ruleEvidence) */
+  rule?: Record<string, unknown>;
 }
 
 type Json = Record<string, unknown>;
@@ -243,23 +246,6 @@ function checkQuantization(view: LaunchView, args: ServeArgs, resolved: Resolved
   }
 }
 
-/**
- * The capture sizes of the Atlas 300I Duo / 200I Pro guide; its float16 and npugraph_ex rules are
- * launch.model-rules', judged for the installed release.
- */
-function check310p(view: LaunchView, args: ServeArgs, json: Map<string, unknown>, problems: Problem[]): void {
-  const line = view.serve!.line;
-  const sizes = captureSizes(json.get('compilation-config'));
-  const layout = parallelism(args);
-  if (sizes && layout.tp > 1 && sizes.length > 2) {
-    problems.push({
-      level: 'warn',
-      text: (t) => t.captureSizes310p({ tp: layout.tp, count: sizes.length, sizes: sizes.join(', ') }),
-      fix: (t) => t.captureSizesFix({ script: view.name, line: lastFlag(args, 'compilation-config')?.line ?? line, sizes: sizes.slice(0, 2).join(', ') }),
-    });
-  }
-}
-
 /** The arguments as vllm's parser reads them: every flag with its value, one model, whole-number sizes; sizes a caller fills in are named. */
 function checkArguments(ctx: CheckContext, view: LaunchView, args: ServeArgs, evidence: Record<string, unknown>, problems: Problem[]): void {
   const serve = view.serve!;
@@ -352,6 +338,8 @@ function verdict(ctx: CheckContext, form: string, args: ServeArgs, json: Map<str
   // for programs: English whatever the run's language
   evidence.problems = problems.slice(0, LISTED_PROBLEMS).map((p) => `${p.level}: ${p.text(english)}`);
   if (problems.length > LISTED_PROBLEMS) evidence.problemCount = problems.length;
+  const rules = problems.flatMap((p) => (p.rule ? [p.rule] : []));
+  if (rules.length > 0) evidence.rules = rules;
   if (problems.length === 0) {
     const jsonNames = [...json.keys()];
     const valid = jsonNames.length > 0 ? summarizeList(jsonNames.map((n) => `--${n}`), 4, ctx.text.report.list) : null;
@@ -400,7 +388,8 @@ export default defineCheck({
     checkMtpCaptureSizes(view, args, json, problems);
     const npuFamily = await family(ctx);
     evidence.family = npuFamily;
-    if (npuFamily === '310p') check310p(view, args, json, problems);
+    if (npuFamily === '310p') problems.push(...(await flagRuleProblems310p(ctx, view, args)));
+    problems.push(...(await flagRuleProblems(ctx, view, args)));
     checkHeads(view, args, model, problems);
     checkQuantization(view, args, model, problems);
     return verdict(ctx, serve.form, args, json, evidence, problems);

@@ -6,6 +6,8 @@ import type { NetInterface } from '../src/host/types.js';
 import type { ShellVariable } from '../src/parsers/launch-script.js';
 import { integerFlag, lastFlag, type IntegerFlag, type ServeFlag } from '../src/parsers/vllm-args.js';
 import { at, describeVariable, launchView, noLaunchScript, parallelism, rootOf, type LaunchView, type Parallelism } from '../src/probes/launch.js';
+import { ruleEvidence } from '../src/knowledge/judge.js';
+import { launchRule, ruleNote } from '../src/probes/launch-rules.js';
 import { isIP, isLoopbackOrLinkLocal } from '../src/util/ip.js';
 import { redactEnvValue } from '../src/util/redact.js';
 import { summarizeList, type ListWords } from '../src/util/text.js';
@@ -461,6 +463,30 @@ function checkProxies(scan: Scan): void {
   }
 }
 
+/**
+ * Rule master-addr.one-node: --master-addr names the master of a multi-node launch (--nnodes,
+ * --node-rank); on one node it sets nothing a client reaches, and the address the API server
+ * listens on is --host.
+ */
+async function checkMasterAddr(ctx: CheckContext, scan: Scan): Promise<void> {
+  const { view } = scan;
+  const args = view.serve!.parsed;
+  const flag = lastFlag(args, 'master-addr');
+  if (!flag) return;
+  const layout = parallelism(args);
+  if (layout.nnodes > 1 || layout.unknowns.some((u) => u.flag.replace(/_/g, '-') === '--nnodes')) return;
+  const judged = await launchRule(ctx, 'master-addr.one-node');
+  if (!judged.verdict || judged.verdict === 'info') return;
+  const value = flag.value ? (flag.value.known ? flag.value.text : flag.value.source) : '';
+  const host = lastFlag(args, 'host');
+  scan.problems.push({
+    level: judged.verdict,
+    text: (w) => w.t.masterAddrOneNode({ flag: flag.written, value, at: at(view, flag.line), rule: ruleNote(judged, w.launch) }),
+    fix: (w) => w.t.masterAddrOneNodeFix({ script: view.name, line: flag.line, flag: flag.written, value, hostGiven: host !== undefined }),
+  });
+  scan.evidence.rules = [...((scan.evidence.rules as unknown[] | undefined) ?? []), ruleEvidence(judged)];
+}
+
 /** The fails first, then the warnings; a pass names what was checked. */
 function verdict(scan: Scan, words: Words): Outcome {
   const { view, problems, checked, evidence } = scan;
@@ -503,6 +529,7 @@ export default defineCheck({
     checkInterfaces(scan, address.ip);
     await checkMasters(ctx, scan, address);
     checkProxies(scan);
+    if (view.serve) await checkMasterAddr(ctx, scan);
     return verdict(scan, words);
   },
 });

@@ -59,6 +59,27 @@ function flagValues(fields: readonly Field[]): Array<{ flag: string; value: Fiel
   return out;
 }
 
+/**
+ * A placeholder in a string of a JSON value, which the whole value's text hides: the guides'
+ * `--speculative-config '{"method": "eagle3", "model": "your_eagle3_model_path"}'`.
+ */
+function jsonPlaceholder(text: string): string | undefined {
+  if (!/^\s*[{[]/.test(text)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : typeof value === 'object' && value !== null ? Object.values(value).flatMap(strings) : [];
+  for (const leaf of strings(parsed)) {
+    const found = leaf === '' ? undefined : placeholderIn(leaf);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 function collect(view: LaunchView): Finding[] {
   const script: LaunchScript = view.script;
   const findings = new Map<string, Finding>();
@@ -112,7 +133,7 @@ function collect(view: LaunchView): Finding[] {
         findings.set(key(flag, value.line), { name: flag, line: value.line, placeholder: refs, value: value.vanished ? '' : value.text, kind, usedBy: [], unsetRefs: [...value.unset] });
         continue;
       }
-      const placeholder = value.text === '' ? undefined : placeholderIn(value.text);
+      const placeholder = value.text === '' ? undefined : (placeholderIn(value.text) ?? jsonPlaceholder(value.text));
       if (placeholder === undefined) continue;
       if (value.source.includes(placeholder)) {
         findings.set(key(flag, value.line), { name: flag, line: value.line, placeholder, value: value.text, kind, usedBy: [], unsetRefs: [] });

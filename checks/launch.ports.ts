@@ -3,8 +3,11 @@ import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { en, type Catalogue } from '../src/i18n/en/index.js';
 import { integerFlag, jsonFlag } from '../src/parsers/vllm-args.js';
-import { at, flagReason, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, unfilledValue, type LaunchView } from '../src/probes/launch.js';
+import { at, flagReason, invocationViews, worstOfInvocations, launchView, noLaunchScript, parallelism, placeholderIn, unfilledValue, type LaunchView } from '../src/probes/launch.js';
 import { jsonKeyLine } from '../src/probes/launch-layout.js';
+import { ruleEvidence } from '../src/knowledge/judge.js';
+import { serverInstances, type ServerInstance } from '../src/probes/launch-instances.js';
+import { launchRule, ruleNote } from '../src/probes/launch-rules.js';
 import { listeningSockets, socketOwners } from '../src/probes/listening.js';
 import { npuInventory } from '../src/probes/npu.js';
 import { formatRanges, summarizeList } from '../src/util/text.js';
@@ -54,7 +57,8 @@ function gather(view: LaunchView, devices: number, npusPerNode: number, words: C
     const flagLabel = () => label;
     if (!serve) return;
     const flag = integerFlag(serve.parsed, name, 1);
-    if (flag.state === 'invalid' && unfilledValue(flag.flag)) return;
+    // a value left to fill in is launch.placeholders' finding, also when the tutorial wraps it in backticks (`<port>`)
+    if (flag.state === 'invalid' && (unfilledValue(flag.flag) || placeholderIn(flag.flag.value?.source ?? '') !== undefined)) return;
     if (flag.state === 'invalid') {
       const level = flag.flag.value && !flag.flag.value.known ? 'warn' : 'fail';
       // the parser gives the facts; `actual` words them in English, the message in the run's language
@@ -143,8 +147,49 @@ function range(use: PortUse): string {
   return use.count === 1 ? String(use.port) : `${use.port}-${use.port + use.count - 1}`;
 }
 
+/** Two servers of this node whose NPUs overlap, neither with a port range of its own. */
+function npuPortClash(instances: readonly ServerInstance[]): { first: ServerInstance; second: ServerInstance; shared: number[] } | undefined {
+  for (let i = 0; i < instances.length; i++) {
+    for (let j = i + 1; j < instances.length; j++) {
+      const [first, second] = [instances[i]!, instances[j]!];
+      if (!first.devices || !second.devices) continue;
+      const shared = first.devices.filter((d) => second.devices!.includes(d));
+      if (shared.length === 0) continue;
+      // "auto", or two ranges of their own: HCCL listens where each is told
+      const own = (range: string | null | undefined) => range === null || (range !== undefined && range !== '');
+      if (own(first.npuPortRange) && own(second.npuPortRange) && (first.npuPortRange !== second.npuPortRange || first.npuPortRange?.toLowerCase() === 'auto')) continue;
+      return { first, second, shared };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Rule hccl.npu-socket-port: HCCL listens on port 16666 of each NPU it uses; a second server on
+ * the same NPU cannot ("listen on ip[...] and specific port[16666] fail"). CANN's answer is a
+ * port range per process (HCCL_NPU_SOCKET_PORT_RANGE, "auto" to let the OS pick).
+ */
+async function clashProblem(ctx: CheckContext, view: LaunchView): Promise<{ problem: Problem; evidence: Record<string, unknown> } | undefined> {
+  const instances = await serverInstances(ctx, view);
+  if (instances.length < 2) return undefined;
+  const clash = npuPortClash(instances);
+  if (!clash) return undefined;
+  const judged = await launchRule(ctx, 'hccl.npu-socket-port');
+  if (!judged.verdict || judged.verdict === 'info') return undefined;
+  const words = (t: Text) => (t === en.checks['launch.ports'] ? en.probes.launch : ctx.text.probes.launch);
+  const { first, second, shared } = clash;
+  return {
+    problem: {
+      level: judged.verdict,
+      text: (t) => t.npuPortClash({ first: first.label, second: second.label, devices: formatRanges(shared), rule: ruleNote(judged, words(t)) }),
+      fix: (t) => t.npuPortClashFix({ first: first.label, second: second.label }),
+    },
+    evidence: { instances, ...ruleEvidence(judged) },
+  };
+}
+
 /** One invocation's ports against the sockets listening here. */
-async function judge(ctx: CheckContext, view: LaunchView): Promise<Outcome> {
+async function judge(ctx: CheckContext, view: LaunchView, extra?: { problem: Problem; evidence: Record<string, unknown> }): Promise<Outcome> {
   const t = ctx.text.checks['launch.ports'];
   const english = en.checks['launch.ports'];
   const layout = view.serve ? parallelism(view.serve.parsed) : undefined;
@@ -159,6 +204,10 @@ async function judge(ctx: CheckContext, view: LaunchView): Promise<Outcome> {
     script: view.input.file,
     ports: uses.map((u) => ({ ports: range(u), what: u.what(english), line: u.line })),
   };
+  if (extra) {
+    problems.push(extra.problem);
+    evidence.npuPortClash = extra.evidence;
+  }
 
   // two roles on one port: the second bind fails
   const owners = new Map<number, PortUse>();
@@ -225,8 +274,9 @@ export default defineCheck({
     const view = await launchView(ctx);
     if (!view) return noLaunchScript(ctx);
     const views = await invocationViews(ctx, view);
+    const clash = await clashProblem(ctx, view);
     const outcomes: Outcome[] = [];
-    for (const each of views) outcomes.push(await judge(ctx, each));
+    for (const each of views) outcomes.push(await judge(ctx, each, each === view ? clash : undefined));
     return worstOfInvocations(views, outcomes);
   },
 });

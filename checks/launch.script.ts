@@ -1,25 +1,42 @@
 import { fail, pass, warn } from '../src/core/outcome.js';
 import type { CheckContext } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
+import { ruleEvidence, type RuleJudgement } from '../src/knowledge/judge.js';
 import { at, describeInvocation, launchView, noLaunchScript, type LaunchView } from '../src/probes/launch.js';
+import { launchRule, ruleNote } from '../src/probes/launch-rules.js';
 import { plural, summarizeList } from '../src/util/text.js';
 
 /**
  * Launchers that start no vLLM server themselves but belong to a deployment: the proxy of
  * vllm-ascend's prefill/decode examples (load_balance_proxy_server_example.py and its
- * layerwise variant) runs in front of the servers, and `ray start` joins a node to the Ray
- * cluster that a `vllm serve --distributed-executor-backend ray` on the head node uses.
+ * layerwise variant) runs in front of the servers, `ray start` joins a node to the Ray
+ * cluster that a `vllm serve --distributed-executor-backend ray` on the head node uses, and
+ * launch_online_dp.py (rule launcher.launch-online-dp) starts one run_dp_template.sh per local
+ * data-parallel rank.
  */
-const KNOWN_LAUNCHERS: ReadonlyArray<{ name: string; matches(words: readonly string[]): boolean }> = [
+const KNOWN_LAUNCHERS: ReadonlyArray<{ name: string; rule?: string; matches(words: readonly string[]): boolean }> = [
   { name: "vllm-ascend's PD proxy", matches: (words) => words.slice(0, 3).some((word) => /(^|\/)load_balance_proxy\w*\.py$/.test(word)) },
   { name: 'ray start (a Ray cluster node)', matches: (words) => /(^|\/)ray$/.test(words[0] ?? '') && words[1] === 'start' },
+  // vllm-ascend's external data-parallel launcher: it runs ./run_dp_template.sh once per local DP rank
+  { name: 'launch_online_dp.py', rule: 'launcher.launch-online-dp', matches: (words) => words.slice(0, 3).some((word) => /(^|\/)launch_online_dp\.py$/.test(word)) },
 ];
 
-function knownLauncher(commands: ReadonlyArray<{ line: number; fields: ReadonlyArray<{ text: string }> }>): { name: string; line: number } | undefined {
-  for (const command of commands) {
+interface FoundLauncher {
+  name: string;
+  line: number;
+  /** the rule that describes it, judged for the installed release */
+  judged?: RuleJudgement;
+}
+
+async function knownLauncher(ctx: CheckContext, view: LaunchView): Promise<FoundLauncher | undefined> {
+  for (const command of view.script.commands) {
     const words = command.fields.map((field) => field.text);
     const launcher = KNOWN_LAUNCHERS.find((known) => known.matches(words));
-    if (launcher) return { name: launcher.name, line: command.line };
+    if (!launcher) continue;
+    if (!launcher.rule) return { name: launcher.name, line: command.line };
+    const judged = await launchRule(ctx, launcher.rule);
+    // a release the launcher did not exist in: an unknown command, as any other
+    if (judged.verdict) return { name: launcher.name, line: command.line, judged };
   }
   return undefined;
 }
@@ -74,7 +91,17 @@ export default defineCheck({
       });
     }
     if (!serve) {
-      const launcher = knownLauncher(script.commands);
+      const launcher = await knownLauncher(ctx, view);
+      if (launcher?.judged) {
+        // launch_online_dp.py: the server and its values are in the template it runs
+        const judged = launcher.judged;
+        return warn(t.runsDpLauncher({ script: view.name, line: launcher.line, rule: ruleNote(judged, ctx.text.probes.launch) }), {
+          expected: 'vllm serve MODEL --flag value ...',
+          actual: `${plural(script.commands.length, 'command')}, launch_online_dp.py at line ${launcher.line}`,
+          remediation: t.dpLauncherFix,
+          evidence: { ...evidence, ...ruleEvidence(judged) },
+        });
+      }
       // a script given to judge that starts nothing qprep knows is the wrong script: judging
       // nothing in it must not read as a pass of the launch checks
       const verdict = launcher ? warn : fail;

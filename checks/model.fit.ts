@@ -1,6 +1,7 @@
 import { error, fail, pass, skip, warn } from '../src/core/outcome.js';
 import type { CheckContext, Outcome } from '../src/core/types.js';
 import { defineCheck } from '../src/core/define-check.js';
+import { jsonFlag } from '../src/parsers/vllm-args.js';
 import { en } from '../src/i18n/en/index.js';
 import { lastFlag } from '../src/parsers/vllm-args.js';
 import { fitPlan, isPlan, type FitPlan } from '../src/probes/fit.js';
@@ -82,7 +83,16 @@ export default defineCheck({
     const model = view.serve?.parsed.model;
     if (!model) return skip(t.noModel({ script: view.name }), { remediation: ctx.text.probes.launch.remediation });
     const placeholder = model.known ? placeholderIn(model.text) : undefined;
-    if (!model.known || placeholder !== undefined) return skip(t.unknownModel({ at: at(view, model.line), model: model.text }), { remediation: t.unknownModelFix({ script: view.name, line: model.line }) });
+    // "$MODEL_PATH" with the variable set nowhere is an empty argument: as unknown as a computed one
+    const unset = model.text.trim() === '' && model.unset.length > 0;
+    if (!model.known || placeholder !== undefined || unset) {
+      return skip(t.unknownModel({ at: at(view, model.line), model: unset ? model.source : model.text }), { remediation: t.unknownModelFix({ script: view.name, line: model.line }) });
+    }
+    // the encoder instance of disaggregated encoding caches no KV (vLLM's examples run it at --gpu-memory-utilization 0.01)
+    const ec = view.serve ? jsonFlag(view.serve.parsed, 'ec-transfer-config') : undefined;
+    if (ec?.state === 'ok' && typeof ec.value === 'object' && ec.value !== null && (ec.value as Record<string, unknown>).ec_role === 'ec_producer') {
+      return skip(t.encoderOnly({ at: at(view, ec.flag.line) }), { remediation: t.encoderOnlyFix, evidence: { script: view.input.file, ecRole: 'ec_producer' } });
+    }
     const plan = await fitPlan(ctx, view);
     if (!isPlan(plan)) {
       if (plan.kind === 'no-npu') {

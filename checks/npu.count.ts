@@ -1,7 +1,7 @@
-import { fail, pass } from '../src/core/outcome.js';
+import { error, fail, pass } from '../src/core/outcome.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { inventoryUnavailable } from '../src/probes/npu-advice.js';
-import { npuInventory, visibleDevices } from '../src/probes/npu.js';
+import { npuInventory, partialTable, visibleDevices } from '../src/probes/npu.js';
 import { formatRanges } from '../src/util/text.js';
 
 // title, why, fix and every message: src/i18n/*/checks/npu.ts
@@ -20,14 +20,23 @@ export default defineCheck({
     const { minCount, family: wantedFamily } = ctx.profile.npu;
     const visible = visibleDevices(ctx);
     const cards = new Set(devices.map((d) => d.card)).size;
-    const shape = cards !== devices.length ? t.shape({ cards, chips: Math.round(devices.length / Math.max(cards, 1)) }) : '';
-    const evidence = { devices: devices.length, cards, family, minCount, wantedFamily, visible };
+    // a table cut short holds some of the NPUs: its count is a lower bound and its card x chip shape no fact
+    const partial = partialTable(inventory);
+    const shape = cards !== devices.length && !partial ? t.shape({ cards, chips: Math.round(devices.length / Math.max(cards, 1)) }) : '';
+    const evidence = { devices: devices.length, cards, family, minCount, wantedFamily, visible, partial };
 
     if (wantedFamily !== 'any' && family !== wantedFamily) {
       return fail(t.wrongFamily({ family, layout: inventory.layout, wanted: wantedFamily }), {
         expected: `family ${wantedFamily}`,
         actual: `family ${family}`,
         remediation: t.useProfile,
+        evidence,
+      });
+    }
+    const beyondRead = visible.ids?.some((id) => id >= devices.length) ?? false;
+    if (partial && (devices.length < Math.max(minCount, 1) || beyondRead)) {
+      return error(t.partialTooFew({ devices: devices.length, minCount, visible: beyondRead ? visible.text : null, source: visible.source }), {
+        remediation: ctx.text.checks['npu.smi'].recordWhole,
         evidence,
       });
     }
@@ -67,6 +76,7 @@ export default defineCheck({
     return pass(
       t.passed({
         devices: devices.length,
+        atLeast: partial,
         shape,
         family,
         selected: visible.ids ? visible.ids.length : null,

@@ -38,6 +38,18 @@ export default defineCheck({
       warnings: inventory.warnings,
       skippedRows: inventory.skippedRows,
     };
+    if (!inventory.truncated && (inventory.cutAfterLine !== null || inventory.elided)) {
+      const processes = inventory.table.processes.length;
+      return warn(t.cut({ line: inventory.cutAfterLine, devices: devices.length, family, processes }), {
+        expected: 'the whole npu-smi info table, to its closing border',
+        actual:
+          inventory.cutAfterLine !== null
+            ? `stops after line ${inventory.cutAfterLine}, a row without its closing border; ${plural(devices.length, 'device row')} read`
+            : `rows cut by hand ("..."); ${plural(devices.length, 'device row')} read`,
+        remediation: t.recordWhole,
+        evidence: { ...evidence, cutAfterLine: inventory.cutAfterLine, elided: inventory.elided, processes },
+      });
+    }
     if (inventory.truncated) {
       const processes = inventory.table.processes.length;
       return warn(

@@ -1,4 +1,7 @@
-import { fail, pass, skip } from '../src/core/outcome.js';
+import { fail, pass, skip, warn } from '../src/core/outcome.js';
+import type { CheckContext } from '../src/core/types.js';
+import { ruleEvidence } from '../src/knowledge/judge.js';
+import { launchRule, ruleNote } from '../src/probes/launch-rules.js';
 import { defineCheck } from '../src/core/define-check.js';
 import { launchView } from '../src/probes/launch.js';
 import { npuInventory } from '../src/probes/npu.js';
@@ -6,6 +9,20 @@ import { installedDistributions, pythonSite } from '../src/probes/python.js';
 import { summarizeList } from '../src/util/text.js';
 
 const UNWANTED = ['triton-ascend', 'triton'];
+
+/**
+ * `site-packages/triton` left without a dist-info: `pip uninstall` removes what the RECORD lists
+ * and leaves files it does not (the 310P guide: "manually remove the remaining triton directory
+ * in site-packages"). Python still imports the directory as the package.
+ */
+async function residualTriton(ctx: CheckContext, dirs: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of dirs) {
+    const stat = await ctx.host.stat(`${dir}/triton`);
+    if (stat.ok && stat.value.kind === 'directory') found.push(`${dir}/triton`);
+  }
+  return found;
+}
 
 export default defineCheck({
   id: 'python.triton-ascend',
@@ -46,7 +63,23 @@ export default defineCheck({
     const found = await installedDistributions(ctx, site.sitePackages, UNWANTED);
     evidence.found = found;
     const via = site.how ? ctx.text.probes.python.via(site.how) : site.via;
-    if (found.length === 0) return pass(t.clean({ python: site.python, via, sitePackages: summarizeList(site.sitePackages, 2, list) }), { evidence });
+    if (found.length === 0) {
+      const residual = await residualTriton(ctx, site.sitePackages);
+      if (residual.length > 0) {
+        // rule 310p.triton-residual: what pip uninstall leaves behind is still imported as triton
+        const judged = await launchRule(ctx, '310p.triton-residual');
+        if (judged.verdict === 'fail' || judged.verdict === 'warn') {
+          evidence.residual = residual;
+          return (judged.verdict === 'fail' ? fail : warn)(t.residual({ paths: summarizeList(residual, 2, list), python: site.python, rule: ruleNote(judged, ctx.text.probes.launch) }), {
+            expected: 'no triton package directory without its dist-info',
+            actual: residual.join(', '),
+            remediation: residual.map((path) => `rm -rf ${path}`).join('\n'),
+            evidence: { ...evidence, ...ruleEvidence(judged) },
+          });
+        }
+      }
+      return pass(t.clean({ python: site.python, via, sitePackages: summarizeList(site.sitePackages, 2, list) }), { evidence });
+    }
     const names = [...new Set(found.map((d) => d.name))];
     return fail(t.installed({ found: summarizeList(found.map((d) => `${d.name} ${d.version}`), 3, list), python: site.python }), {
       expected: 'neither triton nor triton-ascend',

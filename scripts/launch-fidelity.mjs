@@ -6,7 +6,10 @@
 // already on disk, a work tree or a bare git directory, and fetches nothing:
 //
 //   npm run build
-//   node scripts/launch-fidelity.mjs /path/to/vllm-ascend [--out findings.json] [--only PATH_SUBSTRING]
+//   node scripts/launch-fidelity.mjs /path/to/vllm-ascend [--ref TAG] [--out findings.json] [--only PATH_SUBSTRING]
+//
+// --ref reads the files of a tag or commit with git (a release tree: --ref v0.25.1rc1) instead of
+// HEAD, or of the work tree's files as they are.
 //
 // Prints one line per script and host with the fails and warnings of the launch checks, then the
 // totals. The JSON written with --out holds every block (source, lines, text) and every finding,
@@ -21,11 +24,11 @@ const run = promisify(execFile);
 const here = new URL('..', import.meta.url).pathname;
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { out: { type: 'string' }, only: { type: 'string' }, jobs: { type: 'string', default: '2' } },
+  options: { out: { type: 'string' }, only: { type: 'string' }, ref: { type: 'string' }, jobs: { type: 'string', default: '2' } },
 });
 
 function usage(message) {
-  process.stderr.write(`launch-fidelity: ${message}\nusage: node scripts/launch-fidelity.mjs VLLM_ASCEND_CHECKOUT [--out FILE] [--only PATH_SUBSTRING] [--jobs N]\n`);
+  process.stderr.write(`launch-fidelity: ${message}\nusage: node scripts/launch-fidelity.mjs VLLM_ASCEND_CHECKOUT [--ref TAG] [--out FILE] [--only PATH_SUBSTRING] [--jobs N]\n`);
   process.exit(2);
 }
 
@@ -41,14 +44,16 @@ const HOSTS = {
 };
 const ROOTS = ['docs/source/tutorials/', 'docs/source/user_guide/', 'examples/'];
 
-/** The files of the checkout: from the work tree, or with git from a bare repository. */
-function source(root) {
+/** The files of the checkout: from the work tree, or with git from a bare repository or at --ref. */
+function source(root, ref) {
   const bare = existsSync(join(root, 'HEAD')) && existsSync(join(root, 'objects'));
-  if (bare) {
-    const git = (...args) => execFileSync('git', [`--git-dir=${root}`, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-    const commit = git('rev-parse', 'HEAD').trim();
-    const files = git('ls-tree', '-r', '--name-only', 'HEAD').split('\n').filter(Boolean);
-    return { commit, files, read: (path) => git('show', `HEAD:${path}`) };
+  if (bare || ref) {
+    const base = bare ? [`--git-dir=${root}`] : ['-C', root];
+    const git = (...args) => execFileSync('git', [...base, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const at = ref ?? 'HEAD';
+    const commit = git('rev-parse', `${at}^{commit}`).trim();
+    const files = git('ls-tree', '-r', '--name-only', commit).split('\n').filter(Boolean);
+    return { commit, ref: ref ?? null, files, read: (path) => git('show', `${commit}:${path}`) };
   }
   let commit = 'work tree';
   try {
@@ -122,7 +127,7 @@ async function judge(file, snapshot) {
   return { ready: report.ready, findings };
 }
 
-const repo = source(resolve(checkout));
+const repo = source(resolve(checkout), values.ref);
 const scripts = extract(repo);
 const work = mkdtempSync(join(tmpdir(), 'qprep-launch-fidelity-'));
 const results = [];
@@ -155,8 +160,8 @@ for (const r of results) {
     totals.byCheck[key] = (totals.byCheck[key] ?? 0) + 1;
   }
 }
-process.stdout.write(`\nvllm-ascend ${repo.commit}: ${totals.scripts} scripts x ${Object.keys(HOSTS).length} hosts = ${totals.runs} runs; ${totals.fail} fails, ${totals.warn} warnings, ${totals.error} errors\n`);
+process.stdout.write(`\nvllm-ascend ${repo.ref ? `${repo.ref} (${repo.commit})` : repo.commit}: ${totals.scripts} scripts x ${Object.keys(HOSTS).length} hosts = ${totals.runs} runs; ${totals.fail} fails, ${totals.warn} warnings, ${totals.error} errors\n`);
 for (const [key, count] of Object.entries(totals.byCheck).sort()) process.stdout.write(`  ${key}: ${count}\n`);
 if (values.out) {
-  writeFileSync(values.out, `${JSON.stringify({ commit: repo.commit, totals, scripts: scripts.map((s, i) => ({ ...s, results: results.filter((r) => r.index === i) })) }, null, 1)}\n`);
+  writeFileSync(values.out, `${JSON.stringify({ commit: repo.commit, ref: repo.ref ?? null, totals, scripts: scripts.map((s, i) => ({ ...s, results: results.filter((r) => r.index === i) })) }, null, 1)}\n`);
 }

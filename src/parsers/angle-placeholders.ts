@@ -19,7 +19,8 @@ export interface AngleQuoted {
   placeholders: AnglePlaceholder[];
 }
 
-const TOKEN = /^<[A-Za-z_\u0080-\uffff][^<>\s'"`$;&|()]{0,60}>/;
+// a name, or words that start with a digit but hold a letter (`<1_OR_2_OR_3>`): never `<1>`, a file-descriptor form
+const TOKEN = /^<(?:[A-Za-z_\u0080-\uffff]|\d(?=[^<>\s'"`$;&|()]*[A-Za-z_]))[^<>\s'"`$;&|()]{0,60}>/;
 const HEREDOC = /^<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/;
 
 export function quoteAnglePlaceholders(input: string): AngleQuoted {

@@ -92,6 +92,8 @@ export interface ServeCommand {
   conditional: Conditional | null;
   /** the directory the script changed to before the server (cd /models), when known */
   cwd: string | null;
+  /** started in the background (`vllm serve ... &`): the script goes on to its next command */
+  background: boolean;
 }
 
 export interface LaunchScript {
@@ -108,6 +110,8 @@ export interface LaunchScript {
   serve: ServeCommand | null;
   /** lines of further server commands (not checked) */
   otherServeLines: number[];
+  /** the further server commands themselves, with the environment each starts with */
+  otherServers: ServeCommand[];
 }
 
 function known(text: string): Value {
@@ -348,6 +352,7 @@ class ScriptPlayer {
   readonly commands: CommandRecord[] = [];
   serve: ServeCommand | null = null;
   readonly otherServeLines: number[] = [];
+  readonly otherServers: ServeCommand[] = [];
   private allexport = false;
   /** where relative paths point: unknown until a cd to an absolute path */
   private cwd: string | null = null;
@@ -475,15 +480,17 @@ class ScriptPlayer {
     const unwrapped = unwrap(fields);
     const found = serveOf(unwrapped.fields);
     if (!found) return;
-    if (this.serve) {
-      this.otherServeLines.push(statement.line);
-      return;
-    }
-    for (const field of found.args) this.noteDynamic(field.line, `the argument ${field.source}`, field, field.source);
     const env = new Map<string, ShellVariable>();
     for (const variable of this.variables.values()) if (variable.exported) env.set(variable.name, variable);
     for (const p of [...prefix, ...unwrapped.env]) env.set(p.name, { name: p.name, value: p.value, exported: true, line: p.line, conditional: statement.conditional });
-    this.serve = { form: found.form, line: statement.line, endLine: statement.endLine, executable: found.executable, args: found.args, env, conditional: statement.conditional, cwd: this.cwd };
+    const server = { form: found.form, line: statement.line, endLine: statement.endLine, executable: found.executable, args: found.args, env, conditional: statement.conditional, cwd: this.cwd, background: statement.background };
+    if (this.serve) {
+      this.otherServeLines.push(statement.line);
+      this.otherServers.push(server);
+      return;
+    }
+    for (const field of found.args) this.noteDynamic(field.line, `the argument ${field.source}`, field, field.source);
+    this.serve = server;
   }
 
   private changeDirectory(target: Field | undefined, conditional: Conditional | null): void {
@@ -537,9 +544,9 @@ export function evaluateLaunchScript(parsed: ShellScript, inherited: Readonly<Re
   });
   for (const statement of parsed.statements) player.play(statement);
   player.noteServers();
-  const { notes, assignments, commands, serve, otherServeLines } = player;
+  const { notes, assignments, commands, serve, otherServeLines, otherServers } = player;
   notes.sort((a, b) => a.line - b.line);
-  return { parsed, notes, assignments, commands, variables, serve, otherServeLines };
+  return { parsed, notes, assignments, commands, variables, serve, otherServeLines, otherServers };
 }
 
 export interface EvaluateOptions {

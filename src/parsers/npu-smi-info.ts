@@ -91,6 +91,12 @@ export interface NpuSmiTable {
    * alone. What it holds is read (the layout guessed from the rows), and it may lack devices.
    */
   truncated: boolean;
+  /**
+   * the output stops after a table row that has no closing border (the line of that row): a
+   * capture cut after its first rows, or a tool stopped mid-table. Rows after it are missing, so
+   * the NPUs it lists are a lower bound. Null when the table ends with its border.
+   */
+  cutAfterLine: number | null;
   /** table rows that were not understood, so a caller can say what was ignored */
   skippedRows: Array<{ line: number; text: string }>;
 }
@@ -251,6 +257,7 @@ function emptyTable(head: TableHead): NpuSmiTable {
     notes: [],
     elided: false,
     truncated: head.truncated,
+    cutAfterLine: null,
     skippedRows: [],
   };
 }
@@ -284,11 +291,18 @@ class TableRows {
     private readonly header: HeaderInfo,
   ) {}
 
+  /** the line of the last table row not yet closed by a border */
+  private openRow: number | null = null;
+
   read(raw: string, lineNo: number): void {
     const table = this.table;
     const trimmed = raw.trim();
     if (trimmed === '') return;
-    if (BORDER.test(trimmed)) return;
+    if (BORDER.test(trimmed)) {
+      this.openRow = null;
+      return;
+    }
+    if (trimmed.startsWith('|')) this.openRow = lineNo;
     if (/^\.{3,}$/.test(trimmed)) {
       table.elided = true;
       return;
@@ -316,6 +330,7 @@ class TableRows {
   /** After the last line: a first row whose second never came is kept as a partial chip. */
   finish(): void {
     this.flushPending();
+    this.table.cutAfterLine = this.openRow;
   }
 
   private flushPending(): void {

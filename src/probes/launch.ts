@@ -299,7 +299,7 @@ export function noLaunchScript(ctx: CheckContext): Outcome {
 }
 
 /**
- * Values left as in a tutorial: xxx, x.x.x.x, 141.xx.xx.1, <node0_ip>, {local_ip}, {服务器ip}, /path/to/model,
+ * Values left as in a tutorial: xxx, x.x.x.x, 141.xx.xx.1, <node0_ip>, {local_ip}, {服务器ip}, /path/to/model, path/to/model,
  * path-to-weights, your_path, your_ip_here, model_path.
  */
 export function placeholderIn(text: string): string | undefined {
@@ -311,12 +311,12 @@ export function placeholderIn(text: string): string | undefined {
     if (/^x{3,}$/i.test(segment)) return segment;
     if (/x/i.test(segment) && /^(?:\d{1,3}|x{1,3})(?:\.(?:\d{1,3}|x{1,3})){3}$/i.test(segment)) return segment;
   }
-  const angle = /<[A-Za-z_\u0080-\uffff][^<>\n]{0,60}>/.exec(value);
+  const angle = /<(?:[A-Za-z_\u0080-\uffff]|\d(?=[^<>\n]*[A-Za-z_]))[^<>\n]{0,60}>/.exec(value);
   if (angle) return angle[0];
   // {local_ip}, { node0 ip }, {服务器ip}: a name in braces, not JSON (no quote, no colon) nor a brace expansion
   const brace = /\{\s*[A-Za-z_\u0080-\uffff][^{}"':,\n]{0,40}\}/.exec(value);
   if (brace && !brace[0].includes('..')) return brace[0];
-  const template = /\/path\/to\/[^\s'"]*|(?:^|\/)path[-_]to[-_][^\s'"/]*|(?:^|[/_-])your[_-][A-Za-z0-9_./-]*/i.exec(value);
+  const template = /(?:^|\/)path\/to\/[^\s'"]*|(?:^|\/)path[-_]to[-_][^\s'"/]*|(?:^|[/_-])your[_-][A-Za-z0-9_./-]*/i.exec(value);
   if (template) return template[0].replace(/^[/_-](?=your)/i, '').replace(/^\/(?=path[-_]to[-_])/i, '');
   return undefined;
 }

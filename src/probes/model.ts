@@ -83,6 +83,8 @@ async function huggingFaceSnapshot(ctx: CheckContext, entry: string): Promise<st
 
 export async function locateModel(ctx: CheckContext, view: LaunchView, model: Field): Promise<ModelLocation> {
   if (!model.known) return { kind: 'dynamic', text: model.text, reason: model.dynamic[0] ?? model.text };
+  // "$MODEL_PATH" quoted, the variable set nowhere: an empty argument, not a relative path
+  if (model.text.trim() === '' && model.unset.length > 0) return { kind: 'dynamic', text: model.source, reason: `$${model.unset[0]} (set nowhere in the script or its environment)` };
   const text = model.text.trim();
   if (text.startsWith('/')) return { kind: 'path', path: text.replace(/\/+$/, '') || '/' };
   if (text.startsWith('./') || text.startsWith('../') || text === '.' || text === '..') {

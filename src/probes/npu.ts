@@ -102,6 +102,8 @@ export type NpuInventory =
       elided: boolean;
       /** the output begins mid-table (no banner or header): devices may be missing */
       truncated: boolean;
+      /** the output stops after a row without its closing border (that row's line): devices may be missing after it */
+      cutAfterLine: number | null;
       skippedRows: Array<{ line: number; text: string }>;
       table: NpuSmiTable;
     }
@@ -118,6 +120,11 @@ function firstLines(text: string, count = 3): string {
       .join(' / '),
     300,
   );
+}
+
+/** The table may lack NPUs: it begins mid-table, stops after a row without its closing border, or was cut by hand (`...`). */
+export function partialTable(inventory: { truncated: boolean; cutAfterLine: number | null; elided: boolean }): boolean {
+  return inventory.truncated || inventory.cutAfterLine !== null || inventory.elided;
 }
 
 /** Turns the parsed table into devices with their ids and processes. */
@@ -185,6 +192,7 @@ function tableInventory(argv: string[], parsed: NpuSmiTable): NpuInventory {
     warnings: parsed.warnings,
     elided: parsed.elided,
     truncated: parsed.truncated,
+    cutAfterLine: parsed.cutAfterLine,
     skippedRows: parsed.skippedRows,
     table: parsed,
   };

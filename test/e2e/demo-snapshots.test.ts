@@ -60,6 +60,9 @@ describe('qprep check --snapshot on the demo hosts', () => {
     expect(statuses['hccn.fec']).toBe('skip');
     expect(Object.entries(statuses).filter(([id, s]) => !['npu.cann', 'net.host-nic', 'net.peer-ports', 'hccn.peers', 'host.model', 'hccn.fec'].includes(id) && s !== 'pass')).toEqual([
       ['launch.script', 'warn'],
+      // no KV connector in the single-node script; the demo host recorded no cpuset to judge the CPU binding by
+      ['launch.mooncake', 'skip'],
+      ['launch.cpu-binding', 'skip'],
       // no vllm-ascend on the bare host: the release is unknown, prefix caching without align is named in launch.model-rules' pass
       ['model.supported', 'skip'],
       // 133,000 tokens x 128 requests: the cache holds 11.9 of them at the full length
@@ -84,6 +87,9 @@ describe('qprep check --snapshot on the demo hosts', () => {
       ['host.model', 'skip'],
       // the 310P keeps the model in DDR: no HBM to judge
       ['npu.ecc', 'skip'],
+      // the 2B script has no KV connector; the demo host recorded no cpuset to judge the CPU binding by
+      ['launch.mooncake', 'skip'],
+      ['launch.cpu-binding', 'skip'],
     ]);
     // no NPU network on the 310P: every HCCN check skips, with the reason
     expect(Object.entries(statuses).filter(([id]) => id.startsWith('hccn.')).every(([, s]) => s === 'skip')).toBe(true);

@@ -13,6 +13,13 @@ describe('launch.devices', () => {
     expect(outcome.status).toBe('skip');
   });
 
+  it("skips a device list left as a placeholder (netloader.md's <device_id_diff_from_server>): launch.placeholders names it", async () => {
+    const script = 'VLLM_SLEEP_WHEN_IDLE=1 ASCEND_RT_VISIBLE_DEVICES=<device_id_diff_from_server> \\\n  vllm serve /models/q --tensor-parallel-size 1\n';
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.status).toBe('skip');
+    expect(outcome.message).toBe('ASCEND_RT_VISIBLE_DEVICES (run.sh:1) is the placeholder <device_id_diff_from_server>: the devices are judged once it is filled in (launch.placeholders names it)');
+  });
+
   it('passes run_p.sh on an A3: TP 2 x DP-local 8 = 16 dies, all listed in ASCEND_RT_VISIBLE_DEVICES', async () => {
     const { outcome } = await runOn(check, a3Node(), {}, { launch: filledIn('run_p.sh') });
     expect(outcome.status).toBe('pass');

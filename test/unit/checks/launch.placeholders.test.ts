@@ -93,6 +93,17 @@ describe('launch.placeholders', () => {
     expect(outcome.remediation).toContain('run.sh line 2: replace xxx in MOONCAKE_CONFIG_PATH with the real value');
   });
 
+  it('catches an angle placeholder that starts with a digit (Qwen3.8-2.4T-A95B tutorial: DP_START_RANK=<1_OR_2_OR_3>)', async () => {
+    const script = 'export DP_START_RANK=<1_OR_2_OR_3>\nvllm serve /models/q --data-parallel-size 4 --data-parallel-size-local 1 --data-parallel-start-rank $DP_START_RANK -tp 16\n';
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(outcome.message).toBe('1 placeholder left in run.sh: DP_START_RANK="<1_OR_2_OR_3>" (line 1; unquoted, bash reads <1_OR_2_OR_3> as a redirection)');
+  });
+
+  it('catches a relative path/to/ stand-in (graph_mode.md: vllm serve path/to/Qwen3-30B-A3B)', async () => {
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: 'vllm serve path/to/Qwen3-30B-A3B --tensor-parallel-size 4\n' });
+    expect(outcome.message).toBe('1 placeholder left in run.sh: the model "path/to/Qwen3-30B-A3B" (line 1)');
+  });
+
   it('catches the stand-ins of the vllm-ascend examples: model_path and xx.xx.xx.xx', async () => {
     const script = 'export HCCL_IF_IP=xx.xx.xx.xx\nvllm serve "model_path" --host xx.xx.xx.xx\n';
     const { outcome } = await runOn(check, a3Node(), {}, { launch: script });

@@ -14,6 +14,12 @@ function runP(): string {
 }
 
 describe('launch.ports', () => {
+  it("leaves netloader.md's --port `<port>` (a placeholder in backticks) to launch.placeholders", async () => {
+    const script = 'vllm serve /models/q \\\n  --tensor-parallel-size 1 \\\n  --port `<port>` \\\n  --load-format netloader\n';
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: script });
+    expect(String(outcome.message)).not.toMatch(/--port/);
+  });
+
   it('skips without --launch', async () => {
     const { outcome } = await runOn(check, a3Node());
     expect(outcome.status).toBe('skip');

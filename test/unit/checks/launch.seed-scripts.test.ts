@@ -68,6 +68,12 @@ describe("the Qwen3.5-397B guide's single-node script on a simulated Atlas 800 A
     expect(notPassing(await statuses(host, SINGLE_NODE))).toEqual([
       ['launch.script', 'warn', 'run.sh: line 35 ends a command with a backslash before a blank line or the end of the file'],
       ['launch.env', 'warn', 'LD_PRELOAD entry /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 does not exist on this host: ld.so prints "cannot be preloaded" and runs without it'],
+      ['launch.mooncake', 'skip', 'run.sh uses no Mooncake KV connector'],
+      [
+        'launch.cpu-binding',
+        'skip',
+        "run.sh: the cpuset (Cpus_allowed_list of /proc/self/status) or the NPUs of this node could not be read: the CPUs per NPU of vllm-ascend's binding are not judged",
+      ],
       // the tutorials of v0.18.0rc1 to v0.21.0rc1 ask for it; later releases set align themselves
       ['launch.model-rules', 'warn', '--enable-prefix-caching (run.sh:32) on the hybrid Qwen3.5 without --mamba-cache-mode align (rule qwen35.prefix-caching-align, vllm-ascend v0.20.2rc1)'],
       ['python.triton-ascend', 'skip', 'only a 310P must be without triton, and this is not one (npu-smi shows a3; profile npu.family any)'],
@@ -79,6 +85,8 @@ describe("the Qwen3.5-397B guide's single-node script on a simulated Atlas 800 A
     const results = await statuses(host, SINGLE_NODE, { name: 'qwen3.5-397b-w8a8-a3', npu: { family: 'a3' } });
     expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([
       ['launch.script', 'warn'],
+      ['launch.mooncake', 'skip'],
+      ['launch.cpu-binding', 'skip'],
       ['launch.model-rules', 'warn'],
       ['python.triton-ascend', 'skip'],
     ]);
@@ -127,7 +135,10 @@ describe("vllm-ascend's two-node Atlas 800 A2 script (node 0) filled in, on a si
       readProbes: nvmeRead(W8A8_MODELSCOPE_DIR),
     };
     const results = await statuses(a2, script, { name: 'qwen3.5-397b-w8a8-a2', npu: { family: 'a2' }, deployment: { nodes: 2 } });
-    expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([['python.triton-ascend', 'skip']]);
+    expect(notPassing(results).map(([id, status]) => [id, status])).toEqual([
+      ['launch.mooncake', 'skip'],
+      ['python.triton-ascend', 'skip'],
+    ]);
     expect(results['launch.env']!.message).toMatch(/HCCL_BUFFSIZE 1024 \(MC2 needs \d+ MB\)/);
   });
 });
@@ -144,10 +155,10 @@ describe("the Qwen3.5 dense guide's scripts on a simulated Atlas 300I Duo", () =
     interfaces: NODE_INTERFACES,
   });
   for (const [size, gib] of [['2b', 4.3], ['4b', 8.5], ['9b', 18]] as const) {
-    it(`qwen3.5-${size}-310p.sh: no finding (float16, npugraph_ex off, capture sizes multiples of 2)`, async () => {
+    it(`qwen3.5-${size}-310p.sh: no finding (float16, npugraph_ex off, capture sizes multiples of 2; no KV connector for launch.mooncake)`, async () => {
       const dir = `/root/.cache/modelscope/hub/models/Qwen/Qwen3___5-${size.toUpperCase()}`;
       const results = await statuses({ ...duo(weights(dir, [gib], false)), readProbes: nvmeRead(dir) }, guideScript(`qwen3.5-${size}-310p.sh`), { npu: { family: '310p' } });
-      expect(notPassing(results)).toEqual([]);
+      expect(notPassing(results)).toEqual([['launch.mooncake', 'skip', 'run.sh uses no Mooncake KV connector']]);
     });
   }
 });

@@ -46,6 +46,20 @@ describe('model.fit', () => {
     const computed = await runOn(check, a3Node(), {}, { launch: 'vllm serve $(ls -d /models/*)\n' });
     expect(computed.outcome.status).toBe('skip');
     expectRemediation(computed.outcome);
+    // "$MODEL_PATH" quoted and set nowhere (Dots3-Note tutorial): no plan for the model "", a skip naming the variable
+    const unset = await runOn(check, a3Node(), {}, { launch: 'vllm serve "$MODEL_PATH" --tensor-parallel-size 16\n' });
+    expect(unset.outcome.status).toBe('skip');
+    expect(unset.outcome.message).toContain('"$MODEL_PATH"');
+  });
+
+  it("skips the encoder instance of disaggregated encoding: it keeps no KV cache (vllm-ascend's disagg_1e1pd_example.sh runs it at 0.01)", async () => {
+    const host = a2({ ...modelDir('/models/Qwen3-8B', QWEN3_8B, [7.6, 7.65]), ...python('0.18.0') });
+    const encoder = serve(`--gpu-memory-utilization 0.01 --enforce-eager --ec-transfer-config '{"ec_connector": "ECExampleConnector", "ec_role": "ec_producer"}'`);
+    const { outcome } = await runOn(check, host, {}, { launch: encoder });
+    expect(outcome.status).toBe('skip');
+    expect(outcome.message).toBe('the server is the encoder instance of disaggregated encoding (ec_role ec_producer, run.sh:1): it keeps no KV cache, so there is no memory plan to make');
+    const consumer = await runOn(check, host, {}, { launch: encoder.replace('ec_producer', 'ec_consumer').replace('0.01', '0.9') });
+    expect(consumer.outcome.status).not.toBe('skip');
   });
 
   it('plans Qwen3-8B at TP 1 on a 910B3 from its config.json and shards: weights, budget, tokens and concurrency as vLLM prints them', async () => {

@@ -116,6 +116,12 @@ describe('model.weights', () => {
     expect(afterCd.outcome.message).toMatch(/^\/models\/Qwen3\.5-397B-A17B-w8a8: 2 safetensors shards/);
   });
 
+  it('a quoted "$MODEL_PATH" set nowhere is an unknown model, not the relative path "" (Dots3-Note tutorial)', async () => {
+    const { outcome } = await runOn(check, a3Node(), {}, { launch: 'vllm serve "$MODEL_PATH" \\\n    --tensor-parallel-size 16\n' });
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe('the model of run.sh (run.sh:1) is computed at run time ($MODEL_PATH (set nowhere in the script or its environment)): the weights cannot be checked');
+  });
+
   it('is an error, not a missing model, when a snapshot replay did not record the cache', async () => {
     const entry = '/root/.cache/huggingface/hub/models--Eco-Tech--Qwen3.5-397B-A17B-w8a8-mtp';
     const host = a3Node({ files: { [`${entry}/refs/main`]: { error: 'ENOTCAPTURED' }, [`${entry}/snapshots`]: { error: 'ENOTCAPTURED' } } });

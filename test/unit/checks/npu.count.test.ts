@@ -21,6 +21,22 @@ describe('npu.count', () => {
     expectRemediation(outcome);
   });
 
+  it("a table cut after card 0 (vllm-ascend #12980): the count is a lower bound, the card x chip shape is not stated, too few for the profile cannot be judged", async () => {
+    const info = ascendFixture('npu-smi-info-a3-26.0.rc2-wide-header-vllm-ascend-12980-excerpt.txt');
+    const few = await runOn(check, npuHost({ info }), { npu: { minCount: 1 } });
+    expect(few.outcome.status).toBe('pass');
+    expect(few.outcome.message).toBe("at least 2 NPU devices (npu-smi's table is cut short), family a3 (profile: at least 1)");
+    expect(few.outcome.evidence).toMatchObject({ devices: 2, partial: true });
+    const a3 = await runOn(check, npuHost({ info }), { npu: { minCount: 16, family: 'a3' } });
+    expect(a3.outcome.status).toBe('error');
+    expect(a3.outcome.message).toBe(
+      "npu-smi's table is cut short (npu.smi says where): it lists 2 NPU devices, at least that many are here, and the profile needs 16: the count cannot be judged from a partial table",
+    );
+    expect(a3.outcome.remediation).toBe('record the whole output of npu-smi info (qprep snapshot on the host), not an excerpt');
+    const zh = await runOn(check, npuHost({ info }), { npu: { minCount: 16, family: 'a3' } }, { lang: 'zh' });
+    expect(zh.outcome.message).toBe('npu-smi 的表格不完整（见 npu.smi）：其中列出 2 个 NPU 设备，本机至少有这么多，而 profile 需要 16 个：无法根据不完整的表格判断数量');
+  });
+
   it('fewer devices than the profile needs', async () => {
     const info = ascendFixture('npu-smi-info-910b4-25.0.rc1.1-single-redacted-mindie-notes.txt');
     const { outcome } = await runOn(check, npuHost({ info, devices: [0] }), { npu: { minCount: 8 } });

@@ -17,6 +17,18 @@ describe('npu.smi', () => {
     expect(outcome.message).toBe('npu-smi 25.2.1 (driver 25.2.1): 16 NPU devices 0-15, family a3');
   });
 
+  it('warns on a table cut after its header and card 0 (vllm-ascend #12980): the last row has no closing border', async () => {
+    const info = ascendFixture('npu-smi-info-a3-26.0.rc2-wide-header-vllm-ascend-12980-excerpt.txt');
+    const { outcome } = await runOn(check, npuHost({ info }));
+    expect(outcome.status).toBe('warn');
+    expect(outcome.message).toBe(
+      "npu-smi's table stops after line 11, a row without its closing border: it is read for what it holds, 2 NPU devices (family a3) and 0 processes, and the NPUs after the cut are missing",
+    );
+    expect(outcome.evidence).toMatchObject({ cutAfterLine: 11, devices: 2 });
+    const zh = await runOn(check, npuHost({ info }), {}, { lang: 'zh' });
+    expect(zh.outcome.message).toBe('npu-smi 的表格在第 11 行之后中断，该行没有结束边框：按其内容读取，2 个 NPU 设备（a3 系列）、0 个进程，截断之后的 NPU 缺失');
+  });
+
   it('warns on the incomplete-driver warning; in a container the fix is the ascend_install.info mount', async () => {
     const { outcome, result } = await runOn(check, npuHost({ container: true, info: syntheticFixture('npu-smi-info-910b3-26.1.0-npu5-warning-incomplete-driver-derived.txt') }));
     expect(outcome.status).toBe('warn');

@@ -68,6 +68,18 @@ describe('npu-smi info: A3 (two dies per NPU, Chip Phy-ID)', () => {
       [0, 0, 0, 162.6, 3419],
       [0, 1, 1, null, 2874],
     ]);
+    // the issue pasted the header and card 0: its last row has no closing border, the cards after it are missing
+    expect(t.truncated).toBe(false);
+    expect(t.cutAfterLine).toBe(11);
+  });
+
+  it('a whole table ends with its border: not cut; the same table stopped after a row is', () => {
+    const whole = ascendFixture('npu-smi-info-a3-16chip-vllm-ascend-5784.txt');
+    expect(table(whole).cutAfterLine).toBeNull();
+    const lines = whole.split('\n');
+    expect(table(lines.slice(0, 11).join('\n')).cutAfterLine).toBe(11);
+    // a process section that stops after its "No running processes" row is cut too (a 300I Pro capture)
+    expect(table(ascendFixture('npu-smi-info-310p3-single-proc-table-23.0.0-unidentified.txt')).cutAfterLine).toBe(13);
   });
 });
 

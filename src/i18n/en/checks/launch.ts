@@ -11,6 +11,18 @@ export const launchProbes = {
   variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
     `${p.name} (${p.at}${p.from !== null ? `, from ${p.from} at line ${p.fromLine}` : ''})`,
   inherited: (p: { name: string }) => `${p.name} (inherited from the environment)`,
+  /**
+   * the rule of knowledge/rules.json a finding comes from and the release it was judged for:
+   * "rule eager.graph-config-ignored, vllm-ascend 0.18.0"; without a version, the assumption made
+   */
+  ruleJudged: (p: { rule: string; installed: string | null; release: string; assumption: 'newest' | 'in-force' | 'warn' | null }) =>
+    p.installed !== null
+      ? `rule ${p.rule}, vllm-ascend ${p.installed}`
+      : p.assumption === 'in-force'
+        ? `rule ${p.rule}; no vllm-ascend found in the launch's Python: taken as in force`
+        : p.assumption === 'warn'
+          ? `rule ${p.rule}; no vllm-ascend found in the launch's Python: a warning until its version is known`
+          : `rule ${p.rule}; no vllm-ascend found in the launch's Python: judged as at ${p.release}`,
   /** why a server flag's value cannot be used (the parser's facts; its `reason` is this English) */
   flagProblemAt: (p: { reason: string; line: number }) => `${p.reason} (line ${p.line})`,
   flagProblem: (p: { flag: string; problem: FlagProblem }) => {
@@ -50,6 +62,10 @@ export const launch = {
       `${p.script} will not run as written: ${p.message}${p.more > 0 ? ` (and ${plural(p.more, 'more problem')})` : ''}`,
     runsLauncher: (p: { launcher: string; line: number }) => `runs ${p.launcher} (line ${p.line}), not a vLLM server`,
     startsNoServer: 'starts no vLLM server',
+    runsDpLauncher: (p: { script: string; line: number; rule: string }) =>
+      `${p.script} runs launch_online_dp.py (line ${p.line}), which starts no server itself: it runs ./run_dp_template.sh once per local data-parallel rank ` +
+      `($1 the devices, $2 the port, $3 the DP size, $4 the DP rank, $5 the DP address, $6 the RPC port, $7 the TP size); the vllm serve command and its flags are in that template (${p.rule})`,
+    dpLauncherFix: 'qprep check --launch ./run_dp_template.sh   # the template launch_online_dp.py runs, in the directory it is started from',
     noServer: (p: { script: string; what: string }) =>
       `${p.script} ${p.what} (no "vllm serve" or "python -m vllm.entrypoints.openai.api_server"): its flags are not checked`,
     noServerFix: 'give qprep the script that runs vllm serve on this node (qprep check --launch run.sh); a wrapper that builds the command at run time cannot be read',
@@ -81,6 +97,8 @@ export const launch = {
     checkLauncher: (p: { script: string }) => `check the launcher's command line, or a copy of ${p.script} with the devices written in`,
     computed: (p: { where: string; dynamic: string }) => `${p.where} is computed at run time (${p.dynamic}): the devices cannot be checked`,
     writeLiterally: (p: { ids: string }) => `write the ids literally: export ASCEND_RT_VISIBLE_DEVICES=${p.ids}`,
+    placeholder: (p: { where: string; placeholder: string }) => `${p.where} is the placeholder ${p.placeholder}: the devices are judged once it is filled in (launch.placeholders names it)`,
+    placeholderFix: 'fill in the placeholder as launch.placeholders says, then run the check again',
     notAList: (p: { where: string; value: string }) => `${p.where} is "${p.value}", not a list of device ids such as 0,1,4-7`,
     missing: (p: { where: string; missing: string; inContainer: boolean; count: number; present: string }) =>
       `${p.where} lists ${p.missing}, which this ${p.inContainer ? 'container' : 'host'} does not have: it sees ${plural(p.count, 'NPU')} (ids ${p.present || 'none'})` +
@@ -145,6 +163,11 @@ export const launch = {
     ssFix: (p: { ports: string; script: string }) => `sudo ss -ltnp | grep -E ':(${p.ports})\\b'   # find the owner and stop it, or move the port in ${p.script}`,
     noPorts: (p: { script: string }) => `${p.script} binds no port qprep knows of`,
     free: (p: { script: string; ports: string }) => `ports of ${p.script} are free: ${p.ports}`,
+    npuPortClash: (p: { first: string; second: string; devices: string; rule: string }) =>
+      `${p.first} and ${p.second} both start a server on NPU ${p.devices}: HCCL listens on port 16666 of each NPU it uses, so the second fails ` +
+      `("listen on ip[...] and specific port[16666] fail") (${p.rule})`,
+    npuPortClashFix: (p: { first: string; second: string }) =>
+      `give each server its own NPUs (ASCEND_RT_VISIBLE_DEVICES), or export HCCL_NPU_SOCKET_PORT_RANGE="auto" before each of ${p.first} and ${p.second}   # the OS then picks HCCL's NPU ports`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
   'launch.env': {
@@ -201,6 +224,10 @@ export const launch = {
     nothing: (p: { script: string }) => `${p.script} sets nothing qprep judges here (LD_PRELOAD, HCCL_BUFFSIZE, Ray, HCCL_CONNECT_TIMEOUT)`,
     withNote: (p: { judged: string; note: string }) => `${p.judged}; note: ${p.note}`,
     noteLine: (p: { note: string }) => `note: ${p.note}`,
+    aivOn310p: (p: { variable: string; rule: string }) =>
+      `${p.variable} is AIV, which the Atlas 300I Duo does not support (CANN lists AI_CPU and HOST for it): HCCL ignores the value and uses its default, HOST (${p.rule})`,
+    aivOn310pFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: remove the HCCL_OP_EXPANSION_MODE=AIV line   # on the 300I Duo: AI_CPU or HOST, HOST by default`,
+    aivOn310pInheritedFix: 'unset HCCL_OP_EXPANSION_MODE before the launch   # on the 300I Duo: AI_CPU or HOST, HOST by default',
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
   },
   'launch.placeholders': {
@@ -306,9 +333,17 @@ export const launch = {
       `${p.model} looks W8A8/W4A8-quantized and the server has no --quantization ascend: msModelSlim weights need it (LLM-Compressor weights do not); the weights are not on this host to tell`,
     looksQuantizedFix: (p: { script: string; line: number }) =>
       `${p.script} line ${p.line}: --quantization ascend   # if the weights come from msModelSlim (they carry quant_model_description.json)`,
-    captureSizes310p: (p: { tp: number; count: number; sizes: string }) =>
-      `with TP ${p.tp} on 310P the hardware event ids allow at most two cudagraph capture sizes; --compilation-config lists ${p.count} (${p.sizes})`,
+    captureSizes310pRule: (p: { tp: number; count: number; sizes: string; given: boolean; rule: string }) =>
+      `with TP ${p.tp} on 310P the hardware event ids allow at most two cudagraph capture sizes; ` +
+      (p.given ? `--compilation-config lists ${p.count} (${p.sizes})` : `none is given, so vLLM captures its default list of ${p.count} (${p.sizes})`) +
+      ` (${p.rule})`,
     captureSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} line ${p.line}: "cudagraph_capture_sizes": [${p.sizes}]`,
+    captureSizesDefaultFix: (p: { script: string; line: number; sizes: string; mode: string | null }) =>
+      `${p.script} line ${p.line}: --compilation-config '{"cudagraph_mode": "${p.mode ?? 'FULL_DECODE_ONLY'}", "cudagraph_capture_sizes": [${p.sizes}]}'   # two sizes, as the 310P guides do; or --enforce-eager`,
+    eagerIgnoresGraphs: (p: { eagerAt: string; configAt: string; keys: string; rule: string }) =>
+      `--enforce-eager (${p.eagerAt}) turns compilation off, so the graph settings of --compilation-config (${p.configAt}: ${p.keys}) are ignored: no graph is captured (${p.rule})`,
+    eagerIgnoresGraphsFix: (p: { script: string; eagerLine: number; configLine: number }) =>
+      `${p.script}: remove --enforce-eager (line ${p.eagerLine}) to capture the graphs, or the graph keys of --compilation-config (line ${p.configLine}) to run eager`,
     missingValue: (p: { flag: string; at: string }) => `${p.flag} (${p.at}) has no value: vllm refuses to start`,
     missingValueFix: (p: { script: string; line: number; flag: string }) => `${p.script} line ${p.line}: ${p.flag} <value>`,
     noModel: (p: { form: string; at: string }) => `${p.form} at ${p.at} names no model`,
@@ -400,6 +435,90 @@ export const launch = {
     noneSet: (p: { script: string }) =>
       `${p.script} sets no HCCL_IF_IP, socket interface or master address: HCCL and Gloo pick an interface themselves (fine on one node)`,
     allGood: (p: { script: string; checked: string }) => `${p.script}: ${p.checked}`,
+    masterAddrOneNode: (p: { flag: string; value: string; at: string; rule: string }) =>
+      `${p.flag} ${p.value} (${p.at}) names the master of a multi-node launch (with --nnodes and --node-rank), but this server runs on one node: ` +
+      `it does not set the address the API server listens on, which is --host (${p.rule})`,
+    masterAddrOneNodeFix: (p: { script: string; line: number; flag: string; value: string; hostGiven: boolean }) =>
+      p.hostGiven
+        ? `${p.script} line ${p.line}: remove ${p.flag} ${p.value}   # one node: --host already sets the listening address`
+        : `${p.script} line ${p.line}: --host ${p.value} instead of ${p.flag} ${p.value}   # or add --nnodes N --node-rank R for a launch over N nodes`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
+  'launch.mooncake': {
+    title: "Mooncake's Ascend transport: CANN, timeouts, libraries",
+    why:
+      "A Mooncake KV connector (prefill/decode disaggregation, the KV pool) moves the KV cache with Mooncake's Ascend direct transport, " +
+      'which the vllm-ascend guides set up with rules of their own: a CANN newer than 8.3.RC1, ASCEND_TRANSFER_TIMEOUT above the RDMA ' +
+      'retransmission time (4.096 us x 2^HCCL_RDMA_TIMEOUT x 7 retries), ASCEND_CONNECT_TIMEOUT about 500 ms per decode card, and the ' +
+      'directory of its libraries on LD_LIBRARY_PATH. Each miss surfaces only at the first transfer, as a timeout or a failed import. ' +
+      'Each rule is judged for the installed vllm-ascend release (knowledge/rules.json).',
+    reads: ['the --launch script (never executed): --kv-transfer-config, its environment', 'the CANN install record', "the launch's Python site-packages (mooncake)"],
+    fix: 'Install a CANN newer than 8.3.RC1, set the timeouts the guides give, and put the Mooncake library directory on LD_LIBRARY_PATH.',
+    noServer: (p: { script: string }) => `${p.script} starts no vLLM server: no KV connector to check (launch.script says why)`,
+    noMooncake: (p: { script: string }) => `${p.script} uses no Mooncake KV connector`,
+    noMooncakeFix: 'nothing to do: the rules of Mooncake apply to a --kv-transfer-config with a Mooncake connector',
+    cannAbove: (p: { version: string; above: string }) => `CANN ${p.version} (newer than ${p.above})`,
+    cannTooOld: (p: { version: string; above: string; rule: string }) =>
+      `CANN ${p.version} is not newer than ${p.above}, which Mooncake's Ascend direct transport needs (${p.rule})`,
+    cannFix: (p: { above: string }) => `use a CANN newer than ${p.above} (the vllm-ascend image of the release, or its installation page)`,
+    transferAbove: (p: { transfer: number; need: string; rdma: number }) => `ASCEND_TRANSFER_TIMEOUT ${p.transfer} ms above ${p.need} s (HCCL_RDMA_TIMEOUT ${p.rdma})`,
+    transferShort: (p: { transfer: number; transferSet: boolean; rdma: number; rdmaSet: boolean; need: string; retries: number; rule: string }) =>
+      `ASCEND_TRANSFER_TIMEOUT is ${p.transfer} ms${p.transferSet ? '' : ' (unset: the default the guides name)'}, not above the RDMA retransmission time ` +
+      `4.096 us x 2^${p.rdma} x ${p.retries} = ${p.need} s (HCCL_RDMA_TIMEOUT ${p.rdma}${p.rdmaSet ? '' : ", CANN's default"}): a KV transfer gives up while RDMA still retries (${p.rule})`,
+    transferFix: (p: { script: string; enough: number }) =>
+      `export ASCEND_TRANSFER_TIMEOUT=${p.enough}   # before vllm serve in ${p.script}; or lower HCCL_RDMA_TIMEOUT (kv_pool.md sets 17 with 10000 ms), which collectives read too`,
+    transferDefaults: "HCCL_RDMA_TIMEOUT and ASCEND_TRANSFER_TIMEOUT left to their defaults (Mooncake's own, which its releases changed: not judged)",
+    connectDefault: (p: { cards: number }) => `ASCEND_CONNECT_TIMEOUT left to Mooncake's default for ${p.cards} decode cards (not judged: its releases changed it)`,
+    connectEnough: (p: { connect: number; cards: number }) => `ASCEND_CONNECT_TIMEOUT ${p.connect} ms for ${p.cards} decode cards`,
+    connectShort: (p: { connect: number; set: boolean; cards: number; perCard: number; need: number; rule: string }) =>
+      `ASCEND_CONNECT_TIMEOUT is ${p.connect} ms${p.set ? '' : ' (unset: the default the guides name)'}, below ${p.perCard} ms x ${p.cards} decode cards = ${p.need} ms: ` +
+      `when every decode card connects to the same prefill card at once, the last ones time out (${p.rule})`,
+    connectFix: (p: { script: string; need: number }) => `export ASCEND_CONNECT_TIMEOUT=${p.need}   # before vllm serve in ${p.script}`,
+    libraryPathHolds: (p: { dirs: string }) => `LD_LIBRARY_PATH holds ${p.dirs}`,
+    libraryPathMissing: (p: { value: string | null; dir: string; rule: string }) =>
+      `LD_LIBRARY_PATH ${p.value === null || p.value === '' ? 'is not set' : `(${p.value}) holds neither /usr/local/lib, /usr/local/lib64 nor ${p.dir}`}: ` +
+      `the guides put the directory of Mooncake's libraries there for the connector to load them (${p.rule})`,
+    libraryPathFix: (p: { script: string; dir: string }) => `export LD_LIBRARY_PATH=${p.dir}:/usr/local/lib:/usr/local/lib64:$LD_LIBRARY_PATH   # before vllm serve in ${p.script}`,
+    noPackage: "no mooncake package for the launch's Python here, LD_LIBRARY_PATH not judged (run qprep in the serving container)",
+    passed: (p: { script: string; connectors: string; checked: string | null }) =>
+      `${p.script}: ${p.connectors}${p.checked !== null ? `: ${p.checked}` : ''}`,
+    andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? ` (and ${p.more} more)` : ''}`,
+  },
+  'launch.cpu-binding': {
+    title: 'CPU binding ready: CPUs per NPU, OMP_PROC_BIND',
+    why:
+      'From v0.18.0rc1 vllm-ascend binds each worker, its ACL and release threads and the NPU interrupts to CPUs of its own on ARM ' +
+      'servers. It slices the allowed CPUs (Cpus_allowed_list: the container cpuset) over every NPU of the node and needs 5 per NPU; with fewer it ' +
+      'logs "Insufficient CPUs for binding" and runs unbound, and a worker then competes for CPUs with the others. OMP_PROC_BIND other than false ' +
+      "lets PyTorch's libgomp pin the process to one CPU before the binding runs, which then fails. Each rule is judged for the installed release.",
+    reads: ['/proc/self/status (Cpus_allowed_list)', 'npu-smi info (the NPUs of the node)', 'the --launch script (never executed): --additional-config, OMP_PROC_BIND'],
+    fix: 'Give the container at least 5 CPUs per NPU of the node (or fewer visible NPUs), and export OMP_PROC_BIND=false.',
+    noServer: (p: { script: string }) => `${p.script} starts no vLLM server: nothing to bind (launch.script says why)`,
+    tooFewCpus: (p: { cpus: number; npus: number; perNpu: number; minimum: number; rule: string }) =>
+      `the cpuset allows ${p.cpus} CPUs for the ${p.npus} NPUs of this node: ${p.perNpu} per NPU, below the ${p.minimum} vllm-ascend's CPU binding needs; ` +
+      `it logs "Insufficient CPUs for binding" and the workers run unbound (${p.rule})`,
+    tooFewCpusFix: (p: { need: number }) =>
+      `give the container at least ${p.need} CPUs (docker run --cpuset-cpus, the pod's CPU request), or turn the binding off: --additional-config '{"enable_cpu_binding": false}'`,
+    ompProcBind: (p: { value: string; line: number | null; script: string; rule: string }) =>
+      `OMP_PROC_BIND=${p.value}${p.line !== null ? ` (${p.script}:${p.line})` : ' (inherited)'}: PyTorch's libgomp pins the process to one CPU at import, ` +
+      `before vllm-ascend binds it, and the binding then finds no CPU of its NPU ("conflict with NUMA affinity"); the guides export false (${p.rule})`,
+    ompProcBindFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: export OMP_PROC_BIND=false`,
+    ompProcBindInheritedFix: 'export OMP_PROC_BIND=false   # in the launch script, before vllm serve',
+    notRead: (p: { script: string; path: string }) =>
+      `${p.script}: the cpuset (Cpus_allowed_list of ${p.path}) or the NPUs of this node could not be read: the CPUs per NPU of vllm-ascend's binding are not judged`,
+    notReadFix: 'run qprep check in the container that serves, where npu-smi and /proc/self/status show what vLLM will see',
+    separator: '; ',
+    ready: (p: { script: string; arch: string; perNpu: number | null; npus: number | null; disabled: boolean; omp: string | null; outside: { rule: string; from: string; installed: string } | null }) =>
+      `${p.script}: ` +
+      (p.disabled
+        ? 'CPU binding turned off (enable_cpu_binding false)'
+        : p.arch !== 'aarch64'
+          ? `no CPU binding on ${p.arch} (vllm-ascend binds on ARM only)`
+          : p.outside !== null
+            ? `the CPUs per NPU are not judged for vllm-ascend ${p.outside.installed} (rule ${p.outside.rule} holds from ${p.outside.from})`
+            : p.perNpu !== null
+            ? `${p.perNpu} CPUs of the cpuset per NPU (${p.npus} NPUs)`
+            : 'the cpuset or the NPUs could not be read: the CPUs per NPU are not judged') +
+      (p.omp !== null ? `; OMP_PROC_BIND=${p.omp}` : ''),
   },
 } satisfies CheckEntries;

@@ -178,12 +178,18 @@ export const npu = {
       "npu-smi is the driver's own view of the NPUs. When it cannot start, vllm-ascend cannot either, and the reason is in " +
       'its output: "dcmi module initialize failed. ret is -8005" (the NPUs are held by another container), -8020 (the ' +
       'device is used), a missing shared library (driver lib64 not mounted), or a hang (a wedged driver). qprep translates ' +
-      'each into the cause and the fix. Required: the other NPU checks read this table.',
+      'each into the cause and the fix. A table that begins mid-table, stops after a row without its closing border, or has rows cut by ' +
+      'hand ("...") is read for what it holds and warns: the NPUs it lists are a lower bound. Required: the other NPU checks read this table.',
     reads: ['npu-smi info'],
     fix: 'Follow the cause printed: free the NPUs, add the missing mount, or repair the driver; then run npu-smi info by hand.',
     truncated: (p: { deviceRows: boolean; devices: number; family: string; processes: number }) =>
       `npu-smi's output begins mid-table (${p.deviceRows ? 'device rows' : 'a process table'} without the banner and header): it is read for what it holds, ` +
       `${plural(p.devices, 'NPU device')}${p.deviceRows ? ` (family ${p.family})` : ''} and ${plural(p.processes, 'process', 'processes')}, and may be cut`,
+    cut: (p: { line: number | null; devices: number; family: string; processes: number }) =>
+      (p.line !== null
+        ? `npu-smi's table stops after line ${p.line}, a row without its closing border: `
+        : "npu-smi's table has rows cut by hand (\"...\"): ") +
+      `it is read for what it holds, ${plural(p.devices, 'NPU device')} (family ${p.family}) and ${plural(p.processes, 'process', 'processes')}, and the NPUs after the cut are missing`,
     recordWhole: 'record the whole output of npu-smi info (qprep snapshot on the host), not an excerpt',
     noDevice: 'npu-smi printed its table but no NPU in it',
     noDeviceFix: 'check that the NPUs are visible (lspci | grep -i d80) and that the driver is loaded; in a container pass them with --device /dev/davinciN',
@@ -217,8 +223,12 @@ export const npu = {
     tooFewSelected: (p: { source: string; text: string; selected: number; minCount: number }) =>
       `${p.source}=${p.text} selects ${plural(p.selected, 'device')}, the profile needs ${p.minCount}`,
     selectMore: (p: { minCount: number }) => `select ${p.minCount} devices, e.g. ASCEND_RT_VISIBLE_DEVICES=0-${p.minCount - 1}`,
-    passed: (p: { devices: number; shape: string; family: string; selected: number | null; source: string; minCount: number; wanted: string | null }) =>
-      `${plural(p.devices, 'NPU device')}${p.shape}, family ${p.family}` +
+    partialTooFew: (p: { devices: number; minCount: number; visible: string | null; source: string }) =>
+      `npu-smi's table is cut short (npu.smi says where): it lists ${plural(p.devices, 'NPU device')}, at least that many are here, ` +
+      (p.visible !== null ? `and ${p.source}=${p.visible} names more than that: ` : `and the profile needs ${p.minCount}: `) +
+      'the count cannot be judged from a partial table',
+    passed: (p: { devices: number; atLeast: boolean; shape: string; family: string; selected: number | null; source: string; minCount: number; wanted: string | null }) =>
+      `${p.atLeast ? 'at least ' : ''}${plural(p.devices, 'NPU device')}${p.atLeast ? ' (npu-smi\'s table is cut short)' : ''}${p.shape}, family ${p.family}` +
       (p.selected !== null ? `, ${p.selected} selected by ${p.source}` : '') +
       (p.minCount > 0 ? ` (profile: at least ${p.minCount}${p.wanted !== null ? `, ${p.wanted}` : ''})` : ''),
   },

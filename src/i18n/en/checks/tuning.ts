@@ -145,6 +145,8 @@ export const tuning = {
     noSitePackages: (p: { python: string }) => `no site-packages directory found for ${p.python}; run qprep where vllm is installed`,
     inContainer: 'docker exec -it <container> qprep check --only python.triton-ascend',
     clean: (p: { python: string; via: string; sitePackages: string }) => `no triton or triton-ascend for ${p.python} (${p.via}) in ${p.sitePackages}`,
+    residual: (p: { paths: string; python: string; rule: string }) =>
+      `${p.paths} is left for ${p.python} without its dist-info (what pip uninstall leaves behind): Python still imports it as triton on this 310P (${p.rule})`,
     installed: (p: { found: string; python: string }) => `${p.found} installed for ${p.python} on a 310P host; the 310P guide has them uninstalled`,
   },
   'model.weights': {
@@ -217,6 +219,9 @@ export const tuning = {
     noModel: (p: { script: string }) => `${p.script} names no model to plan (launch.script / launch.flags say why)`,
     unknownModel: (p: { at: string; model: string }) => `the model at ${p.at} (${p.model}) is not a literal path or hub id: the plan needs it`,
     unknownModelFix: (p: { script: string; line: number }) => `${p.script} line ${p.line}: vllm serve /path/to/weights   # written literally`,
+    encoderOnly: (p: { at: string }) =>
+      `the server is the encoder instance of disaggregated encoding (ec_role ec_producer, ${p.at}): it keeps no KV cache, so there is no memory plan to make`,
+    encoderOnlyFix: 'nothing to do here; the prefill/decode instance that consumes its encodings is the one to plan (qprep check --launch on its script)',
     callerSizes: (p: { script: string }) => `the parallel sizes of ${p.script} are left to its caller or invalid (launch.flags says which): no plan`,
     callerSizesFix: (p: { script: string }) => `give the sizes literally, or check the launcher that fills in ${p.script}: qprep check --launch launcher.sh --launch ${p.script}`,
     noMemorySize: 'npu-smi shows no memory size for the NPUs this server uses: no plan',

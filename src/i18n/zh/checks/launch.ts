@@ -7,6 +7,14 @@ export const launchProbes: typeof enProbes = {
   variableAt: (p: { name: string; at: string; from: string | null; fromLine: number | null }) =>
     `${p.name}（${p.at}${p.from !== null ? `，来自第 ${p.fromLine} 行的 ${p.from}` : ''}）`,
   inherited: (p: { name: string }) => `${p.name}（继承自运行环境）`,
+  ruleJudged: (p) =>
+    p.installed !== null
+      ? `规则 ${p.rule}，vllm-ascend ${p.installed}`
+      : p.assumption === 'in-force'
+        ? `规则 ${p.rule}；启动脚本所用的 Python 中未找到 vllm-ascend：按规则生效处理`
+        : p.assumption === 'warn'
+          ? `规则 ${p.rule}；启动脚本所用的 Python 中未找到 vllm-ascend：在版本可知之前仅作警告`
+          : `规则 ${p.rule}；启动脚本所用的 Python 中未找到 vllm-ascend：按 ${p.release} 判断`,
   flagProblemAt: (p: { reason: string; line: number }) => `${p.reason}（第 ${p.line} 行）`,
   flagProblem: (p: { flag: string; problem: FlagProblem }) => {
     const problem = p.problem;
@@ -44,6 +52,10 @@ export const launch: typeof en = {
       `${p.script} 按现状无法运行：${p.message}${p.more > 0 ? `（另有 ${p.more} 个问题）` : ''}`,
     runsLauncher: (p: { launcher: string; line: number }) => `运行的是 ${p.launcher}（第 ${p.line} 行），不是 vLLM 服务`,
     startsNoServer: '没有启动 vLLM 服务',
+    runsDpLauncher: (p) =>
+      `${p.script} 运行 launch_online_dp.py（第 ${p.line} 行），它本身不启动服务：它为每个本地数据并行 rank 运行一次 ./run_dp_template.sh，` +
+      `（$1 设备，$2 端口，$3 DP 大小，$4 DP rank，$5 DP 地址，$6 RPC 端口，$7 TP 大小）；vllm serve 命令及其参数在该模板中（${p.rule}）`,
+    dpLauncherFix: 'qprep check --launch ./run_dp_template.sh   # launch_online_dp.py 所运行的模板，位于启动它的目录中',
     noServer: (p: { script: string; what: string }) =>
       `${p.script} ${p.what}（没有 "vllm serve" 或 "python -m vllm.entrypoints.openai.api_server"）：不检查其参数`,
     noServerFix: '请给 qprep 本节点运行 vllm serve 的脚本（qprep check --launch run.sh）；运行时才拼出命令的包装脚本无法读取',
@@ -74,6 +86,8 @@ export const launch: typeof en = {
     checkLauncher: (p: { script: string }) => `请检查启动器的命令行，或检查写入了设备的 ${p.script} 副本`,
     computed: (p: { where: string; dynamic: string }) => `${p.where} 在运行时计算（${p.dynamic}）：无法检查设备`,
     writeLiterally: (p: { ids: string }) => `直接写出设备 ID：export ASCEND_RT_VISIBLE_DEVICES=${p.ids}`,
+    placeholder: (p) => `${p.where} 是占位符 ${p.placeholder}：填写后再判断设备（launch.placeholders 会指出它）`,
+    placeholderFix: '按 launch.placeholders 的提示填写占位符，然后重新运行检查',
     notAList: (p: { where: string; value: string }) => `${p.where} 为 "${p.value}"，不是 0,1,4-7 这样的设备 ID 列表`,
     missing: (p: { where: string; missing: string; inContainer: boolean; count: number; present: string }) =>
       `${p.where} 列出了 ${p.missing}，本${p.inContainer ? '容器' : '主机'}没有这些设备：可见 ${p.count} 个 NPU（ID ${p.present || '无'}）` +
@@ -136,6 +150,11 @@ export const launch: typeof en = {
     ssFix: (p: { ports: string; script: string }) => `sudo ss -ltnp | grep -E ':(${p.ports})\\b'   # 找到占用者并停止它，或修改 ${p.script} 中的端口`,
     noPorts: (p: { script: string }) => `${p.script} 没有绑定 qprep 已知的端口`,
     free: (p: { script: string; ports: string }) => `${p.script} 的端口空闲：${p.ports}`,
+    npuPortClash: (p) =>
+      `${p.first} 和 ${p.second} 都在 NPU ${p.devices} 上启动服务：HCCL 在它使用的每个 NPU 上监听 16666 端口，因此第二个会失败` +
+      `（"listen on ip[...] and specific port[16666] fail"）（${p.rule}）`,
+    npuPortClashFix: (p) =>
+      `为每个服务分配各自的 NPU（ASCEND_RT_VISIBLE_DEVICES），或在 ${p.first} 和 ${p.second} 之前各自 export HCCL_NPU_SOCKET_PORT_RANGE="auto"   # 由操作系统为 HCCL 选择 NPU 端口`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
   },
   'launch.env': {
@@ -188,6 +207,10 @@ export const launch: typeof en = {
     nothing: (p: { script: string }) => `${p.script} 没有设置 qprep 在此判断的变量（LD_PRELOAD、HCCL_BUFFSIZE、Ray、HCCL_CONNECT_TIMEOUT）`,
     withNote: (p: { judged: string; note: string }) => `${p.judged}；注意：${p.note}`,
     noteLine: (p: { note: string }) => `注意：${p.note}`,
+    aivOn310p: (p) =>
+      `${p.variable} 为 AIV，而 Atlas 300I Duo 不支持该值（CANN 为其列出的是 AI_CPU 和 HOST）：HCCL 忽略该值，使用默认值 HOST（${p.rule}）`,
+    aivOn310pFix: (p) => `${p.script} 第 ${p.line} 行：删除 HCCL_OP_EXPANSION_MODE=AIV 这一行   # 300I Duo 上可用 AI_CPU 或 HOST，默认 HOST`,
+    aivOn310pInheritedFix: '启动前 unset HCCL_OP_EXPANSION_MODE   # 300I Duo 上可用 AI_CPU 或 HOST，默认 HOST',
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
   },
   'launch.placeholders': {
@@ -285,9 +308,17 @@ export const launch: typeof en = {
       `${p.model} 看起来是 W8A8/W4A8 量化模型，而服务没有 --quantization ascend：msModelSlim 的权重需要它（LLM-Compressor 的权重不需要）；本主机上没有权重，无法确定`,
     looksQuantizedFix: (p: { script: string; line: number }) =>
       `${p.script} 第 ${p.line} 行：--quantization ascend   # 如果权重来自 msModelSlim（带有 quant_model_description.json）`,
-    captureSizes310p: (p: { tp: number; count: number; sizes: string }) =>
-      `310P 上 TP ${p.tp} 时，硬件事件 ID 最多允许两个 cudagraph 捕获尺寸；--compilation-config 列出了 ${p.count} 个（${p.sizes}）`,
+    captureSizes310pRule: (p) =>
+      `在 310P 上 TP 为 ${p.tp} 时，硬件 event id 只允许至多两个 cudagraph 捕获尺寸；` +
+      (p.given ? `--compilation-config 列出了 ${p.count} 个（${p.sizes}）` : `脚本未指定，因此 vLLM 捕获其默认列表中的 ${p.count} 个（${p.sizes}）`) +
+      `（${p.rule}）`,
     captureSizesFix: (p: { script: string; line: number; sizes: string }) => `${p.script} 第 ${p.line} 行："cudagraph_capture_sizes": [${p.sizes}]`,
+    captureSizesDefaultFix: (p) =>
+      `${p.script} 第 ${p.line} 行：--compilation-config '{"cudagraph_mode": "${p.mode ?? 'FULL_DECODE_ONLY'}", "cudagraph_capture_sizes": [${p.sizes}]}'   # 与 310P 指南一样只用两个尺寸；或使用 --enforce-eager`,
+    eagerIgnoresGraphs: (p) =>
+      `--enforce-eager（${p.eagerAt}）关闭了编译，因此 --compilation-config 的图模式设置（${p.configAt}：${p.keys}）被忽略：不会捕获任何图（${p.rule}）`,
+    eagerIgnoresGraphsFix: (p) =>
+      `${p.script}：要捕获图，删除 --enforce-eager（第 ${p.eagerLine} 行）；要以 eager 运行，删除 --compilation-config（第 ${p.configLine} 行）中的图模式键`,
     missingValue: (p: { flag: string; at: string }) => `${p.flag}（${p.at}）没有值：vllm 拒绝启动`,
     missingValueFix: (p: { script: string; line: number; flag: string }) => `${p.script} 第 ${p.line} 行：${p.flag} <值>`,
     noModel: (p: { form: string; at: string }) => `${p.at} 的 ${p.form} 没有指定模型`,
@@ -374,6 +405,85 @@ export const launch: typeof en = {
     proxiesFix: (p: { names: string; script: string }) => `unset ${p.names}   # 写在 ${p.script} 开头，与指南一致`,
     noneSet: (p: { script: string }) => `${p.script} 没有设置 HCCL_IF_IP、套接字网卡或主节点地址：HCCL 和 Gloo 自行选择网卡（单节点时没有问题）`,
     allGood: (p: { script: string; checked: string }) => `${p.script}：${p.checked}`,
+    masterAddrOneNode: (p) =>
+      `${p.flag} ${p.value}（${p.at}）指定的是多节点启动（配合 --nnodes 和 --node-rank）的主节点，而该服务只运行在一个节点上：` +
+      `它并不设置 API server 监听的地址，那是 --host 的作用（${p.rule}）`,
+    masterAddrOneNodeFix: (p) =>
+      p.hostGiven
+        ? `${p.script} 第 ${p.line} 行：删除 ${p.flag} ${p.value}   # 单节点：--host 已设置监听地址`
+        : `${p.script} 第 ${p.line} 行：用 --host ${p.value} 代替 ${p.flag} ${p.value}   # 或为跨 N 个节点的启动加上 --nnodes N --node-rank R`,
     andMore: (p: { first: string; more: number }) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
+  },
+  'launch.mooncake': {
+    title: 'Mooncake 的 Ascend 传输：CANN、超时、库路径',
+    why:
+      'Mooncake KV connector（PD 分离、KV 池）通过 Mooncake 的 Ascend direct 传输搬运 KV cache，vllm-ascend 指南为它规定了几条规则：' +
+      'CANN 高于 8.3.RC1；ASCEND_TRANSFER_TIMEOUT 大于 RDMA 重传时间（4.096 us × 2^HCCL_RDMA_TIMEOUT × 7 次重试）；' +
+      'ASCEND_CONNECT_TIMEOUT 约为每张 decode 卡 500 毫秒；LD_LIBRARY_PATH 中包含其库所在目录。任何一条不满足，都要到第一次传输时才以超时或导入失败的形式出现。' +
+      '每条规则都按已安装的 vllm-ascend 版本判断（knowledge/rules.json）。',
+    reads: ['--launch 脚本（不执行）：--kv-transfer-config 及其环境', 'CANN 安装记录', '启动脚本所用 Python 的 site-packages（mooncake）'],
+    fix: '安装高于 8.3.RC1 的 CANN，按指南设置超时，并把 Mooncake 的库目录加入 LD_LIBRARY_PATH。',
+    noServer: (p) => `${p.script} 没有启动 vLLM 服务：没有可检查的 KV connector（原因见 launch.script）`,
+    noMooncake: (p) => `${p.script} 未使用 Mooncake KV connector`,
+    noMooncakeFix: '无需处理：Mooncake 的规则只适用于使用 Mooncake connector 的 --kv-transfer-config',
+    cannAbove: (p) => `CANN ${p.version}（高于 ${p.above}）`,
+    cannTooOld: (p) => `CANN ${p.version} 不高于 ${p.above}，而 Mooncake 的 Ascend direct 传输需要更新的版本（${p.rule}）`,
+    cannFix: (p) => `使用高于 ${p.above} 的 CANN（该版本的 vllm-ascend 镜像，或其安装页面）`,
+    transferAbove: (p) => `ASCEND_TRANSFER_TIMEOUT ${p.transfer} 毫秒，大于 ${p.need} 秒（HCCL_RDMA_TIMEOUT ${p.rdma}）`,
+    transferShort: (p) =>
+      `ASCEND_TRANSFER_TIMEOUT 为 ${p.transfer} 毫秒${p.transferSet ? '' : '（未设置：指南所说的默认值）'}，不大于 RDMA 重传时间 ` +
+      `4.096 us × 2^${p.rdma} × ${p.retries} = ${p.need} 秒（HCCL_RDMA_TIMEOUT ${p.rdma}${p.rdmaSet ? '' : '，CANN 默认值'}）：RDMA 仍在重试时 KV 传输就已放弃（${p.rule}）`,
+    transferFix: (p) =>
+      `export ASCEND_TRANSFER_TIMEOUT=${p.enough}   # 在 ${p.script} 的 vllm serve 之前；或调低 HCCL_RDMA_TIMEOUT（kv_pool.md 设为 17，配合 10000 毫秒），集合通信也会读取它`,
+    transferDefaults: 'HCCL_RDMA_TIMEOUT 和 ASCEND_TRANSFER_TIMEOUT 使用默认值（Mooncake 自身的默认值，其各版本不同：未判断）',
+    connectDefault: (p) => `ASCEND_CONNECT_TIMEOUT 使用 Mooncake 对 ${p.cards} 张 decode 卡的默认值（未判断：其各版本不同）`,
+    connectEnough: (p) => `ASCEND_CONNECT_TIMEOUT ${p.connect} 毫秒，对应 ${p.cards} 张 decode 卡`,
+    connectShort: (p) =>
+      `ASCEND_CONNECT_TIMEOUT 为 ${p.connect} 毫秒${p.set ? '' : '（未设置：指南所说的默认值）'}，小于 ${p.perCard} 毫秒 × ${p.cards} 张 decode 卡 = ${p.need} 毫秒：` +
+      `当所有 decode 卡同时连接同一张 prefill 卡时，最后几张会超时（${p.rule}）`,
+    connectFix: (p) => `export ASCEND_CONNECT_TIMEOUT=${p.need}   # 在 ${p.script} 的 vllm serve 之前`,
+    libraryPathHolds: (p) => `LD_LIBRARY_PATH 包含 ${p.dirs}`,
+    libraryPathMissing: (p) =>
+      `LD_LIBRARY_PATH ${p.value === null || p.value === '' ? '未设置' : `（${p.value}）既不包含 /usr/local/lib、/usr/local/lib64，也不包含 ${p.dir}`}：` +
+      `指南把 Mooncake 的库目录放在这里，供 connector 加载（${p.rule}）`,
+    libraryPathFix: (p) => `export LD_LIBRARY_PATH=${p.dir}:/usr/local/lib:/usr/local/lib64:$LD_LIBRARY_PATH   # 在 ${p.script} 的 vllm serve 之前`,
+    noPackage: '此处启动脚本所用的 Python 中没有 mooncake 包，未判断 LD_LIBRARY_PATH（请在提供服务的容器中运行 qprep）',
+    passed: (p) => `${p.script}：${p.connectors}${p.checked !== null ? `：${p.checked}` : ''}`,
+    andMore: (p) => `${p.first}${p.more > 0 ? `（另有 ${p.more} 项）` : ''}`,
+  },
+  'launch.cpu-binding': {
+    title: 'CPU 绑核就绪：每个 NPU 的 CPU 数、OMP_PROC_BIND',
+    why:
+      '从 v0.18.0rc1 起，vllm-ascend 在 ARM 服务器上把每个 worker、它的 ACL 和 release 线程以及 NPU 中断绑定到各自的 CPU。' +
+      '它把允许使用的 CPU（Cpus_allowed_list：容器的 cpuset）分给本节点的每个 NPU，每个 NPU 需要 5 个；不足时打印 "Insufficient CPUs for binding" 并以不绑核方式运行，' +
+      '各 worker 之间会争抢 CPU。OMP_PROC_BIND 不为 false 时，PyTorch 的 libgomp 会在绑核之前把进程固定到一个 CPU 上，随后绑核失败。每条规则都按已安装的版本判断。',
+    reads: ['/proc/self/status（Cpus_allowed_list）', 'npu-smi info（本节点的 NPU）', '--launch 脚本（不执行）：--additional-config、OMP_PROC_BIND'],
+    fix: '为容器分配本节点每个 NPU 至少 5 个 CPU（或减少可见 NPU），并 export OMP_PROC_BIND=false。',
+    noServer: (p) => `${p.script} 没有启动 vLLM 服务：无需绑核（原因见 launch.script）`,
+    tooFewCpus: (p) =>
+      `cpuset 为本节点的 ${p.npus} 个 NPU 提供 ${p.cpus} 个 CPU：每个 NPU ${p.perNpu} 个，少于 vllm-ascend 绑核所需的 ${p.minimum} 个；` +
+      `它会打印 "Insufficient CPUs for binding"，各 worker 不绑核运行（${p.rule}）`,
+    tooFewCpusFix: (p) =>
+      `为容器分配至少 ${p.need} 个 CPU（docker run --cpuset-cpus、pod 的 CPU request），或关闭绑核：--additional-config '{"enable_cpu_binding": false}'`,
+    ompProcBind: (p) =>
+      `OMP_PROC_BIND=${p.value}${p.line !== null ? `（${p.script}:${p.line}）` : '（继承）'}：PyTorch 的 libgomp 在导入时就把进程固定到一个 CPU 上，` +
+      `早于 vllm-ascend 的绑核，绑核随后找不到其 NPU 对应的 CPU（"conflict with NUMA affinity"）；指南中设置为 false（${p.rule}）`,
+    ompProcBindFix: (p) => `${p.script} 第 ${p.line} 行：export OMP_PROC_BIND=false`,
+    ompProcBindInheritedFix: 'export OMP_PROC_BIND=false   # 写在启动脚本中 vllm serve 之前',
+    notRead: (p) => `${p.script}：无法读取 cpuset（${p.path} 的 Cpus_allowed_list）或本节点的 NPU：未判断 vllm-ascend 绑核时每个 NPU 的 CPU 数`,
+    notReadFix: '在提供服务的容器中运行 qprep check，那里的 npu-smi 和 /proc/self/status 与 vLLM 看到的一致',
+    separator: '；',
+    ready: (p) =>
+      `${p.script}：` +
+      (p.disabled
+        ? '已关闭 CPU 绑核（enable_cpu_binding 为 false）'
+        : p.arch !== 'aarch64'
+          ? `${p.arch} 上不绑核（vllm-ascend 只在 ARM 上绑核）`
+          : p.outside !== null
+            ? `未对 vllm-ascend ${p.outside.installed} 判断每个 NPU 的 CPU 数（规则 ${p.outside.rule} 从 ${p.outside.from} 起适用）`
+            : p.perNpu !== null
+            ? `cpuset 中每个 NPU ${p.perNpu} 个 CPU（${p.npus} 个 NPU）`
+            : '无法读取 cpuset 或 NPU，未判断每个 NPU 的 CPU 数') +
+      (p.omp !== null ? `；OMP_PROC_BIND=${p.omp}` : ''),
   },
 };

@@ -150,12 +150,16 @@ export const npu: typeof en = {
     why:
       'npu-smi 是驱动自身对 NPU 的视图。它无法启动时，vllm-ascend 也无法启动，原因就在其输出中：' +
       '"dcmi module initialize failed. ret is -8005"（NPU 被另一个容器占用）、-8020（设备正被使用）、缺少共享库（未挂载驱动 lib64）或卡死（驱动挂死）。' +
-      'qprep 将每种情况转换为原因和修复方法。必需项：其他 NPU 检查都读取这张表。',
+      'qprep 将每种情况转换为原因和修复方法。从表格中间开始、在没有结束边框的行之后中断或被手工截去若干行（"..."）的表格，按其内容读取并给出警告：' +
+      '其中列出的 NPU 只是下限。必需项：其他 NPU 检查都读取这张表。',
     reads: ['npu-smi info'],
     fix: '按打印出的原因处理：释放 NPU、补上缺少的挂载或修复驱动；然后手动运行 npu-smi info。',
     truncated: (p) =>
       `npu-smi 的输出从表格中间开始（${p.deviceRows ? '设备行' : '进程表'}之前没有标题栏和表头）：按其内容读取，` +
       `${p.devices} 个 NPU 设备${p.deviceRows ? `（${p.family} 系列）` : ''}、${p.processes} 个进程，可能不完整`,
+    cut: (p) =>
+      (p.line !== null ? `npu-smi 的表格在第 ${p.line} 行之后中断，该行没有结束边框：` : 'npu-smi 的表格中有被手工截去的行（"..."）：') +
+      `按其内容读取，${p.devices} 个 NPU 设备（${p.family} 系列）、${p.processes} 个进程，截断之后的 NPU 缺失`,
     recordWhole: '录制 npu-smi info 的完整输出（在主机上运行 qprep snapshot），不要只截取一段',
     noDevice: 'npu-smi 打印了表格，但其中没有 NPU',
     noDeviceFix: '检查 NPU 是否可见（lspci | grep -i d80）以及驱动是否已加载；在容器中用 --device /dev/davinciN 传入',
@@ -184,8 +188,12 @@ export const npu: typeof en = {
     renumber: (p) => `按此处可见的 ${p.devices} 个设备从 0 编号（容器内运行时会对映射的设备重新编号），或用 --device 映射更多设备`,
     tooFewSelected: (p) => `${p.source}=${p.text} 选择了 ${p.selected} 个设备，profile 需要 ${p.minCount} 个`,
     selectMore: (p) => `选择 ${p.minCount} 个设备，例如 ASCEND_RT_VISIBLE_DEVICES=0-${p.minCount - 1}`,
+    partialTooFew: (p) =>
+      `npu-smi 的表格不完整（见 npu.smi）：其中列出 ${p.devices} 个 NPU 设备，本机至少有这么多，` +
+      (p.visible !== null ? `而 ${p.source}=${p.visible} 指定的设备超出此数：` : `而 profile 需要 ${p.minCount} 个：`) +
+      '无法根据不完整的表格判断数量',
     passed: (p) =>
-      `${p.devices} 个 NPU 设备${p.shape}，${p.family} 系列` +
+      `${p.atLeast ? '至少 ' : ''}${p.devices} 个 NPU 设备${p.atLeast ? '（npu-smi 的表格不完整）' : ''}${p.shape}，${p.family} 系列` +
       (p.selected !== null ? `，其中 ${p.selected} 个由 ${p.source} 选中` : '') +
       (p.minCount > 0 ? `（profile：至少 ${p.minCount} 个${p.wanted !== null ? `，${p.wanted}` : ''}）` : ''),
   },

@@ -123,6 +123,8 @@ export const tuning: typeof en = {
     noSitePackages: (p) => `未找到 ${p.python} 的 site-packages 目录；请在安装了 vllm 的环境中运行 qprep`,
     inContainer: 'docker exec -it <container> qprep check --only python.triton-ascend',
     clean: (p) => `${p.python}（${p.via}）在 ${p.sitePackages} 中没有 triton 或 triton-ascend`,
+    residual: (p) =>
+      `${p.python} 的 ${p.paths} 仍然存在但没有 dist-info（pip uninstall 留下的残留）：在这台 310P 上 Python 仍会把它当作 triton 导入（${p.rule}）`,
     installed: (p) => `310P 主机上为 ${p.python} 安装了 ${p.found}；310P 部署指南要求卸载它们`,
   },
   'model.weights': {
@@ -186,6 +188,8 @@ export const tuning: typeof en = {
     noModel: (p) => `${p.script} 没有指定可规划的模型（原因见 launch.script / launch.flags）`,
     unknownModel: (p) => `${p.at} 处的模型（${p.model}）不是字面写出的路径或 hub id：规划需要它`,
     unknownModelFix: (p) => `${p.script} 第 ${p.line} 行：vllm serve /path/to/weights   # 字面写出`,
+    encoderOnly: (p) => `该服务是编码分离部署中的编码实例（ec_role ec_producer，${p.at}）：它不保留 KV cache，因此无需显存规划`,
+    encoderOnlyFix: '此处无需处理；应规划消费其编码结果的 prefill/decode 实例（对其脚本运行 qprep check --launch）',
     callerSizes: (p) => `${p.script} 的并行规模由调用方给出或无效（launch.flags 指出是哪个）：无法规划`,
     callerSizesFix: (p) => `把规模字面写出，或连同填写 ${p.script} 的启动器一起检查：qprep check --launch launcher.sh --launch ${p.script}`,
     noMemorySize: 'npu-smi 没有显示该服务所用 NPU 的内存大小：无法规划',
