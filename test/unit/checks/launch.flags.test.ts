@@ -121,7 +121,9 @@ describe('launch.flags', () => {
     ]);
     const { outcome } = await runOn(check, DUO(), {}, { launch: script });
     expect(outcome.status).toBe('warn');
-    expect(outcome.message).toBe('with TP 2 on 310P the hardware event ids allow at most two cudagraph capture sizes; --compilation-config lists 4 (2, 4, 8, 16)');
+    expect(outcome.message).toBe(
+      "with TP 2 on 310P the hardware event ids allow at most two cudagraph capture sizes; --compilation-config lists 4 (2, 4, 8, 16) (rule 310p.tp-capture-sizes; no vllm-ascend found in the launch's Python: taken as in force)",
+    );
     expect(outcome.remediation).toBe('run.sh line 17: "cudagraph_capture_sizes": [2, 4]');
   });
 
