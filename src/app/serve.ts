@@ -4,6 +4,7 @@ import { QprepError } from '../errors.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
+import { DEFAULT_TOOL_LIMITS, ToolSlots } from '../host/limited.js';
 import { RunScopedHost } from '../host/run-scoped.js';
 import { reportSchema, type AnyReport } from '../report/schema.js';
 import { Agent } from '../serve/agent.js';
@@ -33,7 +34,7 @@ export const STOP_DEADLINE_MS = 3000;
  * One run of the checks on a host of its own that never writes, cut at the budget: then its
  * probes are killed with their process groups and the report says which checks did not finish.
  */
-async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, rolling: RollingLedger): Promise<AnyReport> {
+async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, rolling: RollingLedger, toolSlots: ToolSlots): Promise<AnyReport> {
   // a host of its own for every run: a snapshot replays from its start (its recorded retries
   // included), and nothing a live host learnt in one run carries into the next
   const handle = await openHost(options);
@@ -46,7 +47,7 @@ async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, bu
     }, budgetMs);
   });
   try {
-    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling });
+    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling, toolSlots });
     const report = run.report.interrupted?.signal === BUDGET_MARKER ? overBudgetReport(run.report, budgetMs) : run.report;
     const valid = reportSchema.safeParse(report);
     if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
@@ -119,10 +120,13 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
 
   // plan: rolling: each pair's last proof, kept for as long as serve runs
   const rolling = new RollingLedger();
+  // one call of npu-smi at a time, and of hccn_tool as many as the run allows (one unless told),
+  // across runs: a run never starts a tool while a call of the previous run (cut at its budget) runs
+  const toolSlots = new ToolSlots({ ...DEFAULT_TOOL_LIMITS, 'npu-smi': 1, hccn_tool: checkOptions.hccnConcurrency ?? profile.profile.hccn.concurrency });
   const agent = new Agent({
     intervalMs: schedule.intervalMs,
     logger,
-    execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs, rolling),
+    execute: () => runWithinBudget(profile, checkOptions, schedule.budgetMs, rolling, toolSlots),
     publish: createPublisher(publish),
   });
   const server = createServer(createServeHandler(agent, { intervalMs: schedule.intervalMs, allowTrigger: options.allowTrigger ?? false, text: textFor(options.lang ?? 'en') }));
