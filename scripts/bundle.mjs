@@ -245,18 +245,22 @@ for (const [part, roots] of Object.entries(partModules)) roots.forEach((path, i)
 for (const path of allRefs) if (owner.get(path) !== 'head' && !moduleIndex[path]) throw new Error(`bundle: ${path} is taken from the ${owner.get(path)} part, which does not export it`);
 
 const MARK = '//@qprep-part ';
-/** The loader: reads the parts from the file's own comments, compiles each on first use. */
+/** The parts kept in a string of the head rather than in the comments: the early part, which the head compiles at once for a check, before the file has been read again. */
+const INLINE = ['early'];
+/** The loader: compiles each part on first use, from its string or from the file's own comments (read as bytes; only the part is decoded). */
 const loader = `
 var __qprepModuleIndex = ${JSON.stringify(moduleIndex)};
+var __qprepInlineParts = { ${INLINE.map((part) => `${JSON.stringify(part)}: () => ${JSON.stringify(textOf(part))}`).join(', ')} };
 var __qprepPartExports = {};
-var __qprepFileText;
+var __qprepFileBytes;
 function __qprepPartSource(part) {
-  __qprepFileText ??= require('node:fs').readFileSync(require('node:url').fileURLToPath(import.meta.url), 'utf8');
-  const start = __qprepFileText.indexOf('\\n${MARK}' + part + '\\n');
-  const end = __qprepFileText.indexOf('\\n${MARK}end\\n', start + 1);
+  const inline = __qprepInlineParts[part];
+  if (inline) return inline();
+  __qprepFileBytes ??= require('node:fs').readFileSync(require('node:url').fileURLToPath(import.meta.url));
+  const start = __qprepFileBytes.indexOf('\\n${MARK}' + part + '\\n');
+  const end = __qprepFileBytes.indexOf('\\n${MARK}end\\n', start + 1);
   if (start < 0 || end < 0) throw new Error('qprep: the ' + part + ' part is missing from this file: a damaged copy of the single file?');
-  const body = __qprepFileText.slice(start + ${MARK.length + 2} + part.length, end);
-  return body.slice(2).replaceAll('\\n//', '\\n');
+  return __qprepFileBytes.toString('utf8', start + ${MARK.length + 4} + part.length, end).replaceAll('\\n//', '\\n');
 }
 function __qprepPart(part) {
   const loaded = __qprepPartExports[part];
@@ -265,7 +269,7 @@ function __qprepPart(part) {
   const run = require('node:vm').compileFunction(__qprepPartSource(part), ['module', 'exports', 'require', '__qprepImport'], { filename: 'qprep-' + part + '.cjs' });
   run(module, module.exports, (id) => (id.startsWith('qprep-part:') ? __qprepModule(id.slice(11)) : require(id)), __qprepImport);
   __qprepPartExports[part] = module.exports;
-  if (Object.keys(__qprepPartExports).length === ${PARTS.length - 1}) __qprepFileText = undefined;
+  if (Object.keys(__qprepPartExports).length === ${PARTS.length - 1}) __qprepFileBytes = undefined;
   return module.exports;
 }
 function __qprepModule(path) {
@@ -316,6 +320,7 @@ const banner = [
   'const require = __qprepCreateRequire(import.meta.url);',
 ].join('\n');
 const payload = PARTS.slice(1)
+  .filter((part) => !INLINE.includes(part))
   .map((part) => {
     const code = textOf(part).replace(/\n$/, '');
     if (`\n${code}`.includes(`\n${MARK.slice(2)}`)) throw new Error(`bundle: a line of the ${part} part begins with the part marker`);

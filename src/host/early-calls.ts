@@ -168,13 +168,14 @@ function askNext(): void {
  */
 export function startEarlyCalls(plan: EarlyCallPlan): void {
   const env = definedOnly(plan.env);
+  // hccn_tool first: its queue is the run's critical path, npu-smi's answer is not
+  const hccnTool = plan.hccn ? locateExecutableSync('hccn_tool', env.PATH, HCCN_TOOL_DIRS) : null;
+  if (hccnTool) {
+    queue = { tool: hccnTool, devices: earlyDevices(plan.root, env.ASCEND_RT_VISIBLE_DEVICES), next: 0, open: true, env, timeoutMs: plan.timeoutMs };
+    askNext();
+  }
   const npuSmi = locateExecutableSync('npu-smi', env.PATH, NPU_SMI_DIRS);
   if (npuSmi) start([npuSmi, 'info'], plan.timeoutMs, env);
-  if (!plan.hccn) return;
-  const hccnTool = locateExecutableSync('hccn_tool', env.PATH, HCCN_TOOL_DIRS);
-  if (!hccnTool) return;
-  queue = { tool: hccnTool, devices: earlyDevices(plan.root, env.ASCEND_RT_VISIBLE_DEVICES), next: 0, open: true, env, timeoutMs: plan.timeoutMs };
-  askNext();
 }
 
 /** Whether `argv` with this timeout was started early and not yet taken over. */
