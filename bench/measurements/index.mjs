@@ -6,13 +6,15 @@
 import aggregate from './aggregate.mjs';
 import check from './check.mjs';
 import clusterScaling from './cluster-scaling.mjs';
+import firstCall from './first-call.mjs';
 import floor from './floor.mjs';
 import inventory from './inventory.mjs';
 import loadTime from './load-time.mjs';
 import nodeCheck from './node-check.mjs';
 import rollingCoverage from './rolling-coverage.mjs';
 import serve from './serve.mjs';
+import serveFootprint from './serve-footprint.mjs';
 import serveResources from './serve-resources.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, loadTime];
+export const measurements = [startup, firstCall, nodeCheck, floor, check, aggregate, inventory, clusterScaling, rollingCoverage, serve, serveResources, serveFootprint, loadTime];
