@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { clampTimerMs } from '../util/timeout.js';
 import { commandNotRun, emptyCommandResult } from './command-result.js';
-import { forgetCall, markCall, RUN_TOKEN_VARIABLE, sweepAllCalls, sweepCall } from './strays.js';
+import { forgetCall, markCall, RUN_TOKEN_VARIABLE, startedAs, sweepAllCalls, sweepCall } from './strays.js';
 import type { CommandResult } from './types.js';
 
 /**
@@ -141,7 +141,10 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     return { ...base, durationMs: Math.round(performance.now() - started), failure: `${file}: ${code ?? (caught instanceof Error ? caught.message : String(caught))}` };
   }
   const pgid = child.pid;
-  if (pgid !== undefined) liveGroups.add(pgid);
+  if (pgid !== undefined) {
+    liveGroups.add(pgid);
+    startedAs(mark.call, pgid);
+  }
   if (!killingAtExit) {
     killingAtExit = true;
     process.once('exit', killGroupsAtExit);
