@@ -222,7 +222,14 @@ for (const part of PARTS) {
 const missing = [...allRefs].filter((path) => !firstRefs.has(path));
 if (missing.length > 0) throw new Error(`bundle: the second round found references the first did not: ${missing.slice(0, 3).join(', ')}`);
 
-const textOf = (part) => built[part].result.outputFiles[0].text;
+/**
+ * A part's code with every character beyond ASCII written as its \\u escape (esbuild leaves
+ * a few in regular expressions): Node reads an all-ASCII file into a one-byte string, half the
+ * memory and a faster read than a two-byte one. The escape means the same character in a
+ * string, a template, a regular expression and an identifier.
+ */
+const asciiOnly = (code) => code.replace(/[^\x00-\x7f]/gu, (ch) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+const textOf = (part) => asciiOnly(built[part].result.outputFiles[0].text);
 for (const part of PARTS.slice(1)) {
   if (/\bimport_meta\b|import\.meta/.test(textOf(part))) throw new Error(`bundle: the ${part} part uses import.meta, which a CommonJS part cannot answer`);
   // a line comment ends at any line terminator: the payload must have none but \n
@@ -290,6 +297,7 @@ function __qprepImport(path) {
 `;
 
 const headText = textOf('head');
+const isAscii = (text) => !/[^\x00-\x7f]/.test(text);
 // an ES module cannot take another part's module by import: the head must stand alone
 if (headText.includes('qprep-part:')) throw new Error('bundle: the head imports a module of another part statically; only lazy import() may reach them');
 // exported so that it is kept: the loader's use of it is invisible to the bundler
@@ -331,7 +339,9 @@ const notices = licenceNotices();
 const comment = notices.map((notice) => notice.replaceAll('*/', '* /')).join('\n\n----------------------------------------\n\n');
 mkdirSync(dirname(values.outfile), { recursive: true });
 // the loader first: the head's last statement awaits the whole run, and it calls the loader
-writeFileSync(values.outfile, `${banner}\n${loader}${headText}${payload}\n`);
+const code = `${banner}\n${loader}${headText}${payload}\n`;
+if (!isAscii(code)) throw new Error('bundle: the file holds a character beyond ASCII: Node would read it into a two-byte string');
+writeFileSync(values.outfile, code);
 appendFileSync(values.outfile, `\n/*\nThird-party packages bundled in this file and their licences:\n\n${comment}\n*/\n`);
 chmodSync(values.outfile, 0o755);
 
