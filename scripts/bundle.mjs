@@ -228,7 +228,7 @@ if (missing.length > 0) throw new Error(`bundle: the second round found referenc
  * memory and a faster read than a two-byte one. The escape means the same character in a
  * string, a template, a regular expression and an identifier.
  */
-const asciiOnly = (code) => code.replace(/[^\x00-\x7f]/gu, (ch) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+const asciiOnly = (code) => code.replace(/[\u{80}-\u{10ffff}]/gu, (ch) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 const textOf = (part) => asciiOnly(built[part].result.outputFiles[0].text);
 for (const part of PARTS.slice(1)) {
   if (/\bimport_meta\b|import\.meta/.test(textOf(part))) throw new Error(`bundle: the ${part} part uses import.meta, which a CommonJS part cannot answer`);
@@ -297,7 +297,7 @@ function __qprepImport(path) {
 `;
 
 const headText = textOf('head');
-const isAscii = (text) => !/[^\x00-\x7f]/.test(text);
+const isAscii = (text) => !/[\u0080-\uffff]/.test(text);
 // an ES module cannot take another part's module by import: the head must stand alone
 if (headText.includes('qprep-part:')) throw new Error('bundle: the head imports a module of another part statically; only lazy import() may reach them');
 // exported so that it is kept: the loader's use of it is invisible to the bundler
