@@ -55,6 +55,8 @@ interface EarlyCall {
   claimant?: Claimant;
   /** a limiter counts it already */
   counted: boolean;
+  /** killed at its timeout: known before the call releases its tool */
+  timedOut: boolean;
 }
 
 const early = new Map<string, EarlyCall>();
@@ -82,6 +84,7 @@ function start(argv: string[], timeoutMs: number, env: Record<string, string>, a
     holding: true,
     ended: false,
     counted: false,
+    timedOut: false,
   };
   void call.released.then(() => {
     call.holding = false;
@@ -102,7 +105,10 @@ function start(argv: string[], timeoutMs: number, env: Record<string, string>, a
     },
   });
   // killed or never started: the tool is free once the result is in, or once a lingering process is gone
-  void call.result.then(() => (call.lingering ? call.lingering.then(release) : release()));
+  void call.result.then((result) => {
+    call.timedOut = result.timedOut;
+    return call.lingering ? call.lingering.then(release) : release();
+  });
   early.set(keyOf(argv, timeoutMs), call);
 }
 
@@ -207,10 +213,14 @@ export function takeEarlyCall(argv: readonly string[], options: CommandOptions &
   return call.result;
 }
 
-/** An early call a limiter must count: its tool (the executable's name) and when it frees it. */
+/** An early call a limiter must count: its tool (the executable's name), and when it frees it and whether it hung. */
 export interface HeldByEarlyCall {
   tool: string;
+  argv: readonly string[];
+  timeoutMs: number;
   released: Promise<void>;
+  /** killed at its timeout: read once `released` has resolved */
+  timedOut(): boolean;
 }
 
 /**
@@ -224,7 +234,7 @@ export function adoptEarlyCalls(): HeldByEarlyCall[] {
   for (const call of early.values()) {
     if (call.counted || !call.holding) continue;
     call.counted = true;
-    held.push({ tool: (call.argv[0] ?? '').replace(/^.*\//, ''), released: call.released });
+    held.push({ tool: (call.argv[0] ?? '').replace(/^.*\//, ''), argv: call.argv, timeoutMs: call.timeoutMs, released: call.released, timedOut: () => call.timedOut });
   }
   return held;
 }

@@ -81,9 +81,13 @@ export class LimitedHost extends DelegatingHost {
     // its slot back before that: more than Node's default of 10 at once is the normal case
     setMaxListeners(0, this.over.signal);
     for (const held of adoptEarlyCalls()) {
-      // free slots are taken synchronously: no call of the tool starts before the early one ends
-      void this.global.hold().then((release) => held.released.then(release));
-      void this.slots.of(held.tool)?.hold().then((release) => held.released.then(release));
+      // free slots are taken synchronously: no call of the tool starts before the early one ends;
+      // one that hung marks its tool before the calls waiting behind it get its slot
+      const slots = [this.global.hold(), this.slots.of(held.tool)?.hold()];
+      void held.released.then(async () => {
+        if (held.timedOut() && this.slots.of(held.tool)) this.markHung(held.tool, held.argv, held.timeoutMs);
+        for (const slot of slots) (await slot)?.();
+      });
     }
   }
 
@@ -167,10 +171,13 @@ export class LimitedHost extends DelegatingHost {
 
   /** A limited tool's call that timed out marks the tool hung for the rest of the run. */
   private judged(tool: string, argv: readonly string[], options: CommandOptions | undefined, result: CommandResult, limited: boolean): CommandResult {
-    if (result.timedOut && limited && !this.hung.has(tool)) {
-      const after = options?.timeoutMs === undefined ? 'its timeout' : `${options.timeoutMs} ms`;
-      this.hung.set(tool, `"${commandLine(argv)}" hung earlier in this run (killed after ${after})`);
-    }
+    if (result.timedOut && limited) this.markHung(tool, argv, options?.timeoutMs);
     return result;
+  }
+
+  private markHung(tool: string, argv: readonly string[], timeoutMs: number | undefined): void {
+    if (this.hung.has(tool)) return;
+    const after = timeoutMs === undefined ? 'its timeout' : `${timeoutMs} ms`;
+    this.hung.set(tool, `"${commandLine(argv)}" hung earlier in this run (killed after ${after})`);
   }
 }

@@ -123,6 +123,23 @@ function running(pid: number): boolean {
   }
 }
 
+describe('an early call that hangs', () => {
+  it('marks its tool hung before the calls waiting behind it get its slot: none of them runs the tool', async () => {
+    const { bin, log, root } = fakeTools('0');
+    // device 0's question hangs (a wedged driver); any other answers at once
+    const hccnTool = join(bin, 'hccn_tool');
+    writeFileSync(hccnTool, `#!/bin/bash\nstart=$EPOCHREALTIME\n[ "$2" = 0 ] && exec sleep 30\necho ok\nprintf '%s %s %s\\n' "$start" "$EPOCHREALTIME" "ok $*" >> ${log}\n`);
+    await withPath(bin, async () => {
+      startEarlyCalls({ root, timeoutMs: 300, hccn: true, env: process.env });
+      const host = new LimitedHost(new LiveHost({ root, timeoutMs: 300 }), 8, DEFAULT_TOOL_LIMITS);
+      const waiting = await Promise.all([1, 2].map((device) => host.run([hccnTool, '-i', String(device), '-link', '-g'], { timeoutMs: 300 })));
+      for (const result of waiting) expect(result.failure).toMatch(/^not run: ".*hccn_tool -i 0 -ip -g" hung earlier in this run \(killed after 300 ms\)/);
+      expect(logged(log).filter((c) => c.command.includes('-link'))).toEqual([]);
+      host.stop();
+    });
+  });
+});
+
 describe('earlyDevices and locateExecutableSync: the same answers as the run\'s own', () => {
   it('the devices under --root without following a link out of it', () => {
     const { root, dir } = fakeTools('0');
