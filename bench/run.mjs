@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // `npm run bench`: measures qprep on this machine and prints the figures with the machine and
 // the Node version. Not a test: nothing here fails the build; targets are reported PASS/FAIL.
-// Usage: node bench/run.mjs [--only NAME[,NAME]] [--runs N] [--json FILE]
+// Usage: node bench/run.mjs [--only NAME[,NAME]] [--runs N] [--json FILE] [--long]
 //          [--npu-smi-ms MS] [--hccn-ms MS] [--ping-ms MS] [--ping-cost-ms MS]
-// The latencies of the simulated tools (node-check) default to npu-smi 400 ms, hccn_tool 80 ms and
-// a -ping/-hccs_ping 300 ms a call; QPREP_BENCH_NPU_SMI_MS, QPREP_BENCH_HCCN_MS and
+// --long: the measurements that have a long form take it (serve-footprint: an hour instead of 5 minutes).
+// The latencies of the simulated tools (node-check, serve-footprint) are a real node's:
+// npu-smi 400 ms, hccn_tool 100 ms a query, a -ping/-hccs_ping as its packets and interval make it
+// (bench/lib/sim-node.mjs, PING_MODEL: 100 ms); QPREP_BENCH_NPU_SMI_MS, QPREP_BENCH_HCCN_MS and
 // QPREP_BENCH_PING_MS set them too. --ping-cost-ms (default 2000, a real 3-packet ping) is the
 // ping cost the cluster-scaling table turns pings per node into time per node with.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { machine } from './lib/harness.mjs';
-import { DEFAULT_LATENCY } from './lib/sim-node.mjs';
+import { DEFAULT_LATENCY, pingCallMs } from './lib/sim-node.mjs';
 import { measurements } from './measurements/index.mjs';
 
 const { values } = parseArgs({
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     'hccn-ms': { type: 'string' },
     'ping-ms': { type: 'string' },
     'ping-cost-ms': { type: 'string' },
+    long: { type: 'boolean', default: false },
   },
 });
 
@@ -34,10 +37,12 @@ function milliseconds(flag, variable, fallback) {
   }
   return Number(text);
 }
+const hccnToolMs = milliseconds('hccn-ms', 'QPREP_BENCH_HCCN_MS', DEFAULT_LATENCY.hccnToolMs);
 const latency = {
   npuSmiMs: milliseconds('npu-smi-ms', 'QPREP_BENCH_NPU_SMI_MS', DEFAULT_LATENCY.npuSmiMs),
-  hccnToolMs: milliseconds('hccn-ms', 'QPREP_BENCH_HCCN_MS', DEFAULT_LATENCY.hccnToolMs),
-  pingMs: milliseconds('ping-ms', 'QPREP_BENCH_PING_MS', DEFAULT_LATENCY.pingMs),
+  hccnToolMs,
+  // a ping: the query's own time and its packets' intervals, unless told
+  pingMs: milliseconds('ping-ms', 'QPREP_BENCH_PING_MS', pingCallMs(hccnToolMs)),
 };
 const pingCostMs = milliseconds('ping-cost-ms', 'QPREP_BENCH_PING_COST_MS', 2000);
 const only = values.only ? new Set(values.only.split(',')) : undefined;
@@ -79,7 +84,7 @@ for (const measurement of measurements) {
   console.log(`\n${measurement.name}: ${measurement.title}`);
   console.log(`  target: ${measurement.target}`);
   const started = Date.now();
-  const { rows, verdicts, lines = [] } = await measurement.run({ runs, version: host.qprep, latency, pingCostMs });
+  const { rows, verdicts, lines = [] } = await measurement.run({ runs, version: host.qprep, latency, pingCostMs, long: values.long });
   if (rows.length > 0) printRows(rows);
   // a table of its own (cluster-scaling): printed as the measurement formatted it
   for (const line of lines) console.log(line);

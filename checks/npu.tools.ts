@@ -3,7 +3,8 @@ import { defineCheck } from '../src/core/define-check.js';
 import type { CheckContext } from '../src/core/types.js';
 import { DRIVER_PATHS } from '../src/data/container-mounts.js';
 import { commandsFromElsewhere, knownFamily, mountSetOf, needsHccnTool, npuSmiFlag, underRootRemediation, type NpuTool } from '../src/probes/npu-advice.js';
-import { HCCN_TOOL_DIRS, locateHccnTool, locateNpuSmi, NPU_SMI_DIRS } from '../src/probes/npu.js';
+import { HCCN_TOOL_DIRS, NPU_SMI_DIRS } from '../src/host/tool-dirs.js';
+import { locateHccnTool, locateNpuSmi } from '../src/probes/npu.js';
 
 /** The standard places of the missing tools that exist in the --root tree (the host's own copies). */
 async function toolsInRootTree(ctx: CheckContext, tools: readonly NpuTool[]): Promise<string[]> {

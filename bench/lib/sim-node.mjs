@@ -21,8 +21,26 @@ import { spawnSync } from 'node:child_process';
 import { REPO } from './harness.mjs';
 import { makeHostTree } from './host-tree.mjs';
 
-/** Latencies of one call, in milliseconds (reference §3.8: a ping is "well under a second"; nothing else is published). */
-export const DEFAULT_LATENCY = Object.freeze({ npuSmiMs: 400, hccnToolMs: 80, pingMs: 300 });
+/**
+ * How a ping is timed: hccn_tool sends `packets` packets `intervalMs` apart and answers after the
+ * last (reference §3.8, §7.4). `-ping` (RoCE) always sends 3, its interval not settable and not
+ * documented; `-hccs_ping` as the A3 guide runs it (`hccn_tool -i $i -hccs_ping -g address X`, no
+ * option) sends its default `cnt` 3 at its default `interval` 0 ms. A healthy packet's round
+ * trip is 0.03 to 1.4 ms in the published runs: left out.
+ */
+export const PING_MODEL = Object.freeze({ packets: 3, intervalMs: 0 });
+
+/** A ping's time: the call's own, as any hccn_tool query, and its packets' intervals. */
+export function pingCallMs(hccnToolMs, model = PING_MODEL) {
+  return hccnToolMs + (model.packets - 1) * model.intervalMs;
+}
+
+/**
+ * Latencies of one call on a real node, in milliseconds: `npu-smi info` 0.4 s (its DCMI start;
+ * 0.4 to 1 s on the nodes the vllm-ascend issues show), each hccn_tool query 0.1 s, a ping as
+ * PING_MODEL times it. Nothing more precise is published (reference §3.8, §7.4).
+ */
+export const DEFAULT_LATENCY = Object.freeze({ npuSmiMs: 400, hccnToolMs: 100, pingMs: pingCallMs(100) });
 
 export const FAMILIES = {
   a3: {
@@ -171,6 +189,8 @@ export function manualProcedure(family, nodes, root) {
   const lines = [
     '#!/bin/bash',
     `# The documented manual verification of ${nodeName(family, 0)} (${FAMILIES[family].label}), reference §5.${a3 ? '2 (A3)' : '2 (A2)'}.`,
+    '# List the NPUs first: which devices the loops below go over',
+    'npu-smi info',
     '# Check the remote switch ports',
     `for i in {0..${last}}; do hccn_tool -i $i -lldp -g | grep Ifname; done`,
     '# Get the link status of the Ethernet ports (UP or DOWN)',
@@ -236,14 +256,14 @@ echo "hccn_tool: the simulation has no answer for: $*"; log unknown; exit 2
 `;
 }
 
-function npuSmiScript(dir, latency) {
+function npuSmiScript(dir, latency, exclusive) {
   return `#!/bin/bash
-# Simulated npu-smi (bench/lib/sim-node.mjs): answers from the captures after ${latency.npuSmiMs} ms.
+# Simulated npu-smi (bench/lib/sim-node.mjs): answers from the captures after ${latency.npuSmiMs} ms.${exclusive ? '\n# Like hccn_tool, it refuses a second call while one runs (the bench proves that qprep serve never makes one).' : ''}
 start=$EPOCHREALTIME
 D='${dir}'
 ARGS="npu-smi $*"
 ${SHELL_HELPERS}
-pause ${seconds(latency.npuSmiMs)}
+${exclusive ? 'exec 9>>"$D/npu-smi.lock"\nif ! flock -n 9; then echo "npu-smi is busy"; log busy; exit 1; fi\n' : ''}pause ${seconds(latency.npuSmiMs)}
 A="$D/answers/npu-smi"
 if [ "$#" = 1 ] && [ "$1" = info ]; then put "$A/info"; log ok; exit 0; fi
 if [ "$1 $2" = "info -t" ] && [ "$4" = -i ]; then
@@ -265,9 +285,10 @@ function write(path, content, mode) {
 /**
  * Builds node 0 of a `nodes`-node cluster of `family` under `dir`: dir/bin (npu-smi, hccn_tool:
  * put it first on PATH), dir/root (the --root tree), dir/cluster.yaml, dir/calls.log (one line a
- * call: start end outcome argv; start and end in seconds).
+ * call: start end outcome argv; start and end in seconds). With `exclusiveNpuSmi` npu-smi answers
+ * "busy" (logged as such) to a call made while another runs, as hccn_tool does.
  */
-export function makeSimNode({ dir, family, nodes = 4, latency = DEFAULT_LATENCY }) {
+export function makeSimNode({ dir, family, nodes = 4, latency = DEFAULT_LATENCY, exclusiveNpuSmi = false }) {
   const spec = FAMILIES[family];
   if (!spec) throw new Error(`unknown family ${family}: a3 or a2`);
   const k = 0;
@@ -315,7 +336,7 @@ export function makeSimNode({ dir, family, nodes = 4, latency = DEFAULT_LATENCY 
 
   const bin = join(dir, 'bin');
   write(join(bin, 'hccn_tool'), hccnToolScript(dir, latency), 0o755);
-  write(join(bin, 'npu-smi'), npuSmiScript(dir, latency), 0o755);
+  write(join(bin, 'npu-smi'), npuSmiScript(dir, latency, exclusiveNpuSmi), 0o755);
 
   const root = makeHostTree(join(dir, 'root'));
   write(join(root, 'etc/hccn.conf'), hccnConf(k, family));

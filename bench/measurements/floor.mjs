@@ -1,29 +1,31 @@
-// The single-node floor: a full `qprep check --cluster` of the simulated A3 node (16 dies, one of
-// a 4-node cluster) with every simulated tool answering after the same latency D (npu-smi,
-// hccn_tool and its pings alike), at D = 0, 50, 100 and 200 ms, side by side in one run against
-//   - the floor: the hccn_tool calls qprep made (from the fake's log), one after the other, plus
-//     one `npu-smi info`, from a bash loop. hccn_tool runs one call at a time and nothing can
-//     start before the devices are listed, so no schedule beats it (target at D >= 50 ms: 1.05 x);
-//   - the documented manual procedure (the vllm-ascend loops, bench/lib/sim-node.mjs), which
-//     checks less (target at every D: 1.0 x);
-//   - the same calls from a bare Node loop (bench/lib/node-loop.mjs), reported without a target:
-//     the cost of spawning from Node, which bounds what any Node program can reach;
-//   - the CPU time per tool call, of qprep with its tool processes against the floor loop's,
-//     bash with the same processes (target: 2 x). The CPU is taken by bash's `times` around each
-//     command: the command's own and that of every process it waited for.
+// A full `qprep check --cluster` of the simulated A3 node (16 dies, one of a 4-node cluster) as a
+// real node times its tools (bench/lib/sim-node.mjs): `npu-smi` 400 ms a call, each hccn_tool
+// query D ms, each -hccs_ping its query's D and its packets' intervals (PING_MODEL: 3 packets,
+// 0 ms apart, as the A3 guide runs it), at D = 50, 100 and 200 ms, side by side in one run,
+// interleaved round by round, against
+//   - the manual procedure of the vllm-ascend guides, npu-smi info first (bench/lib/sim-node.mjs),
+//     with the same tools: target, qprep at most 1.0 x it at every D;
+//   - the critical path: the hccn_tool calls qprep made (from the fake's log), one after the
+//     other from a bash loop, npu-smi left out (it can run beside them: the devices are known
+//     without it). hccn_tool runs one call at a time, so no schedule beats it; target at D = 100 ms:
+//     at most 1.05 x;
+//   - the same calls from a bare Node loop (bench/lib/node-loop.mjs): what spawning from Node
+//     costs on the machine, the bound of any Node program making these calls (no target);
+//   - the CPU time per tool call, of qprep with its tool processes against the critical path's
+//     loop (bash with the same processes), taken by bash's `times` around each (no target).
 // It also prints where the queue waits, from the fake's log: the first npu-smi and the first
 // hccn_tool call after qprep's start, and the idle gaps between two hccn_tool calls.
-// Run on its own with `node bench/run.mjs --only floor` (after npm run build); QPREP_BENCH_FLOOR_MS=0,50
-// measures some latencies alone.
+// Run on its own with `node bench/run.mjs --only floor` (after npm run build);
+// QPREP_BENCH_FLOOR_MS=100 measures some latencies alone, --npu-smi-ms changes npu-smi's.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, percentile, REPO, stats, timed } from '../lib/harness.mjs';
-import { makeSimNode, readCalls } from '../lib/sim-node.mjs';
+import { DEFAULT_LATENCY, makeSimNode, pingCallMs, readCalls } from '../lib/sim-node.mjs';
 
-export const LATENCIES_MS = [0, 50, 100, 200];
+export const LATENCIES_MS = [50, 100, 200];
 
-/** QPREP_BENCH_FLOOR_MS=0,50 measures some of the latencies alone (a quicker look; the targets need all four). */
+/** QPREP_BENCH_FLOOR_MS=100 measures some of the latencies alone (a quicker look; the targets need all three). */
 function latencies() {
   const text = process.env.QPREP_BENCH_FLOOR_MS;
   if (text === undefined || text === '') return LATENCIES_MS;
@@ -31,10 +33,9 @@ function latencies() {
   if (!list.every((part) => /^\d+$/.test(part))) throw new Error(`QPREP_BENCH_FLOOR_MS expects milliseconds separated by commas, got "${text}"`);
   return list.map(Number);
 }
-const FLOOR_RATIO = 1.05;
-const FLOOR_FROM_MS = 50;
 const MANUAL_RATIO = 1.0;
-const CPU_RATIO = 2;
+const CRITICAL_RATIO = 1.05;
+const CRITICAL_AT_MS = 100;
 
 /**
  * Runs argv under bash and returns what `timed` does plus the CPU time (ms, user + system) of the
@@ -78,128 +79,112 @@ export function queueTimeline(calls, startedAt) {
 const s2 = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const f3 = (x) => x.toFixed(3);
 
+/** One round at one latency: qprep, then the critical path, the Node loop and the manual procedure with the same tools. */
+async function round(c, timesFile, load) {
+  load.push(loadavg()[0]);
+  rmSync(c.node.log, { force: true });
+  const startedAt = Date.now();
+  const check = await timedWithCpu(c.argv, c.node.env, timesFile);
+  if (check.exitCode !== 0 && check.exitCode !== 1) throw new Error(`qprep check at D=${c.d} exited ${check.exitCode}: ${check.stderr.slice(0, 400)}`);
+  const calls = readCalls(c.node.log);
+  const hccn = calls.filter((call) => call.tool === 'hccn_tool' && call.outcome === 'ok');
+  const toolCalls = calls.filter((call) => call.outcome === 'ok').length;
+  const unknown = calls.filter((call) => call.outcome !== 'ok');
+  if (unknown.length > 0) throw new Error(`at D=${c.d} the simulated tools answered ${unknown[0].outcome} to ${unknown[0].tool} ${unknown[0].args.join(' ')}`);
+  c.timeline.push(queueTimeline(calls, startedAt));
+
+  const criticalScript = join(c.node.dir, 'critical.sh');
+  writeFileSync(criticalScript, `${hccn.map((call) => `hccn_tool ${call.args.join(' ')} >/dev/null`).join('\n')}\n`);
+  rmSync(c.node.log, { force: true });
+  const critical = await timedWithCpu(['/bin/bash', criticalScript], c.node.env, timesFile);
+  const criticalCalls = readCalls(c.node.log).filter((call) => call.outcome === 'ok').length;
+  if (critical.exitCode !== 0 || criticalCalls !== hccn.length) throw new Error(`the critical path's loop at D=${c.d} failed: ${critical.stderr.slice(0, 400)}`);
+
+  rmSync(c.node.log, { force: true });
+  const nodeLoop = await timedWithCpu([process.execPath, join(REPO, 'bench/lib/node-loop.mjs'), criticalScript], c.node.env, timesFile);
+  if (nodeLoop.exitCode !== 0 || readCalls(c.node.log).filter((call) => call.outcome === 'ok').length !== criticalCalls) throw new Error(`the Node loop at D=${c.d} failed: ${nodeLoop.stderr.slice(0, 400)}`);
+
+  rmSync(c.node.log, { force: true });
+  const manual = await timed(['/bin/bash', c.node.manual], { env: c.node.env });
+  if (manual.exitCode !== 0) throw new Error(`the manual procedure at D=${c.d} exited ${manual.exitCode}: ${manual.stderr.slice(0, 400)}`);
+
+  c.qprep.push(check.ms);
+  c.critical.push(critical.ms);
+  c.nodeLoop.push(nodeLoop.ms);
+  c.manual.push(manual.ms);
+  c.toManual.push(check.ms / manual.ms);
+  c.toCritical.push(check.ms / critical.ms);
+  c.toNodeLoop.push(check.ms / nodeLoop.ms);
+  c.cpuPerCall.push(check.cpuMs / toolCalls);
+  c.selfCpuPerCall.push(check.selfCpuMs / toolCalls);
+  c.bashCpuPerCall.push(critical.cpuMs / criticalCalls);
+  c.cpuRatio.push(check.cpuMs / toolCalls / (critical.cpuMs / criticalCalls));
+  c.nodeLoopCpuRatio.push(nodeLoop.cpuMs / criticalCalls / (critical.cpuMs / criticalCalls));
+  c.last = { report: JSON.parse(check.stdout), hccnCalls: hccn.length, toolCalls, manualCalls: readCalls(c.node.log).length };
+}
+
+function summarize(c, rows, verdicts, lines) {
+  const { report, hccnCalls, toolCalls, manualCalls } = c.last;
+  const notPassing = report.checks.filter((r) => r.category === 'hccn' && r.status !== 'pass').map((r) => `${r.id} ${r.status}: ${r.message}`);
+  if (notPassing.length > 0) throw new Error(`every HCCN check should pass on the simulated node at D=${c.d}: ${notPassing.join('; ')}`);
+  const med = (values) => stats(values).median;
+  const list = (values) => values.map(f3).join(', ');
+  const q = stats(c.qprep);
+  const t = (key) => med(c.timeline.map((x) => x[key]));
+  rows.push(
+    { label: `D=${c.d} ms: qprep check --cluster (${toolCalls} tool calls, ${hccnCalls} of them hccn_tool)`, unit: 'ms', ...q },
+    { label: `D=${c.d} ms: manual procedure, bash (${manualCalls} tool calls)`, unit: 'ms', ...stats(c.manual) },
+    { label: `D=${c.d} ms: critical path: qprep's ${hccnCalls} hccn_tool calls one after another, bash`, unit: 'ms', ...stats(c.critical) },
+    { label: `D=${c.d} ms: the same calls from a bare Node loop`, unit: 'ms', ...stats(c.nodeLoop) },
+  );
+  lines.push(
+    `  ${`${c.d} ms`.padStart(6)}  ${s2(q.median).padStart(8)}  ${s2(med(c.manual)).padStart(8)}  ${s2(med(c.critical)).padStart(8)}  ${s2(med(c.nodeLoop)).padStart(9)}  ` +
+      `${f3(med(c.toManual)).padStart(7)}  ${f3(med(c.toCritical)).padStart(9)}  ${f3(med(c.toNodeLoop)).padStart(10)}  ` +
+      `${`${med(c.cpuPerCall).toFixed(1)} ms`.padStart(8)}  ${med(c.bashCpuPerCall).toFixed(1).padStart(5)}  ${med(c.cpuRatio).toFixed(2).padStart(5)}  ${med(c.nodeLoopCpuRatio).toFixed(2).padStart(4)}  ` +
+      `${s2(t('firstNpuSmiMs'))}, ${s2(t('firstHccnMs'))}; ${t('gapMedianMs').toFixed(1)} ms, ${t('gapP90Ms').toFixed(1)} ms, ${s2(t('gapTotalMs'))}`,
+  );
+  verdicts.push({ what: `D=${c.d} ms: qprep / manual procedure`, ok: med(c.toManual) <= MANUAL_RATIO, detail: `median ${f3(med(c.toManual))} (run by run ${list(c.toManual)}); target ${MANUAL_RATIO}` });
+  const critical = { what: `D=${c.d} ms: qprep / critical path`, detail: `median ${f3(med(c.toCritical))} (run by run ${list(c.toCritical)})` };
+  if (c.d === CRITICAL_AT_MS) verdicts.push({ ...critical, ok: med(c.toCritical) <= CRITICAL_RATIO, detail: `${critical.detail}; target ${CRITICAL_RATIO}` });
+  else verdicts.push({ ...critical, info: true, detail: `${critical.detail}; the target is at D = ${CRITICAL_AT_MS} ms` });
+  verdicts.push({
+    what: `D=${c.d} ms: qprep / bare Node loop`,
+    info: true,
+    detail: `median ${f3(med(c.toNodeLoop))} (run by run ${list(c.toNodeLoop)}); the loop itself is ${f3(med(c.nodeLoop) / med(c.critical))} x the critical path, CPU per call ${med(c.nodeLoopCpuRatio).toFixed(2)} x bash's: what spawning from Node costs here`,
+  });
+  verdicts.push({
+    what: `D=${c.d} ms: CPU per tool call, qprep / bash`,
+    info: true,
+    detail: `${med(c.cpuPerCall).toFixed(1)} ms / ${med(c.bashCpuPerCall).toFixed(1)} ms = ${med(c.cpuRatio).toFixed(2)} (run by run ${list(c.cpuRatio)}); each with its tool processes, of which the qprep process itself ${med(c.selfCpuPerCall).toFixed(1)} ms (start-up included)`,
+  });
+}
+
 export default {
   name: 'floor',
-  title: 'the single-node floor: `qprep check --cluster` on the simulated A3 node at tool latency D = 0..200 ms, against the serialized hccn_tool calls + one npu-smi info, the manual procedure, and bash\'s CPU per call',
-  target: `wall <= ${FLOOR_RATIO} x the floor at D >= ${FLOOR_FROM_MS} ms; <= ${MANUAL_RATIO} x the manual procedure at every D; CPU per tool call <= ${CPU_RATIO} x bash's`,
+  title:
+    '`qprep check --cluster` on the simulated A3 node timed as a real node (npu-smi 400 ms, hccn_tool D a query, pings per their packets) at D = 50, 100, 200 ms, against the manual procedure, the critical path (the serialized hccn_tool calls), the bare Node loop, and bash\'s CPU per call',
+  target: `qprep <= ${MANUAL_RATIO} x the manual procedure at every D; <= ${CRITICAL_RATIO} x the critical path at D = ${CRITICAL_AT_MS} ms`,
   // three: the median of two runs would be their mean, and this machine's runs differ by up to 10 %
   defaultRuns: 3,
-  async run({ runs }) {
+  async run({ runs, latency = DEFAULT_LATENCY }) {
     const work = mkdtempSync(join(tmpdir(), 'qprep-bench-floor-'));
     const bin = join(REPO, 'bin', 'qprep.js');
     const timesFile = join(work, 'times');
     const load = [];
     try {
       const cases = latencies().map((d) => {
-        const node = makeSimNode({ dir: join(work, `d${d}`), family: 'a3', nodes: 4, latency: { npuSmiMs: d, hccnToolMs: d, pingMs: d } });
+        const node = makeSimNode({ dir: join(work, `d${d}`), family: 'a3', nodes: 4, latency: { npuSmiMs: latency.npuSmiMs, hccnToolMs: d, pingMs: pingCallMs(d) } });
         const argv = [process.execPath, bin, 'check', '--format', 'json', '--root', node.root, '--cluster', node.cluster, '--node', node.name];
-        return { d, node, argv, qprep: [], floor: [], nodeLoop: [], nodeLoopToFloor: [], nodeLoopCpuRatio: [], manual: [], manualToFloor: [], toFloor: [], toManual: [], cpuPerCall: [], selfCpuPerCall: [], floorCpuPerCall: [], cpuRatio: [], timeline: [], last: undefined };
+        return { d, node, argv, qprep: [], critical: [], nodeLoop: [], manual: [], toManual: [], toCritical: [], toNodeLoop: [], cpuPerCall: [], selfCpuPerCall: [], bashCpuPerCall: [], cpuRatio: [], nodeLoopCpuRatio: [], timeline: [], last: undefined };
       });
-      console.log(`  simulated A3 node (16 dies, 4-node cluster); every npu-smi and hccn_tool call (pings too) answers after D ms; hccn_tool busy when called concurrently`);
-      for (let round = 0; round < runs; round++) {
-        for (const c of cases) {
-          load.push(loadavg()[0]);
-          rmSync(c.node.log, { force: true });
-          const startedAt = Date.now();
-          const check = await timedWithCpu(c.argv, c.node.env, timesFile);
-          if (check.exitCode !== 0 && check.exitCode !== 1) throw new Error(`qprep check at D=${c.d} exited ${check.exitCode}: ${check.stderr.slice(0, 400)}`);
-          const calls = readCalls(c.node.log);
-          const hccn = calls.filter((call) => call.tool === 'hccn_tool' && call.outcome === 'ok');
-          const toolCalls = calls.filter((call) => call.outcome === 'ok').length;
-          const unknown = calls.filter((call) => call.outcome !== 'ok');
-          if (unknown.length > 0) throw new Error(`at D=${c.d} the simulated tools answered ${unknown[0].outcome} to ${unknown[0].tool} ${unknown[0].args.join(' ')}`);
-          c.timeline.push(queueTimeline(calls, startedAt));
-
-          const floorScript = join(c.node.dir, 'floor.sh');
-          writeFileSync(floorScript, `npu-smi info >/dev/null\n${hccn.map((call) => `hccn_tool ${call.args.join(' ')} >/dev/null`).join('\n')}\n`);
-          rmSync(c.node.log, { force: true });
-          const floor = await timedWithCpu(['/bin/bash', floorScript], c.node.env, timesFile);
-          const floorCalls = readCalls(c.node.log).filter((call) => call.outcome === 'ok').length;
-          if (floor.exitCode !== 0 || floorCalls !== hccn.length + 1) throw new Error(`the floor loop at D=${c.d} failed: ${floor.stderr.slice(0, 400)}`);
-
-          // the same calls from a bare Node loop: what spawning from Node costs, the bound of any Node program
-          rmSync(c.node.log, { force: true });
-          const nodeLoop = await timedWithCpu([process.execPath, join(REPO, 'bench/lib/node-loop.mjs'), floorScript], c.node.env, timesFile);
-          const nodeLoopCalls = readCalls(c.node.log).filter((call) => call.outcome === 'ok').length;
-          if (nodeLoop.exitCode !== 0 || nodeLoopCalls !== floorCalls) throw new Error(`the Node loop at D=${c.d} failed: ${nodeLoop.stderr.slice(0, 400)}`);
-
-          rmSync(c.node.log, { force: true });
-          const manual = await timed(['/bin/bash', c.node.manual], { env: c.node.env });
-          if (manual.exitCode !== 0) throw new Error(`the manual procedure at D=${c.d} exited ${manual.exitCode}: ${manual.stderr.slice(0, 400)}`);
-
-          c.qprep.push(check.ms);
-          c.floor.push(floor.ms);
-          c.nodeLoop.push(nodeLoop.ms);
-          c.nodeLoopToFloor.push(nodeLoop.ms / floor.ms);
-          c.nodeLoopCpuRatio.push(nodeLoop.cpuMs / nodeLoopCalls / (floor.cpuMs / floorCalls));
-          c.manual.push(manual.ms);
-          c.toFloor.push(check.ms / floor.ms);
-          c.toManual.push(check.ms / manual.ms);
-          c.manualToFloor.push(manual.ms / floor.ms);
-          c.cpuPerCall.push(check.cpuMs / toolCalls);
-          c.selfCpuPerCall.push(check.selfCpuMs / toolCalls);
-          c.floorCpuPerCall.push(floor.cpuMs / floorCalls);
-          c.cpuRatio.push(check.cpuMs / toolCalls / (floor.cpuMs / floorCalls));
-          c.last = { report: JSON.parse(check.stdout), hccnCalls: hccn.length, toolCalls, manualCalls: readCalls(c.node.log).length };
-        }
-      }
-
+      console.log(`  simulated A3 node (16 dies, 4-node cluster): npu-smi ${latency.npuSmiMs} ms a call, hccn_tool D ms a query, -hccs_ping D ms + 2 x 0 ms (3 packets, the default interval); hccn_tool busy when called concurrently`);
+      for (let r = 0; r < runs; r++) for (const c of cases) await round(c, timesFile, load);
       const rows = [];
       const verdicts = [];
-      const lines = [];
-      const list = (values) => values.map(f3).join(', ');
-      lines.push(`  ${'D'.padStart(6)}  ${'qprep'.padStart(8)}  ${'floor'.padStart(8)}  ${'manual'.padStart(8)}  ${'/floor'.padStart(7)}  ${'/manual'.padStart(7)}  ${'CPU/call'.padStart(8)}  ${'bash'.padStart(6)}  ${'ratio'.padStart(5)}  ${'Node loop'.padStart(9)}  ${'/floor'.padStart(6)}  ${'CPU'.padStart(4)}  first npu-smi, hccn_tool; gap median, p90, total`);
-      for (const c of cases) {
-        const { report, hccnCalls, toolCalls, manualCalls } = c.last;
-        const notPassing = report.checks.filter((r) => r.category === 'hccn' && r.status !== 'pass').map((r) => `${r.id} ${r.status}: ${r.message}`);
-        if (notPassing.length > 0) throw new Error(`every HCCN check should pass on the simulated node at D=${c.d}: ${notPassing.join('; ')}`);
-        const q = stats(c.qprep);
-        const fl = stats(c.floor);
-        const m = stats(c.manual);
-        const nl = stats(c.nodeLoop);
-        const nodeLoopToFloor = stats(c.nodeLoopToFloor).median;
-        const nodeLoopCpu = stats(c.nodeLoopCpuRatio).median;
-        const toFloor = stats(c.toFloor).median;
-        const toManual = stats(c.toManual).median;
-        const cpu = stats(c.cpuPerCall).median;
-        const selfCpu = stats(c.selfCpuPerCall).median;
-        const bashCpu = stats(c.floorCpuPerCall).median;
-        const cpuRatio = stats(c.cpuRatio).median;
-        const t = (key) => stats(c.timeline.map((x) => x[key])).median;
-        rows.push(
-          { label: `D=${c.d} ms: qprep check --cluster (${toolCalls} tool calls, ${hccnCalls} of them hccn_tool)`, unit: 'ms', ...q },
-          { label: `D=${c.d} ms: floor: the same ${hccnCalls} hccn_tool calls + one npu-smi info, bash`, unit: 'ms', ...fl },
-          { label: `D=${c.d} ms: the floor's calls from a bare Node loop`, unit: 'ms', ...nl },
-          { label: `D=${c.d} ms: manual procedure, bash (${manualCalls} tool calls)`, unit: 'ms', ...m },
-        );
-        lines.push(
-          `  ${`${c.d} ms`.padStart(6)}  ${s2(q.median).padStart(8)}  ${s2(fl.median).padStart(8)}  ${s2(m.median).padStart(8)}  ${f3(toFloor).padStart(7)}  ${f3(toManual).padStart(7)}  ${`${cpu.toFixed(1)} ms`.padStart(8)}  ${`${bashCpu.toFixed(1)}`.padStart(6)}  ${cpuRatio.toFixed(2).padStart(5)}  ` +
-            `${s2(nl.median).padStart(9)}  ${f3(nodeLoopToFloor).padStart(6)}  ${nodeLoopCpu.toFixed(2).padStart(4)}  ` +
-            `${s2(t('firstNpuSmiMs'))}, ${s2(t('firstHccnMs'))}; ${t('gapMedianMs').toFixed(1)} ms, ${t('gapP90Ms').toFixed(1)} ms, ${s2(t('gapTotalMs'))}`,
-        );
-        if (c.d >= FLOOR_FROM_MS) {
-          verdicts.push({ what: `D=${c.d} ms: qprep / floor`, ok: toFloor <= FLOOR_RATIO, detail: `median ${f3(toFloor)} (run by run ${list(c.toFloor)}); target ${FLOOR_RATIO}` });
-        } else {
-          verdicts.push({ what: `D=${c.d} ms: qprep / floor`, info: true, detail: `median ${f3(toFloor)} (run by run ${list(c.toFloor)}); no target at D < ${FLOOR_FROM_MS} ms: the floor is then bash's start-up of the fakes alone` });
-        }
-        verdicts.push({
-          what: `D=${c.d} ms: the floor's calls from a bare Node loop`,
-          info: true,
-          detail: `${f3(nodeLoopToFloor)} x the floor (run by run ${list(c.nodeLoopToFloor)}), CPU per call ${nodeLoopCpu.toFixed(2)} x bash's (run by run ${list(c.nodeLoopCpuRatio)}): what spawning from Node costs on this machine, below which no Node program making these calls goes`,
-        });
-        verdicts.push({
-          what: `D=${c.d} ms: qprep / manual procedure`,
-          ok: toManual <= MANUAL_RATIO,
-          detail:
-            `median ${f3(toManual)} (run by run ${list(c.toManual)}); target ${MANUAL_RATIO}; the manual procedure itself is ${f3(stats(c.manualToFloor).median)} x the floor (run by run ${list(c.manualToFloor)})` +
-            (stats(c.manualToFloor).median < 1 ? ': below 1, so the target asks qprep to beat the floor' : ''),
-        });
-        verdicts.push({
-          what: `D=${c.d} ms: CPU per tool call, qprep / bash`,
-          ok: cpuRatio <= CPU_RATIO,
-          detail: `${cpu.toFixed(1)} ms / ${bashCpu.toFixed(1)} ms = ${cpuRatio.toFixed(2)} (run by run ${list(c.cpuRatio)}); each with its tool processes, of which the qprep process itself ${selfCpu.toFixed(1)} ms (start-up included); target ${CPU_RATIO}`,
-        });
-      }
+      const lines = [
+        `  ${'D'.padStart(6)}  ${'qprep'.padStart(8)}  ${'manual'.padStart(8)}  ${'critical'.padStart(8)}  ${'Node loop'.padStart(9)}  ${'/manual'.padStart(7)}  ${'/critical'.padStart(9)}  ${'/Node loop'.padStart(10)}  ${'CPU/call'.padStart(8)}  ${'bash'.padStart(5)}  ${'ratio'.padStart(5)}  ${'loop'.padStart(4)}  first npu-smi, hccn_tool; gap median, p90, total`,
+      ];
+      for (const c of cases) summarize(c, rows, verdicts, lines);
       const l = stats(load);
       lines.push(`  load average (1 min) when each qprep run started: median ${l.median.toFixed(2)}, max ${l.max.toFixed(2)}`);
       return { rows, verdicts, lines };

@@ -7,6 +7,7 @@ import aggregate from './aggregate.mjs';
 import check from './check.mjs';
 import clusterScaling from './cluster-scaling.mjs';
 import depth from './depth.mjs';
+import firstCall from './first-call.mjs';
 import floor from './floor.mjs';
 import inputMemory from './input-memory.mjs';
 import inventory from './inventory.mjs';
@@ -15,7 +16,8 @@ import nodeCheck from './node-check.mjs';
 import rollingCoverage from './rolling-coverage.mjs';
 import serve from './serve.mjs';
 import serveDescriptors from './serve-descriptors.mjs';
+import serveFootprint from './serve-footprint.mjs';
 import serveResources from './serve-resources.mjs';
 import startup from './startup.mjs';
 
-export const measurements = [startup, nodeCheck, depth, floor, check, aggregate, inventory, inputMemory, clusterScaling, rollingCoverage, serve, serveResources, serveDescriptors, loadTime];
+export const measurements = [startup, firstCall, nodeCheck, depth, floor, check, aggregate, inventory, inputMemory, clusterScaling, rollingCoverage, serve, serveResources, serveDescriptors, serveFootprint, loadTime];

@@ -4,6 +4,7 @@ import { en } from '../i18n/en/index.js';
 import { zh } from '../i18n/zh/index.js';
 import { COMMAND_NAMES, commandSpec, formatsOf, type CommandName } from './cli-options.js';
 import { refuseFormatAsOutput, validatePathOptions, validateReportOperands } from './path-options.js';
+import { rawOption } from './raw-argv.js';
 import { claimDocument, describeRun, routeSignals, runIdentity, type RunIdentity } from './signals.js';
 import { closest } from '../util/suggest.js';
 
@@ -29,19 +30,6 @@ export type ProgramBuilder = (exit: Exit, text: Text) => Command;
 function requestedCommand(argv: readonly string[]): CommandName | null {
   const word = argv.slice(2).find((arg) => !arg.startsWith('-'));
   return word !== undefined && (COMMAND_NAMES as readonly string[]).includes(word) ? (word as CommandName) : null;
-}
-
-/** The value of an option on the raw command line (`--output F`, `--output=F`, `-o F`, `-oF`). */
-export function rawOption(argv: readonly string[], long: string, short?: string): string | undefined {
-  let found: string | undefined;
-  for (let i = 2; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') break;
-    if (arg === long || (short !== undefined && arg === short)) found = argv[++i];
-    else if (arg.startsWith(`${long}=`)) found = arg.slice(long.length + 1);
-    else if (short !== undefined && arg.startsWith(short) && !arg.startsWith('--')) found = arg.slice(short.length);
-  }
-  return found;
 }
 
 /**
@@ -195,9 +183,10 @@ async function failureCode(error: unknown, argv: readonly string[], words: Error
 
 /** Runs qprep on `argv` (process.argv) and exits with the run's exit code. */
 export async function runCli(argv: readonly string[], buildProgram: ProgramBuilder): Promise<never> {
-  // before anything else: a signal in the first moments must end the run like any other
-  routeSignals(onSignalBeforeCommand);
+  // before anything else: a signal in the first moments (caught since the process's first line)
+  // must end the run like any other, with the document the command line asked for
   describeRun(identityFromArgv(argv));
+  routeSignals(onSignalBeforeCommand);
   guardStandardStreams();
   const exit: Exit = { code: 0 };
   const text = helpLanguage(argv) === 'zh' ? zh : en;

@@ -7,6 +7,7 @@ import { QprepError } from '../errors.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
+import { DEFAULT_TOOL_LIMITS, ToolSlots } from '../host/limited.js';
 import { RunScopedHost } from '../host/run-scoped.js';
 import { reportSchema, type AnyReport } from '../report/schema.js';
 import { Agent } from '../serve/agent.js';
@@ -34,11 +35,32 @@ export type ServeCliOptions = CommandOptions<'serve'>;
 /** SIGTERM must end serve within 3 s (systemd's and the kubelet's grace periods are longer). */
 export const STOP_DEADLINE_MS = 3000;
 
+/** What serve keeps from one run to the next. */
+interface ServeMemory {
+  rolling: RollingLedger;
+  history: HealthLedger;
+  toolSlots: ToolSlots;
+}
+
+/**
+ * Plan: rolling's last proof of each pair; the counters and link events of the link checks; the
+ * tools' slots (one call of npu-smi at a time, and of hccn_tool as many as the run allows, one
+ * unless told), so that a run never starts a tool while a call of the previous run, cut at its
+ * budget, still runs.
+ */
+function serveMemory(checkOptions: CheckOptions, profile: LoadedProfile): ServeMemory {
+  return {
+    rolling: new RollingLedger(),
+    history: new HealthLedger(),
+    toolSlots: new ToolSlots({ ...DEFAULT_TOOL_LIMITS, 'npu-smi': 1, hccn_tool: checkOptions.hccnConcurrency ?? profile.profile.hccn.concurrency }),
+  };
+}
+
 /**
  * One run of the checks on a host of its own that never writes, cut at the budget: then its
  * probes are killed with their process groups and the report says which checks did not finish.
  */
-async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, memory: { rolling: RollingLedger; history: HealthLedger }): Promise<AnyReport> {
+async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, memory: ServeMemory): Promise<AnyReport> {
   // a host of its own for every run: a snapshot replays from its start (its recorded retries
   // included), and nothing a live host learnt in one run carries into the next
   const handle = await openHost(options);
@@ -51,7 +73,7 @@ async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, bu
     }, clampTimerMs(budgetMs));
   });
   try {
-    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling: memory.rolling, history: memory.history });
+    const run = await performCheck({ ...handle, host }, profile, options, { interrupted: budget, rolling: memory.rolling, history: memory.history, toolSlots: memory.toolSlots });
     const report = run.report.interrupted?.signal === BUDGET_MARKER ? overBudgetReport(run.report, budgetMs) : run.report;
     const valid = reportSchema.safeParse(report);
     if (!valid.success) throw new Error(`report does not match its schema: ${valid.error.issues[0]?.message ?? ''}`);
@@ -168,10 +190,9 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   const logger: Logger = streamLogger(process.stderr);
   // opened once before listening, so that a missing or invalid snapshot stops serve at once
   const handle = await openHost(checkOptions);
-  // plan: rolling: each pair's last proof; the counters and link events of the link checks: kept for as long as serve runs
-  const memory = { rolling: new RollingLedger(), history: new HealthLedger() };
   // a replay judges like the node did: the profile the snapshot recorded, unless --profile is given
   let profile = await profileFor(checkOptions.profile, handle, checkOptions.lang);
+  const memory = serveMemory(checkOptions, profile);
 
   const depths = new DepthSchedule(checkOptions.depth ?? handle.depth ?? DEFAULT_DEPTH, options.deepEvery);
   const agent = new Agent({

@@ -12,7 +12,7 @@ import { buildFacts, factsContributorsFor } from '../facts/build.js';
 import { builtinProfileNames, loadBuiltinProfile, parseProfileText, profileSchema, type LoadedProfile } from '../core/profile.js';
 import { assertProfileCheckIds } from '../core/profile-checks.js';
 import { createContext, runChecks } from '../core/runner.js';
-import { DEFAULT_TOOL_LIMITS, LimitedHost } from '../host/limited.js';
+import { DEFAULT_TOOL_LIMITS, LimitedHost, type ToolSlots } from '../host/limited.js';
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
@@ -35,8 +35,9 @@ import { VERSION } from '../version.js';
 import type { Lang } from '../i18n/lang.js';
 import { textFor } from '../i18n/index.js';
 import { looksLikeProfileFile } from './path-options.js';
+import { DEFAULT_TIMEOUT_MS } from './early-plan.js';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export { DEFAULT_TIMEOUT_MS };
 
 /** The options every command that examines a host shares. */
 export interface HostOptions {
@@ -277,6 +278,8 @@ export interface RunHooks {
   rolling?: RollingLedger;
   /** qprep serve: the error counters and link events earlier runs observed */
   history?: HealthLedger;
+  /** qprep serve: the tools' slots, kept from run to run (no run starts a tool while an earlier run's call of it runs) */
+  toolSlots?: ToolSlots;
 }
 
 /** Selects, runs and judges the checks on an opened host; the readiness report. */
@@ -326,7 +329,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
       : await openCluster(options.cluster, handle.host, options.node);
   if (cluster && hooks.rolling) cluster.rolling = hooks.rolling;
   const toolLimits = { ...DEFAULT_TOOL_LIMITS, hccn_tool: options.hccnConcurrency ?? loaded.profile.hccn.concurrency };
-  const host = new LimitedHost(handle.host, 8, toolLimits);
+  const host = new LimitedHost(handle.host, 8, toolLimits, hooks.toolSlots);
   // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script
   const launch = options.launch !== undefined && options.launch.length > 0 ? await loadLaunchScripts(options.launch) : handle.launch;
   if (!launch && checks.every((c) => c.category === 'launch')) {

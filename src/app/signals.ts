@@ -1,9 +1,11 @@
 /**
- * One owner for SIGINT, SIGTERM and SIGHUP from the first line of main() to the exit. A
- * command installs its own handling when it starts (takeSignals); before that, and for the
- * commands that have no partial result to give, the handler given to routeSignals ends the run
- * with the error document of an interrupted run. Nothing here imports anything: the launcher
- * loads this module before commander has parsed a word.
+ * One owner for SIGINT, SIGTERM and SIGHUP from the first line the process runs to the exit.
+ * The process catches them at once (catchSignals, the first thing the single file does, before
+ * its start-up part is compiled; the npm bin catches them before it reads the single file) and
+ * keeps what comes until main() routes them. A command installs its own handling when it starts
+ * (takeSignals); before that, and for the commands that have no partial result to give, the
+ * handler given to routeSignals ends the run with the error document of an interrupted run.
+ * Nothing here imports anything: the single file runs it before the rest of qprep is loaded.
  */
 
 export const HANDLED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -11,11 +13,53 @@ export const HANDLED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type SignalHandler = (signal: NodeJS.Signals) => void;
 
 let commandHandler: SignalHandler | undefined;
+let beforeCommand: SignalHandler | undefined;
 let documentClaimed = false;
+let catching = false;
+/** signals that came before main() routed them, in order */
+const caught: NodeJS.Signals[] = [];
 
-/** Installs the routing; `beforeCommand` handles a signal that comes before a command took them. */
-export function routeSignals(beforeCommand: SignalHandler): void {
-  for (const signal of HANDLED_SIGNALS) process.on(signal, (received: NodeJS.Signals) => (commandHandler ?? beforeCommand)(received));
+/**
+ * What the npm bin (bin/qprep.js) hands over: the signals it caught while Node read and parsed
+ * the single file, and how to stop catching them itself.
+ */
+interface Handover {
+  signals: NodeJS.Signals[];
+  release(): void;
+}
+const HANDOVER = Symbol.for('qprep.caught-signals');
+
+function dispatch(signal: NodeJS.Signals): void {
+  const handler = commandHandler ?? beforeCommand;
+  if (handler) handler(signal);
+  else caught.push(signal);
+}
+
+/**
+ * Catches the signals from now on, keeping them until routeSignals: a signal in the first moments
+ * (while the start-up part is compiled) must end the run with its document, never with the
+ * signal's default action (exit 143 and nothing written). Idempotent.
+ */
+export function catchSignals(): void {
+  if (catching) return;
+  catching = true;
+  for (const signal of HANDLED_SIGNALS) process.on(signal, dispatch);
+  // in the same turn as the listeners above: no signal between the two is lost or seen twice
+  const handover = (globalThis as Record<symbol, Handover | undefined>)[HANDOVER];
+  if (handover) {
+    handover.release();
+    caught.push(...handover.signals.splice(0));
+  }
+}
+
+/**
+ * Installs the routing; `handler` handles a signal that comes before a command took them, and
+ * those that came since catchSignals, at once.
+ */
+export function routeSignals(handler: SignalHandler): void {
+  catchSignals();
+  beforeCommand = handler;
+  for (const signal of caught.splice(0)) dispatch(signal);
 }
 
 /**
@@ -33,8 +77,9 @@ const held: NodeJS.Signals[] = [];
 
 /**
  * For a command that owns its signals for its whole lifetime (`qprep serve`), from its action's
- * first line: a signal that comes while its code loads is kept for it, and handed to it when it
- * takes the signals, instead of ending the run as an interruption.
+ * first line, and for a check whose first tool calls started with the process (src/main.ts): a
+ * signal that comes while its code loads is kept for it, and handed to it when it takes the
+ * signals, instead of ending the run as an interruption before the command.
  */
 export function holdSignals(): void {
   commandHandler = (signal) => held.push(signal);

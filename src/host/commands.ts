@@ -1,3 +1,4 @@
+import { statSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import type { CommandLocation } from './types.js';
 
@@ -20,11 +21,27 @@ export async function locateExecutable(name: string, pathVariable: string | unde
     const candidate = `${dir}/${name}`;
     searched.push(candidate);
     try {
-      const stat = await fsp.stat(candidate);
-      if (stat.isFile() && (stat.mode & 0o111) !== 0) return { path: candidate, searched };
+      if (isExecutable(await fsp.stat(candidate))) return { path: candidate, searched };
     } catch {
       // not here
     }
   }
   return { path: null, searched };
+}
+
+function isExecutable(stat: Stats): boolean {
+  return stat.isFile() && (stat.mode & 0o111) !== 0;
+}
+
+/**
+ * The same search without waiting for the event loop: the first lines of the process find
+ * npu-smi and hccn_tool with it, before the rest of qprep is compiled (which blocks the loop);
+ * the run's own lookup (locateExecutable) then finds the same path.
+ */
+export function locateExecutableSync(name: string, pathVariable: string | undefined, extraDirs: readonly string[]): string | null {
+  for (const dir of searchDirs(pathVariable, extraDirs)) {
+    const stat = statSync(`${dir}/${name}`, { throwIfNoEntry: false });
+    if (stat && isExecutable(stat)) return `${dir}/${name}`;
+  }
+  return null;
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { startDeadline } from '../util/timeout.js';
 import { commandNotRun, emptyCommandResult } from './command-result.js';
-import { forgetCall, markCall, RUN_TOKEN_VARIABLE, sweepAllCalls, sweepCall } from './strays.js';
+import { forgetCall, markCall, RUN_TOKEN_VARIABLE, startedAs, sweepAllCalls, sweepCall } from './strays.js';
 import type { CommandResult } from './types.js';
 
 /**
@@ -22,6 +22,16 @@ const DRAIN_GRACE_MS = 1500;
 const liveGroups = new Set<number>();
 /** Set once qprep is being interrupted: no command starts after that. */
 let stopped = false;
+
+/**
+ * Commands run in process groups of their own, which outlive qprep's exit: whatever ends the
+ * process (a usage error after the first tool calls started, an interruption, a crash on the way
+ * out), the groups still running are killed as it exits.
+ */
+let killingAtExit = false;
+function killGroupsAtExit(): void {
+  if (liveGroups.size > 0) killAllCommandGroups();
+}
 
 export function killAllCommandGroups(signal: NodeJS.Signals = 'SIGKILL'): void {
   for (const pgid of liveGroups) killGroup(pgid, signal);
@@ -58,6 +68,8 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** the process has ended by itself and its group is killed (CommandOptions.onExit) */
   onExit?: () => void;
+  /** the result comes while the process has not ended (CommandOptions.onLingering) */
+  onLingering?: (gone: Promise<void>) => void;
 }
 
 /** Collects one output stream up to the cap; `onOverflow` runs once when the cap is reached. */
@@ -129,7 +141,14 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     return { ...base, durationMs: Math.round(performance.now() - started), failure: `${file}: ${code ?? (caught instanceof Error ? caught.message : String(caught))}` };
   }
   const pgid = child.pid;
-  if (pgid !== undefined) liveGroups.add(pgid);
+  if (pgid !== undefined) {
+    liveGroups.add(pgid);
+    startedAs(mark.call, pgid);
+  }
+  if (!killingAtExit) {
+    killingAtExit = true;
+    process.once('exit', killGroupsAtExit);
+  }
 
   let timedOut = false;
   let drainTimer: NodeJS.Timeout | undefined;
@@ -167,7 +186,10 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     child.once('error', (error: NodeJS.ErrnoException) => resolve({ error }));
     child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode, signal }));
   });
+  let exited = false;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('exit', () => {
+    exited = true;
     if (pgid !== undefined) killGroup(pgid, 'SIGKILL');
     // before the sweep (next turn of the event loop) and the pipes' close: a serialized tool's
     // next call starts now, and the sweep runs while it does
@@ -189,6 +211,8 @@ export async function runCommand(argv: readonly string[], options: ExecOptions):
     forgetCall(mark.call);
     return result;
   }
+  // killed and given up on (its pipes held, or stuck in the kernel): it has not ended yet
+  if (!exited) options.onLingering?.(gone);
   const leftProcesses = await sweep();
   return leftProcesses > 0 ? { ...result, leftProcesses } : result;
 }

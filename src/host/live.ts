@@ -5,6 +5,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateExecutable } from './commands.js';
+import { takeEarlyCall } from './early-calls.js';
 import { runCommand } from './exec.js';
 import { trackFileOperation } from './exit.js';
 import { liveInventory, rootInventory } from './inventory.js';
@@ -119,6 +120,8 @@ export class LiveHost implements Host {
   private readonly timeoutMs: number;
   private readonly environment: Record<string, string>;
   private readonly inventoryProcess: readonly string[] | undefined;
+  /** the early calls ran with process.env: a host given another environment does not take them over */
+  private readonly takesEarlyCalls: boolean;
 
   constructor(options: LiveHostOptions) {
     this.root = path.resolve(options.root ?? '/');
@@ -129,15 +132,21 @@ export class LiveHost implements Host {
     }
     this.environment = env;
     this.inventoryProcess = options.inventoryProcess;
+    this.takesEarlyCalls = options.env === undefined;
     this.description = this.root === '/' ? 'live' : `live --root ${this.root}`;
   }
 
   run(argv: readonly string[], options?: CommandOptions): Promise<CommandResult> {
+    const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
+    // started by the process's first lines with this host's environment: the same call, made sooner
+    const early = this.takesEarlyCalls ? takeEarlyCall(argv, { ...options, timeoutMs }) : undefined;
+    if (early) return early;
     return runCommand(argv, {
-      timeoutMs: options?.timeoutMs ?? this.timeoutMs,
+      timeoutMs,
       env: this.environment,
       ...(options?.signal ? { signal: options.signal } : {}),
       ...(options?.onExit ? { onExit: options.onExit } : {}),
+      ...(options?.onLingering ? { onLingering: options.onLingering } : {}),
     });
   }
 

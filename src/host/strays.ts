@@ -52,13 +52,20 @@ export interface LeftBehind {
 }
 const leftBehind = new Map<string, LeftBehind>();
 
-/** The environment value of a new call, and its number for `sweepCall`. */
+/** The environment value of a new call, and its number for `sweepCall` and `startedAs`. */
 export function markCall(argv: readonly string[]): { call: number; value: string } {
   const call = nextCall++;
   calls.set(call, argv);
-  const last = lastPid();
-  if (last !== undefined) firstPids.set(call, last);
   return { call, value: `${runToken}:${call}` };
+}
+
+/**
+ * The call's process has started as `pid`: the first pid of its tree, so its descendants have
+ * pids above `pid - 1` until the pids wrap (the sweep lists /proc then). Taken from the spawn
+ * rather than from /proc/loadavg before it: one read less on the way to every tool call.
+ */
+export function startedAs(call: number, pid: number): void {
+  firstPids.set(call, pid - 1);
 }
 
 /** A call that never started a process: nothing to look for. */
@@ -69,8 +76,9 @@ export function forgetCall(call: number): void {
 
 /**
  * The last pid handed out in this PID namespace (the 5th field of /proc/loadavg). Pids grow
- * until they wrap at pid_max, so a call's descendants have pids above the value read when it
- * started: a sweep reads only their environments, not those of every process on the node.
+ * until they wrap at pid_max, so a call's descendants have pids between its own pid and the
+ * value read when it ended: a sweep reads only their environments, not those of every process
+ * on the node.
  */
 function lastPid(): number | undefined {
   const text = readProcFile('/proc/loadavg')?.toString('latin1');

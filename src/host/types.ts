@@ -76,6 +76,13 @@ export interface CommandOptions {
    * tool may be called again is known only from the result.
    */
   onExit?: () => void;
+  /**
+   * Called before the result is returned when the command's process has not ended yet: it was
+   * killed (its timeout, the run's end) and has not died within the grace period, as a process
+   * stuck in the kernel does. `gone` resolves when it ends, if ever. A tool's next call must
+   * wait for that. Hosts without processes never call it.
+   */
+  onLingering?: (gone: Promise<void>) => void;
 }
 
 export interface CommandResult {

@@ -3,6 +3,7 @@ import { outcomeOfReport, type PingResult } from '../cluster/ping-summary.js';
 import type { CheckContext } from '../core/types.js';
 import { en, type Catalogue } from '../i18n/en/index.js';
 import { describeProbeError, type CommandLocation, type CommandResult, type ProbeErrorCode } from '../host/types.js';
+import { davinciIds, devicesBeforeNpuSmi } from '../parsers/device-nodes.js';
 import { parseHccnConf, type HccnConf } from '../parsers/hccn-conf.js';
 import {
   isHccnBusy,
@@ -197,29 +198,48 @@ export const hccnSpeed = (ctx: CheckContext, device: number) => queryHccn(ctx, d
 export const hccnStat = (ctx: CheckContext, device: number, options: HccnRunOptions = {}) => queryHccn(ctx, device, ['-stat', '-g'], parseHccnStat, options);
 
 /**
- * Starts the hccn_tool queue while `npu-smi info` is still listing the devices: hccn_tool runs
- * one call at a time, so on a node with 16 devices its queue is the whole check's critical path,
- * and the HCCN checks cannot start it before the inventory is in. Until then the devices
- * /etc/hccn.conf lists are asked `-ip -g` (the first answer hccn.conf and hccn.ip need), one
- * at a time; once the inventory is known it stops, so a device the node turns out not to have
- * costs at most the one call under way. With ASCEND_RT_VISIBLE_DEVICES or npu.visibleDevices
- * set, which devices count is known only from the inventory: nothing is asked early.
+ * Keeps hccn_tool's queue busy while `npu-smi info` lists the devices: hccn_tool runs one call at
+ * a time, so on a node with 16 devices its queue is the whole check's critical path, and npu-smi
+ * takes 0.4 to 1 s on a real node. Until its table is in, the devices known without it (the
+ * device nodes under /dev, /etc/hccn.conf, the visible-devices setting: devicesBeforeNpuSmi) are
+ * asked `-ip -g`, the first answer hccn.conf and hccn.ip need, in order, two on the queue at a
+ * time so that the next question is waiting when one ends. The process may have asked the first
+ * of them already, before the checks were loaded (src/host/early-calls.ts): the same questions,
+ * whose answers the run takes over.
+ *
+ * When the table comes, the early list is reconciled with it: nothing more is asked about a
+ * device it does not list (an answer asked already is never judged: the checks judge the
+ * devices of the table), and the devices it lists that the early list missed are asked by the
+ * checks' own prefetch (prefetchEvery), queued then. At most the one question waiting on the
+ * queue is spent on a device the table does not have.
  */
 export function prefetchDeviceIps(ctx: CheckContext): Promise<void> {
   return ctx.shared('hccn_tool:prefetch-ip', async () => {
-    if (visibleDevices(ctx).source !== 'all') return;
     let inventoryKnown = false;
     const inventoryIn = () => {
       inventoryKnown = true;
     };
     // a failed inventory ends the head start too: the checks report it when they run
     void npuInventory(ctx).then(inventoryIn, inventoryIn);
-    const conf = await hccnConf(ctx);
-    if (!conf.ok) return;
-    for (const { device } of conf.value.devices) {
-      if (inventoryKnown) return;
-      await hccnIp(ctx, device);
+    const waiting: Array<Promise<unknown>> = [];
+    for (const device of await devicesToAskFirst(ctx)) {
+      if (inventoryKnown) break;
+      waiting.push(hccnIp(ctx, device));
+      if (waiting.length >= 2) await waiting.shift();
     }
+    await Promise.all(waiting);
+  });
+}
+
+/** The devices of the host before npu-smi has listed them, as the first lines of the process found them; none when the visible-devices setting is not a list. */
+async function devicesToAskFirst(ctx: CheckContext): Promise<number[]> {
+  const visible = visibleDevices(ctx);
+  if (visible.invalid !== undefined) return [];
+  const [listing, conf] = await Promise.all([ctx.host.readDir('/dev'), hccnConf(ctx)]);
+  return devicesBeforeNpuSmi({
+    nodes: listing.ok ? davinciIds(listing.value.map((entry) => entry.name)) : [],
+    configured: conf.ok ? conf.value.devices.map((d) => d.device) : [],
+    visible: visible.ids,
   });
 }
 

@@ -8,6 +8,7 @@ import { deviceIdOf, familyOf, parseNpuSmiInfo, type NpuFamily, type NpuSmiInfo,
 import { commandLine } from '../host/command-line.js';
 import { commandProblem } from './commands.js';
 import { parseIdRanges } from '../parsers/id-ranges.js';
+import { HCCN_TOOL_DIRS, NPU_SMI_DIRS } from '../host/tool-dirs.js';
 
 /**
  * The shared NPU probe: `npu-smi info` found, run once per run, parsed, and turned into the
@@ -20,10 +21,6 @@ import { parseIdRanges } from '../parsers/id-ranges.js';
  *   for (const npu of inventory.devices) ... hccn_tool -i npu.device ...
  */
 
-/** npu-smi lives in /usr/local/sbin on some installs and /usr/local/bin on others. */
-export const NPU_SMI_DIRS = ['/usr/local/sbin', '/usr/local/bin'] as const;
-/** hccn_tool is installed with the driver and often not on PATH. */
-export const HCCN_TOOL_DIRS = ['/usr/local/Ascend/driver/tools'] as const;
 
 export function locateNpuSmi(ctx: CheckContext): Promise<CommandLocation> {
   return ctx.shared('which:npu-smi', () => ctx.host.which('npu-smi', NPU_SMI_DIRS));

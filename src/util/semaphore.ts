@@ -19,10 +19,13 @@ export class Semaphore {
   /**
    * Waits for a slot and returns what gives it back. Calling that more than once gives back one
    * slot: a holder may free its slot early (a command whose process has ended) and again, out
-   * of habit, when it is done.
+   * of habit, when it is done. A slot free now is taken before this returns (synchronously).
    */
-  async hold(): Promise<() => void> {
-    await this.acquire();
+  hold(): Promise<() => void>;
+  /** The same, or undefined when `cancel` aborts first: the wait is given up and no slot is taken. */
+  hold(cancel: AbortSignal): Promise<(() => void) | undefined>;
+  async hold(cancel?: AbortSignal): Promise<(() => void) | undefined> {
+    if (!(await this.acquire(cancel))) return undefined;
     let held = true;
     return () => {
       if (!held) return;
@@ -31,12 +34,25 @@ export class Semaphore {
     };
   }
 
-  private acquire(): Promise<void> {
+  private acquire(cancel: AbortSignal | undefined): Promise<boolean> {
+    if (cancel?.aborted) return Promise.resolve(false);
     if (this.active < this.limit) {
       this.active++;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      const grant = () => {
+        cancel?.removeEventListener('abort', giveUp);
+        resolve(true);
+      };
+      const giveUp = () => {
+        const at = this.waiting.indexOf(grant);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(false);
+      };
+      cancel?.addEventListener('abort', giveUp, { once: true });
+      this.waiting.push(grant);
+    });
   }
 
   private release(): void {

@@ -192,8 +192,9 @@ describe('the simulated hccn_tool', () => {
 
 describe('qprep check and the manual procedure on the simulated nodes', () => {
   for (const [family, devices, pings, manualNpuSmi] of [
-    ['a3', 16, 48, 16],
-    ['a2', 8, 24, 0],
+    // the manual procedure's npu-smi calls: npu-smi info first, then the A3 spod-info loop
+    ['a3', 16, 48, 17],
+    ['a2', 8, 24, 1],
   ] as const) {
     it(`${family}: every HCCN check passes, every command qprep runs has an answer, one hccn_tool call at a time, each asked once`, async () => {
       const node = nodes[family];

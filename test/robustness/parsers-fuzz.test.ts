@@ -77,6 +77,19 @@ const DRIVERS: Record<string, Driver> = {
   'cpulist#parseCpuList': (fn, _m, input) => call(fn, input),
   'cpulist#readCpuList': (fn, _m, input) => call(fn, input),
   'id-ranges#parseIdRanges': (fn, _m, input, { n }) => call(fn, input, n),
+  // the names of a /dev listing, and the devices known before npu-smi: every id returned is one of the inputs', 0..63
+  'device-nodes#davinciIds': (fn, _m, input) => {
+    const ids = call(fn, input.split(/[\n/ ]/)) as number[];
+    expect(ids.every((id) => Number.isInteger(id) && id >= 0 && id <= 63)).toBe(true);
+    return ids;
+  },
+  'device-nodes#devicesBeforeNpuSmi': (fn, m, input, { n, flag, other }) => {
+    const nodes = call(fnOf(m, 'davinciIds'), input.split('\n')) as number[];
+    const configured = [...other].map((c) => (c.codePointAt(0) ?? 0) % 80 - 8);
+    const devices = call(fn, { nodes, configured, visible: flag ? null : [n, n + 1, 0] }) as number[];
+    expect(devices.every((id) => nodes.includes(id) || configured.includes(id))).toBe(true);
+    return devices;
+  },
   'angle-placeholders#quoteAnglePlaceholders': (fn, _m, input) => call(fn, input),
   'server-model#atlasServer': (fn, _m, input) => call(fn, input) ?? null,
   'hccn-conf#parseHccnConf': (fn, _m, input) => call(fn, input),

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.js';
@@ -86,6 +86,52 @@ describe('a signal at the first moment of the run', () => {
   });
 });
 
+/** The bytes a process has read so far (read(2) and the like): /proc/PID/io's rchar. */
+function bytesRead(pid: number): number {
+  try {
+    return Number(/^rchar:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+describe('a signal before the single file is parsed', () => {
+  const SINGLE_FILE = join(REPO, 'dist/qprep.mjs');
+  const ARGS = ['check', '--snapshot', HEALTHY, '--format', 'json'];
+
+  it('npm bin: SIGTERM the moment Node has read the single file, before it parsed it: the interrupted document, exit 2', async () => {
+    // Node parses the whole file before running any of it; the bin catches the signals before it reads it
+    const size = statSync(SINGLE_FILE).size;
+    for (let round = 0; round < 3; round++) {
+      const child = startQprep(null, ARGS);
+      const deadline = Date.now() + 20_000;
+      while (bytesRead(child.pid!) < size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(result.exitCode, `round ${round}: ${String(result.stderr)}`).toBe(2);
+      const document = JSON.parse(String(result.stdout));
+      expect(document.error.code).toBe('interrupted');
+      expect(document.error.message).toContain('interrupted by SIGTERM');
+    }
+  });
+
+  it('the single file run directly: SIGTERM while its start-up part is compiled: the interrupted document, exit 2', async () => {
+    // the head catches the signals, then compiles the start-up part (commander, the catalogues): a
+    // preload sends the signal at that compilation
+    const hook = join(tmp('hook'), 'signal-at-start-up.cjs');
+    writeFileSync(
+      hook,
+      "const vm = require('node:vm');\nconst original = vm.compileFunction;\n" +
+        "vm.compileFunction = function (code, params, options) {\n  if (options && options.filename === 'qprep-start-up.cjs') process.kill(process.pid, 'SIGTERM');\n  return original.apply(this, arguments);\n};\n",
+    );
+    const result = await execa(process.execPath, ['--require', hook, SINGLE_FILE, ...ARGS], { reject: false, cwd: REPO, extendEnv: false, env: { PATH: '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' } });
+    expect(result.exitCode, String(result.stderr)).toBe(2);
+    const document = JSON.parse(String(result.stdout));
+    expect(document.error.code).toBe('interrupted');
+    expect(document.error.message).toContain('interrupted by SIGTERM');
+  });
+});
+
 describe('SIGHUP during a check', () => {
   it('is handled like SIGTERM: the running tool and its child killed, a partial report, exit 2', async () => {
     const pidFile = join(tmp('pid'), 'pids');
@@ -98,6 +144,19 @@ describe('SIGHUP during a check', () => {
     const report = JSON.parse(String(result.stdout));
     expect(report.interrupted.signal).toBe('SIGHUP');
     expect(report.error.code).toBe('interrupted');
+    await expectAllGone(pids, [pids[0]!]);
+  });
+});
+
+describe('the first tool calls of a check, started with the process', () => {
+  it('a check that fails before its checks run (an unknown profile) leaves none of them running', async () => {
+    const pidFile = join(tmp('pid'), 'pids');
+    const bin = fakeBin({ 'npu-smi': hangingWithChild(pidFile) });
+    const result = await startQprep(bin, ['check', '--root', hostTree(), '--profile', 'no-such-profile', '--format', 'json']);
+    expect(result.exitCode, String(result.stderr)).toBe(2);
+    expect(JSON.parse(String(result.stdout)).error.code).toBe('invalid-profile');
+    // npu-smi started early, with its child: both killed as qprep exited
+    const pids = await pidsFrom(pidFile);
     await expectAllGone(pids, [pids[0]!]);
   });
 });

@@ -4,7 +4,7 @@ import { JOURNAL_PATH } from '../../../src/core/tune/journal.js';
 import { en } from '../../../src/i18n/en/index.js';
 import { zh } from '../../../src/i18n/zh/index.js';
 import { jemallocCandidates, LIBRARY } from '../../../src/probes/jemalloc.js';
-import { HCCN_TOOL_DIRS, NPU_SMI_DIRS } from '../../../src/probes/npu.js';
+import { HCCN_TOOL_DIRS, NPU_SMI_DIRS } from '../../../src/host/tool-dirs.js';
 
 /**
  * A check's `reads` is catalogue text (what `qprep explain` and docs/checks.md show), but some of
