@@ -105,7 +105,10 @@ async function staticClosure(entries) {
     ],
     logOverride: { 'empty-import-meta': 'silent' },
   });
-  const inputs = Object.keys(Object.values(result.metafile.outputs)[0].inputs).filter(isSource);
+  // every module the entries load, not only those whose code survived tree shaking: a part keeps
+  // the whole of a module another part takes from it, and with it imports the closure's own
+  // build dropped (a function only the implementation calls)
+  const inputs = Object.keys(result.metafile.inputs).filter(isSource);
   return { modules: new Set(inputs), lazy };
 }
 

@@ -104,7 +104,8 @@ describe('the early tool calls of a check', () => {
     });
     expect(run.exitCode, run.stderr).toBeLessThanOrEqual(1);
     const report = JSON.parse(run.stdout) as Report;
-    expect(report.checks.filter((c) => c.category === 'hccn' && c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    // every HCCN check passes but hccn.fec, which the A3's hccn_tool cannot answer
+    expect(report.checks.filter((c) => c.category === 'hccn' && c.status !== 'pass').map((c) => `${c.id}: ${c.status}`)).toEqual(['hccn.fec: skip']);
 
     const implementation = readFileSync(compiled, 'utf8')
       .split('\n')
