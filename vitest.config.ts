@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,6 +12,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // most of the e2e and slow files wait (on a tool's latency, a namespace's network, Ansible):
+    // two files at a time even on 2 cores, where vitest's default (one less than the cores)
+    // would run them one by one
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ['test/setup-lang.ts'],
     projects: [
       {
