@@ -125,7 +125,8 @@ async function round(c, timesFile, load) {
 
 function summarize(c, rows, verdicts, lines) {
   const { report, hccnCalls, toolCalls, manualCalls } = c.last;
-  const notPassing = report.checks.filter((r) => r.category === 'hccn' && r.status !== 'pass').map((r) => `${r.id} ${r.status}: ${r.message}`);
+  // every HCCN check passes but hccn.fec, which the A3's hccn_tool cannot answer (it skips)
+  const notPassing = report.checks.filter((r) => r.category === 'hccn' && r.status !== 'pass' && !(r.id === 'hccn.fec' && r.status === 'skip')).map((r) => `${r.id} ${r.status}: ${r.message}`);
   if (notPassing.length > 0) throw new Error(`every HCCN check should pass on the simulated node at D=${c.d}: ${notPassing.join('; ')}`);
   const med = (values) => stats(values).median;
   const list = (values) => values.map(f3).join(', ');
