@@ -7,6 +7,7 @@ import { QprepError } from '../errors.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
+import { LibraryAnswerCache } from '../host/inventory-cache.js';
 import { DEFAULT_TOOL_LIMITS, ToolSlots } from '../host/limited.js';
 import { RunScopedHost } from '../host/run-scoped.js';
 import { reportSchema, type AnyReport } from '../report/schema.js';
@@ -40,19 +41,22 @@ interface ServeMemory {
   rolling: RollingLedger;
   history: HealthLedger;
   toolSlots: ToolSlots;
+  libraryCache: LibraryAnswerCache;
 }
 
 /**
  * Plan: rolling's last proof of each pair; the counters and link events of the link checks; the
  * tools' slots (one call of npu-smi at a time, and of hccn_tool as many as the run allows, one
  * unless told), so that a run never starts a tool while a call of the previous run, cut at its
- * budget, still runs.
+ * budget, still runs; the inventory process's answer (the server model, CPU, memory size, OS), asked
+ * again after an hour or a reboot.
  */
 function serveMemory(checkOptions: CheckOptions, profile: LoadedProfile): ServeMemory {
   return {
     rolling: new RollingLedger(),
     history: new HealthLedger(),
     toolSlots: new ToolSlots({ ...DEFAULT_TOOL_LIMITS, 'npu-smi': 1, hccn_tool: checkOptions.hccnConcurrency ?? profile.profile.hccn.concurrency }),
+    libraryCache: new LibraryAnswerCache(),
   };
 }
 
@@ -63,7 +67,7 @@ function serveMemory(checkOptions: CheckOptions, profile: LoadedProfile): ServeM
 async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, budgetMs: number, memory: ServeMemory): Promise<AnyReport> {
   // a host of its own for every run: a snapshot replays from its start (its recorded retries
   // included), and nothing a live host learnt in one run carries into the next
-  const handle = await openHost(options);
+  const handle = await openHost(options, { libraryCache: memory.libraryCache });
   const host = new RunScopedHost(handle.host);
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<NodeJS.Signals>((resolve) => {

@@ -1,3 +1,4 @@
+import type { LibraryAnswerCache } from '../host/inventory-cache.js';
 import { jsonErrorReason } from '../util/position.js';
 import { closest } from '../util/suggest.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
@@ -221,7 +222,12 @@ function recordedLaunch(recorded: NonNullable<Snapshot['launch']>): LaunchInput 
 }
 
 /** The live host (under --root) or the replay of a snapshot; never both. */
-export async function openHost(options: HostOptions): Promise<HostHandle> {
+/** What a resident agent keeps for the live host from one run to the next. */
+export interface KeptAcrossRuns {
+  libraryCache?: LibraryAnswerCache;
+}
+
+export async function openHost(options: HostOptions, kept: KeptAcrossRuns = {}): Promise<HostHandle> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.snapshot) {
     if (options.root) throw new QprepError('usage', '--root and --snapshot cannot be combined: a snapshot carries its own root');
@@ -240,7 +246,7 @@ export async function openHost(options: HostOptions): Promise<HostHandle> {
       },
     };
   }
-  const host = new LiveHost({ root: options.root ?? '/', timeoutMs });
+  const host = new LiveHost({ root: options.root ?? '/', timeoutMs, ...(kept.libraryCache ? { libraryCache: kept.libraryCache } : {}) });
   return { host, source: { kind: 'live', root: host.root } };
 }
 

@@ -9,7 +9,8 @@ import { takeEarlyCall } from './early-calls.js';
 import { runCommand } from './exec.js';
 import { trackFileOperation } from './exit.js';
 import { liveInventory, rootInventory } from './inventory.js';
-import { askInventoryProcess, libraryUnavailable } from './inventory-process.js';
+import type { LibraryAnswerCache } from './inventory-cache.js';
+import { askInventoryProcess, libraryUnavailable, type LibraryAnswers } from './inventory-process.js';
 import { readInterfaces } from './net-interfaces.js';
 import { probeReadThroughput } from './read-probe.js';
 import { inventoryProcessCommand } from './self-command.js';
@@ -66,6 +67,8 @@ export interface LiveHostOptions {
    * when not given. Tests give a program of their own that answers, hangs or crashes.
    */
   inventoryProcess?: readonly string[];
+  /** qprep serve: the inventory process's answer kept from run to run (inventory-cache.ts) */
+  libraryCache?: LibraryAnswerCache;
 }
 
 export function errorCode(error: unknown): ProbeErrorCode {
@@ -120,6 +123,7 @@ export class LiveHost implements Host {
   private readonly timeoutMs: number;
   private readonly environment: Record<string, string>;
   private readonly inventoryProcess: readonly string[] | undefined;
+  private readonly libraryCache: LibraryAnswerCache | undefined;
   /** the early calls ran with process.env: a host given another environment does not take them over */
   private readonly takesEarlyCalls: boolean;
 
@@ -132,6 +136,7 @@ export class LiveHost implements Host {
     }
     this.environment = env;
     this.inventoryProcess = options.inventoryProcess;
+    this.libraryCache = options.libraryCache;
     this.takesEarlyCalls = options.env === undefined;
     this.description = this.root === '/' ? 'live' : `live --root ${this.root}`;
   }
@@ -246,16 +251,24 @@ export class LiveHost implements Host {
   inventory(): Promise<HostInventory> {
     // systeminformation reads this machine's /proc and /sys: under --root they are not the host's
     if (this.root !== '/') return rootInventory(this);
-    const argv = this.inventoryProcess ?? inventoryProcessCommand();
     return liveInventory({
       files: this,
       interfaces: () => this.interfaces(),
-      // the inventory's budget is one probe's timeout: the process and its helpers are killed then
-      library: () =>
-        argv
-          ? askInventoryProcess((command, options) => this.run(command, options), argv, this.timeoutMs)
-          : Promise.resolve(libraryUnavailable('systeminformation is not asked: this qprep was not started as a command, so it cannot start its inventory process')),
+      library: () => this.libraryAnswers(),
     });
+  }
+
+  /** systeminformation's answers, from the inventory process or, in a resident agent, as kept from an earlier run. */
+  private async libraryAnswers(): Promise<LibraryAnswers> {
+    const argv = this.inventoryProcess ?? inventoryProcessCommand();
+    // the inventory's budget is one probe's timeout: the process and its helpers are killed then
+    const ask = () =>
+      argv
+        ? askInventoryProcess((command, options) => this.run(command, options), argv, this.timeoutMs)
+        : Promise.resolve(libraryUnavailable('systeminformation is not asked: this qprep was not started as a command, so it cannot start its inventory process'));
+    if (!this.libraryCache) return ask();
+    const bootId = await this.readFile('/proc/sys/kernel/random/boot_id');
+    return this.libraryCache.answers(bootId.ok ? bootId.value.trim() : undefined, ask);
   }
 
   tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbeResult> {
