@@ -116,3 +116,28 @@ export function machine() {
     qprep: version,
   };
 }
+
+const SERVICE_UNIT = join(REPO, 'examples', 'systemd', 'qprep.service');
+
+/** The NODE_OPTIONS the install recipes start qprep with: the systemd unit's Environment="NODE_OPTIONS=..." line. */
+export function recipeNodeOptions() {
+  const line = readFileSync(SERVICE_UNIT, 'utf8')
+    .split('\n')
+    .find((l) => /^Environment="?NODE_OPTIONS=/.test(l));
+  if (!line) throw new Error(`${SERVICE_UNIT}: no Environment=NODE_OPTIONS line`);
+  return /^Environment="?NODE_OPTIONS=(.*?)"?$/.exec(line)[1];
+}
+
+/** The JSON lines a stream carries (qprep serve's log on stderr), parsed into an array as each line completes. */
+export function jsonLines(stream) {
+  const lines = [];
+  let pending = '';
+  stream.on('data', (chunk) => {
+    pending += chunk.toString('utf8');
+    const complete = pending.split('\n');
+    pending = complete.pop() ?? '';
+    for (const line of complete) lines.push(JSON.parse(line));
+  });
+  return lines;
+}
+

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO, stats, timed } from '../lib/harness.mjs';
+import { recipeNodeOptions, REPO, stats, timed } from '../lib/harness.mjs';
 
 const HEAP_PROBE = fileURLToPath(new URL('../lib/heap-probe.mjs', import.meta.url));
 
@@ -20,16 +20,7 @@ const LAUNCH_TOKENS = 16_384;
 const SNAPSHOT_BYTES = 32 * MIB;
 /** The heap the recipes give Node, less room for the rest of a run. */
 const PEAK_HEAP_TARGET_MIB = 160;
-const UNIT = join(REPO, 'examples', 'systemd', 'qprep.service');
 const DEMO = join(REPO, 'examples', 'snapshots', 'a2-healthy.json');
-
-function recipeNodeOptions() {
-  const line = readFileSync(UNIT, 'utf8')
-    .split('\n')
-    .find((l) => /^Environment="?NODE_OPTIONS=/.test(l));
-  if (!line) throw new Error(`${UNIT}: no Environment=NODE_OPTIONS line`);
-  return /^Environment="?NODE_OPTIONS=(.*?)"?$/.exec(line)[1];
-}
 
 /** The launch scripts: [label, text, tokens]. */
 function launchInputs() {

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, stats } from '../lib/harness.mjs';
+import { jsonLines, REPO, stats } from '../lib/harness.mjs';
 import { makeSimNode } from '../lib/sim-node.mjs';
 
 const RUNS = 3;
@@ -55,14 +55,7 @@ async function measure(sim) {
     env: { PATH: sim.env.PATH, HOME: process.env.HOME ?? '/root', LC_ALL: 'C' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const logs = [];
-  let pending = '';
-  child.stderr.on('data', (chunk) => {
-    pending += chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) logs.push(JSON.parse(line));
-  });
+  const logs = jsonLines(child.stderr);
   const sockets = [];
   let holding = false;
   try {

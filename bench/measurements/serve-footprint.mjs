@@ -15,22 +15,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO } from '../lib/harness.mjs';
+import { jsonLines, recipeNodeOptions, REPO } from '../lib/harness.mjs';
 import { DEFAULT_LATENCY, makeSimNode, readCalls } from '../lib/sim-node.mjs';
 
 const CPU_TARGET_S_PER_HOUR = 5;
 const RSS_GROWTH_TARGET = 0.1;
 const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU time in 1/100 s
-const UNIT = join(REPO, 'examples', 'systemd', 'qprep.service');
-
-/** The NODE_OPTIONS the systemd unit sets (Environment="NODE_OPTIONS=..."). */
-function recipeNodeOptions() {
-  const line = readFileSync(UNIT, 'utf8')
-    .split('\n')
-    .find((l) => /^Environment="?NODE_OPTIONS=/.test(l));
-  if (!line) throw new Error(`${UNIT}: no Environment=NODE_OPTIONS line`);
-  return /^Environment="?NODE_OPTIONS=(.*?)"?$/.exec(line)[1];
-}
 
 /** utime + stime of the agent, cutime + cstime of its reaped children, in seconds; its resident memory in KiB. */
 function sample(pid) {
@@ -51,14 +41,7 @@ async function agent(label, nodeOptions, intervals, work, latency) {
   const env = { PATH: sim.env.PATH, HOME: sim.env.HOME, LC_ALL: 'C' };
   if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
   const child = spawn(process.execPath, [join(REPO, 'bin', 'qprep.js'), 'serve', '--root', sim.root, '--cluster', sim.cluster, '--node', sim.name, '--listen', '127.0.0.1:0'], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const logs = [];
-  let pending = '';
-  child.stderr.on('data', (chunk) => {
-    pending += chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) logs.push(JSON.parse(line));
-  });
+  const logs = jsonLines(child.stderr);
   const runs = () => logs.filter((l) => l.event === 'run');
   const until = async (what, done) => {
     // the last run ends within 1.1 intervals of the one before; 30 minutes is far beyond

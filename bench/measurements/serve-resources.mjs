@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { REPO, stats } from '../lib/harness.mjs';
+import { jsonLines, REPO, stats } from '../lib/harness.mjs';
 import { makeSimNode } from '../lib/sim-node.mjs';
 
 const RUNS = 20;
@@ -54,14 +54,7 @@ async function measure(label, args, env) {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const logs = [];
-  let pending = '';
-  child.stderr.on('data', (chunk) => {
-    pending += chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) logs.push(JSON.parse(line));
-  });
+  const logs = jsonLines(child.stderr);
   try {
     const listening = await until('the listening line', () => logs.find((l) => l.event === 'listening'));
     const base = `http://127.0.0.1:${listening.port}`;

@@ -7,22 +7,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, stats } from '../lib/harness.mjs';
+import { jsonLines, recipeNodeOptions, REPO, stats } from '../lib/harness.mjs';
 
 const RUNS = 50;
 const REQUESTS = 1000;
 const RSS_TOLERANCE = 0.2;
 const PATHS = ['/readyz', '/healthz', '/report', '/metrics', '/report?format=junit', '/report?format=prometheus'];
-const UNIT = join(REPO, 'examples', 'systemd', 'qprep.service');
-
-/** The NODE_OPTIONS the systemd unit sets (Environment="NODE_OPTIONS=..."). */
-function recipeNodeOptions() {
-  const line = readFileSync(UNIT, 'utf8')
-    .split('\n')
-    .find((l) => /^Environment="?NODE_OPTIONS=/.test(l));
-  if (!line) throw new Error(`${UNIT}: no Environment=NODE_OPTIONS line`);
-  return /^Environment="?NODE_OPTIONS=(.*?)"?$/.exec(line)[1];
-}
 
 function rssKiB(pid) {
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
@@ -49,14 +39,7 @@ function startServe(nodeOptions) {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const logs = [];
-  let pending = '';
-  child.stderr.on('data', (chunk) => {
-    pending += chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) logs.push(JSON.parse(line));
-  });
+  const logs = jsonLines(child.stderr);
   return { child, logs };
 }
 

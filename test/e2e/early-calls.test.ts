@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { qprep, REPO } from '../helpers/cli.js';
+import { loggedCalls, type LoggedCall } from '../helpers/sim-log.js';
 
 /**
  * The first tool calls of `qprep check` start with the process, before the checks are compiled
@@ -22,13 +23,6 @@ interface SimNode {
   dir: string;
 }
 
-interface LoggedCall {
-  startS: number;
-  endS: number;
-  outcome: string;
-  command: string;
-}
-
 const work = mkdtempSync(join(tmpdir(), 'qprep-early-calls-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -45,20 +39,7 @@ function envOf(sim: SimNode, extra: Record<string, string> = {}): Record<string,
 }
 
 function calls(sim: SimNode): LoggedCall[] {
-  let text = '';
-  try {
-    text = readFileSync(sim.log, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [start, end, outcome, ...command] = line.split(' ');
-      return { startS: Number(start), endS: Number(end), outcome: outcome!, command: command.join(' ').trim() };
-    })
-    .sort((a, b) => a.startS - b.startS);
+  return loggedCalls(sim.log).sort((a, b) => a.startS - b.startS);
 }
 
 /** Each answer of device 0 copied for `devices` (the simulated node answers the devices it has files for). */

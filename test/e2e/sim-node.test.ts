@@ -1,10 +1,11 @@
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qprep, REPO } from '../helpers/cli.js';
+import { loggedCalls, type LoggedCall } from '../helpers/sim-log.js';
 import { ascendFixture, bundleAnswer, syntheticFixture } from '../helpers/fixtures.js';
 
 /**
@@ -22,13 +23,6 @@ interface SimNode {
   cluster: string;
   manual: string;
   log: string;
-}
-
-interface LoggedCall {
-  startS: number;
-  endS: number;
-  outcome: string;
-  command: string;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'qprep-sim-node-'));
@@ -50,19 +44,7 @@ async function shell(node: SimNode, line: string): Promise<{ stdout: string; exi
 }
 
 function calls(node: SimNode): LoggedCall[] {
-  let text = '';
-  try {
-    text = readFileSync(node.log, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [start, end, outcome, ...command] = line.split(' ');
-      return { startS: Number(start), endS: Number(end), outcome: outcome!, command: command.join(' ') };
-    });
+  return loggedCalls(node.log);
 }
 
 function clearLog(node: SimNode): void {

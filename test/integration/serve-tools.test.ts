@@ -1,10 +1,11 @@
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
 import { httpGet, startServe, type LogLine } from '../helpers/serve.js';
+import { loggedCalls } from '../helpers/sim-log.js';
 
 /**
  * The resident agent on a node that serves a model: it never runs npu-smi or hccn_tool while the
@@ -23,22 +24,6 @@ interface SimNode {
   root: string;
   cluster: string;
   log: string;
-}
-
-function loggedCalls(sim: SimNode): Array<{ outcome: string; command: string }> {
-  let text = '';
-  try {
-    text = readFileSync(sim.log, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [, , outcome, ...command] = line.split(' ');
-      return { outcome: outcome!, command: command.join(' ').trim() };
-    });
 }
 
 describe('qprep serve and the vendor tools', () => {
@@ -77,7 +62,7 @@ describe('qprep serve and the vendor tools', () => {
       for (let i = 1; i < spans.length; i++) expect(spans[i]!.start, `run ${i + 1}`).toBeGreaterThanOrEqual(spans[i - 1]!.end - 5);
       expect(refused.every((status) => status === 409 || status === 202)).toBe(true);
       // one call of each tool at a time: neither ever answered busy
-      const calls = loggedCalls(sim);
+      const calls = loggedCalls(sim.log);
       expect(calls.filter((c) => c.command.startsWith('npu-smi info -t')).length).toBeGreaterThan(2);
       expect(calls.filter((c) => c.outcome === 'busy')).toEqual([]);
     } finally {
