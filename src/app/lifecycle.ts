@@ -91,12 +91,24 @@ function helpLanguage(argv: readonly string[]): 'en' | 'zh' {
  */
 let actionStarted = false;
 
+/**
+ * A signal that came while the document was still going out (a reader slower than the pipe) is
+ * only a byte in the event loop's signal pipe until the loop polls again, and the write's last
+ * callback can end the run before it does: the signal's handler would never say that it came.
+ * The second turn of the loop passes through a poll, which delivers it.
+ */
+async function deliverPendingSignals(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 async function flushAndExit(code: number): Promise<never> {
   // an interruption owns the end of the run: its document is the one this run prints
   if (interruption) return interruption;
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
   if (!actionStarted) process.exit(code);
+  await deliverPendingSignals();
+  if (interruption) return interruption;
   const { exitProcess } = await import('../host/exit.js');
   return exitProcess(code);
 }
