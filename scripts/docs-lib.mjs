@@ -1,7 +1,8 @@
 // The generated parts of README.md and docs/ (run `npm run build` first):
 // the check table and the check reference of docs/checks.md from the check descriptors, the
 // option table of docs/cli.md from the option table of the CLI, the redaction rule's tables of
-// docs/security.md from src/util/secrets.ts, and every sample output
+// docs/security.md from src/util/secrets.ts, the fields qprep aggregate compares (docs/cluster.md)
+// from src/aggregate/node-record.ts, and every sample output
 // (<!-- sample: SPEC -->, see src/report/doc-samples.ts) by running the built CLI on the demo snapshots.
 // scripts/gen-docs.mjs writes them; test/e2e/docs.test.ts fails while a page differs.
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { catalogue } from '../dist/checks/index.js';
 import { REFERENCE_END, REFERENCE_START, renderCheckReference, renderCheckTable, replaceBetween, replaceCheckTable } from '../dist/src/report/catalogue-table.js';
 import { replaceSamples } from '../dist/src/report/doc-samples.js';
 import { OPTIONS_END, OPTIONS_START, renderOptionTable } from '../dist/src/app/cli-reference.js';
+import { COMPARED_FIELDS_END, COMPARED_FIELDS_START, renderComparedFields } from '../dist/src/aggregate/compared-fields-table.js';
 import { renderSecretTables, SECRET_TABLES_END, SECRET_TABLES_START } from '../dist/src/report/secret-tables.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +39,10 @@ export function regenerate(page, name) {
   if (name === 'docs/security.md') {
     text = replaceBetween(text, SECRET_TABLES_START, SECRET_TABLES_END, renderSecretTables());
     if (text === undefined) throw new Error('docs/security.md lacks the secret-tables markers');
+  }
+  if (name === 'docs/cluster.md') {
+    text = replaceBetween(text, COMPARED_FIELDS_START, COMPARED_FIELDS_END, renderComparedFields());
+    if (text === undefined) throw new Error('docs/cluster.md lacks the compared-fields markers');
   }
   if (name === 'docs/cli.md') {
     text = replaceBetween(text, OPTIONS_START, OPTIONS_END, renderOptionTable());

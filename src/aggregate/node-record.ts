@@ -1,7 +1,7 @@
 import type { LaunchLayout, Report } from '../report/schema.js';
 import { readLoadTime, type LoadTimeRecord } from './load-skew.js';
 import { readPeerPairs, type PeerPairsRecord } from './peer-pairs.js';
-import type { AggregateNode, Severity } from '../report/aggregate-schema.js';
+import { COMPARED_FIELDS, type AggregateNode, type ComparedField, type Severity } from '../report/aggregate-schema.js';
 
 /**
  * What aggregate keeps of one report: the verdict, the failing checks, and the values it
@@ -126,17 +126,36 @@ function socketNicMtu(report: Report): string | null {
   return distinct.length > 0 ? distinct.join(',') : null;
 }
 
-const READERS: readonly FieldReader[] = [
-  { field: 'driver', label: 'driver version', severity: 'fail', read: (r) => r.facts?.versions.driver ?? null },
-  { field: 'firmware', label: 'firmware version', severity: 'fail', read: (r) => r.facts?.versions.firmware ?? null },
-  { field: 'cann', label: 'CANN version', severity: 'fail', read: (r) => r.facts?.versions.cann ?? null },
-  { field: 'npuSmi', label: 'npu-smi version', severity: 'fail', read: (r) => r.facts?.versions.npuSmi ?? null },
-  { field: 'kernel', label: 'kernel', severity: 'warn', read: (r) => r.host.kernel || null },
-  { field: 'npuCount', label: 'NPU count', severity: 'fail', read: (r) => (r.facts && r.facts.npus.length > 0 ? String(r.facts.npus.length) : null) },
-  { field: 'npuModel', label: 'NPU model', severity: 'fail', read: (r) => npuModel(r) },
-  { field: 'tls', label: 'TLS switch', severity: 'fail', read: (_r, raw) => tlsSwitch(raw) },
-  {
-    field: 'superPod',
+type StackPackage = keyof NonNullable<Report['stack']>['packages'];
+
+/** A Python distribution's version as the report's stack found it (the Python the launch runs). */
+function packageVersion(report: Report, name: StackPackage): string | null {
+  return report.stack?.packages[name]?.version ?? null;
+}
+
+/** How each compared field is read; the names, and their order, are COMPARED_FIELDS'. */
+const READERS: Record<ComparedField, Omit<FieldReader, 'field'>> = {
+  driver: { label: 'driver version', severity: 'fail', read: (r) => r.facts?.versions.driver ?? null },
+  firmware: { label: 'firmware version', severity: 'fail', read: (r) => r.facts?.versions.firmware ?? null },
+  cann: { label: 'CANN version', severity: 'fail', read: (r) => r.facts?.versions.cann ?? null },
+  npuSmi: { label: 'npu-smi version', severity: 'fail', read: (r) => r.facts?.versions.npuSmi ?? null },
+  // vLLM's multi-node deployment asks for an identical Python environment on every node
+  // (https://github.com/vllm-project/vllm/blob/main/docs/serving/parallelism_scaling.md,
+  // "Multi-node deployment"): the ranks of one instance run one version of the serving code and
+  // of the torch_npu and HCCL bindings under it
+  vllmAscend: { label: 'vllm-ascend version', severity: 'fail', read: (r) => packageVersion(r, 'vllmAscend') },
+  vllm: { label: 'vllm version', severity: 'fail', read: (r) => packageVersion(r, 'vllm') },
+  torch: { label: 'torch version', severity: 'fail', read: (r) => packageVersion(r, 'torch') },
+  torchNpu: { label: 'torch_npu version', severity: 'fail', read: (r) => packageVersion(r, 'torchNpu') },
+  // libraries under the serving code: a difference changes kernels or tokenization, not whether the ranks connect
+  transformers: { label: 'transformers version', severity: 'warn', read: (r) => packageVersion(r, 'transformers') },
+  tritonAscend: { label: 'triton-ascend version', severity: 'warn', read: (r) => packageVersion(r, 'tritonAscend') },
+  atb: { label: 'NNAL ATB version', severity: 'warn', read: (r) => r.stack?.cann.atb?.version ?? null },
+  kernel: { label: 'kernel', severity: 'warn', read: (r) => r.host.kernel || null },
+  npuCount: { label: 'NPU count', severity: 'fail', read: (r) => (r.facts && r.facts.npus.length > 0 ? String(r.facts.npus.length) : null) },
+  npuModel: { label: 'NPU model', severity: 'fail', read: (r) => npuModel(r) },
+  tls: { label: 'TLS switch', severity: 'fail', read: (_r, raw) => tlsSwitch(raw) },
+  superPod: {
     label: 'super pod id',
     // nodes of several super pods form one cluster by design: a difference is worth seeing, not a fault
     severity: 'note',
@@ -145,14 +164,13 @@ const READERS: readonly FieldReader[] = [
       return typeof superPod === 'number' ? String(superPod) : null;
     },
   },
-  { field: 'profile', label: 'profile', severity: 'warn', read: (r) => r.profile.name },
-  { field: 'serverModel', label: 'server model', severity: 'warn', read: (_r, raw) => serverModel(raw) },
-  { field: 'cpu', label: 'CPU', severity: 'warn', read: (_r, raw) => cpuLayout(raw) },
-  { field: 'memory', label: 'memory', severity: 'warn', read: (_r, raw) => memoryGiB(raw) },
+  profile: { label: 'profile', severity: 'warn', read: (r) => r.profile.name },
+  serverModel: { label: 'server model', severity: 'warn', read: (_r, raw) => serverModel(raw) },
+  cpu: { label: 'CPU', severity: 'warn', read: (_r, raw) => cpuLayout(raw) },
+  memory: { label: 'memory', severity: 'warn', read: (_r, raw) => memoryGiB(raw) },
   // nodes of one L2 segment drop each other's frames above the smaller MTU
-  { field: 'nicMtu', label: 'MTU of the HCCL/Gloo socket NIC', severity: 'warn', read: (r) => socketNicMtu(r) },
-  {
-    field: 'cpu.governor',
+  nicMtu: { label: 'MTU of the HCCL/Gloo socket NIC', severity: 'warn', read: (r) => socketNicMtu(r) },
+  'cpu.governor': {
     label: 'CPU governor',
     severity: 'warn',
     read: (r) => {
@@ -162,10 +180,10 @@ const READERS: readonly FieldReader[] = [
       return names.length > 0 ? names.join(',') : null;
     },
   },
-];
+};
 
 /** The fields compared across nodes, in the order findings list them; sysctl keys follow. */
-export const FIELDS: readonly FieldSpec[] = READERS.map(({ field, label, severity }) => ({ field, label, severity }));
+export const FIELDS: readonly FieldSpec[] = COMPARED_FIELDS.map((field) => ({ field, label: READERS[field].label, severity: READERS[field].severity }));
 
 export const SYSCTL_PREFIX = 'sysctl:';
 
@@ -186,7 +204,7 @@ function stringOrNull(value: unknown): string | null {
 /** Reduces a validated report (and the document it came from) to what aggregate compares. */
 export function recordOf(report: Report, raw: Record<string, unknown>, source: string): ReportRecord {
   const values: Record<string, string | null> = {};
-  for (const reader of READERS) values[reader.field] = reader.read(report, raw);
+  for (const field of COMPARED_FIELDS) values[field] = READERS[field].read(report, raw);
   // kernel settings the tuning checks read, as their evidence records them ({path, value})
   for (const check of report.checks) {
     if (check.category !== 'tuning') continue;

@@ -7,6 +7,38 @@ import { errorInfoSchema, errorReportSchema, statusSchema, summarySchema, toolSc
  * fields keeps version 1; renaming or removing one needs version 2.
  */
 
+/**
+ * The values qprep aggregate compares across nodes, in the order its findings list them: the
+ * NPU stack, the Python stack the launch runs, the host, the tuning (src/aggregate/node-record.ts
+ * reads each from a report). The kernel settings of the tuning checks follow as sysctl:<key>.
+ */
+export const COMPARED_FIELDS = [
+  'driver',
+  'firmware',
+  'cann',
+  'npuSmi',
+  'vllmAscend',
+  'vllm',
+  'torch',
+  'torchNpu',
+  'transformers',
+  'tritonAscend',
+  'atb',
+  'kernel',
+  'npuCount',
+  'npuModel',
+  'tls',
+  'superPod',
+  'profile',
+  'serverModel',
+  'cpu',
+  'memory',
+  'nicMtu',
+  'cpu.governor',
+] as const;
+export type ComparedField = (typeof COMPARED_FIELDS)[number];
+const COMPARED_FIELD_NAMES = COMPARED_FIELDS.join(', ');
+
 export const severitySchema = z
   .enum(['fail', 'warn', 'note'])
   .describe('fail: the cluster is not ready; warn: not ready under --strict only; note: information');
@@ -32,7 +64,7 @@ export const aggregateNodeSchema = z.object({
 });
 
 export const driftSchema = z.object({
-  field: z.string().describe('driver, firmware, cann, npuSmi, kernel, npuCount, npuModel, tls, superPod, profile, cpu.governor, or sysctl:<key>'),
+  field: z.string().describe(`one of the compared fields (${COMPARED_FIELD_NAMES}), or sysctl:<key>`),
   label: z.string(),
   severity: severitySchema,
   majority: z

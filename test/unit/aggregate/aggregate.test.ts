@@ -70,6 +70,52 @@ describe('qprep aggregate: the cluster verdict', () => {
     );
   });
 
+  describe('the Python stack the launch runs (the report\'s stack)', () => {
+    /** the healthy node with the stack of a node that ran the launch checks: the installed vllm-ascend, vllm, torch, torch_npu */
+    const launched: Report = { ...healthy, stack: demoReport('a2-w8a8-node0').stack! };
+    type Stacked = ReturnType<typeof clusterNode> & { stack: NonNullable<Report['stack']> };
+    const stacked = (size: number, plant?: (report: Stacked, index: number) => void) =>
+      Array.from({ length: size }, (_, i) => {
+        const report = clusterNode(launched, i) as Stacked;
+        plant?.(report, i);
+        return report;
+      });
+
+    it('the same stack on every node: nothing differs, and each node carries its versions', () => {
+      const verdict = run(stacked(3));
+      expect(verdict.drift).toEqual([]);
+      expect(verdict.nodes[0]!.values).toMatchObject({ vllmAscend: '0.23.0', vllm: '0.23.0+empty', torch: '2.10.0+cpu', torchNpu: '2.10.0.post4', transformers: null });
+    });
+
+    it.each([
+      { field: 'vllmAscend', label: 'vllm-ascend version', value: '0.22.0rc1', severity: 'fail' },
+      { field: 'vllm', label: 'vllm version', value: '0.22.0+empty', severity: 'fail' },
+      { field: 'torch', label: 'torch version', value: '2.9.0+cpu', severity: 'fail' },
+      { field: 'torchNpu', label: 'torch_npu version', value: '2.9.0.post1', severity: 'fail' },
+    ] as const)('a node with another $label is named, and the cluster is not ready', ({ field, label, value, severity }) => {
+      const verdict = run(stacked(3, (r, i) => (i === 1 ? (r.stack.packages[field]!.version = value) : undefined)));
+      expect(verdict.drift.map((d) => [d.field, d.severity, d.odd])).toEqual([[field, severity, [{ node: 'node02', value }]]]);
+      expect(verdict.findings).toEqual([expect.objectContaining({ severity: 'fail', kind: 'drift', message: expect.stringContaining(`${label} differs on node02: ${value}`) })]);
+      expect(verdict.ready).toBe(false);
+    });
+
+    it('another transformers (a library under the serving code) is a warning: ready, but not under --strict', () => {
+      const plant = (r: Stacked, i: number) => {
+        r.stack.packages.transformers = { version: i === 0 ? '4.57.1' : '4.57.3', path: '/usr/local/lib/python3.11/site-packages/transformers-4.57.3.dist-info', versionFrom: 'METADATA', editable: null };
+      };
+      const verdict = run(stacked(3, plant));
+      expect(verdict.drift.map((d) => [d.field, d.severity, d.odd])).toEqual([['transformers', 'warn', [{ node: 'node01', value: '4.57.1' }]]]);
+      expect(verdict.ready).toBe(true);
+      expect(run(stacked(3, plant), { strict: true }).ready).toBe(false);
+    });
+
+    it('a node whose report found no vllm-ascend is left out of that comparison, not counted as another version', () => {
+      const verdict = run(stacked(3, (r, i) => (i === 2 ? (r.stack.packages.vllmAscend = null) : undefined)));
+      expect(verdict.drift).toEqual([]);
+      expect(verdict.nodes.map((n) => n.values.vllmAscend)).toEqual(['0.23.0', '0.23.0', null]);
+    });
+  });
+
   it('two values and no majority: split, every node named, no odd one', () => {
     const verdict = run(cluster(4, (r, i) => (i >= 2 ? (r.facts.versions.cann = '8.2.RC1') : undefined)));
     expect(verdict.drift).toEqual([
