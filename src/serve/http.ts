@@ -69,7 +69,7 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
       url = new URL(req.url ?? '/', 'http://qprep.invalid');
     } catch {
       // a request target no URL parser accepts ("http://[") must not end the agent
-      return line(res, 400, 'bad request: the request target is not a URL path');
+      return line(res, 400, (options.text ?? en).commands.serve.http.badTarget);
     }
     const host = req.headers.host;
     if (options.hosts && !hostAllowed(options.hosts, host)) {
@@ -77,10 +77,11 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
       // RFC 9110 §7.4: a request for an origin this server is not configured for is answered 421
       return line(res, 421, (options.text ?? en).commands.serve.misdirected({ host: host ?? '' }));
     }
+    const words = (options.text ?? en).commands.serve.http;
     const methods = ROUTES[url.pathname];
-    if (!methods) return line(res, 404, `not found: ${url.pathname} (see GET /)`);
+    if (!methods) return line(res, 404, words.notFound({ path: url.pathname }));
     const method = req.method ?? 'GET';
-    if (!methods.includes(method)) return line(res, 405, `method ${method} not allowed on ${url.pathname}; use ${methods.join(' or ')}`, { Allow: methods.join(', ') });
+    if (!methods.includes(method)) return line(res, 405, words.methodNotAllowed({ method, path: url.pathname, allowed: methods }), { Allow: methods.join(', ') });
     switch (url.pathname) {
       case '/':
         return send(res, 200, TEXT, indexPage(options.text ?? en));
@@ -97,11 +98,11 @@ export function createServeHandler(agent: AgentView, options: HandlerOptions): (
       case '/metrics':
         return send(res, 200, PROMETHEUS, metricsText(agent));
       case '/report':
-        return serveReport(agent, url, req, res);
+        return serveReport(agent, url, req, res, words);
       case '/run':
-        if (!options.allowTrigger) return line(res, 403, 'POST /run is off: start qprep serve with --allow-trigger to allow it');
-        if (!agent.trigger('http')) return line(res, 409, 'a run is already going on; GET /report when it has finished');
-        return line(res, 202, 'run started; GET /report when it has finished');
+        if (!options.allowTrigger) return line(res, 403, words.triggerOff);
+        if (!agent.trigger('http')) return line(res, 409, words.runGoing);
+        return line(res, 202, words.runStarted);
     }
   };
 }
@@ -124,12 +125,12 @@ function processFigures(): NonNullable<ServeMetrics['process']> {
   return { residentBytes: memory.rss, heapUsedBytes: memory.heapUsed, cpuSeconds: Math.round((cpu.user + cpu.system) / 1000) / 1000, startTimeSeconds: START_TIME_SECONDS };
 }
 
-function serveReport(agent: AgentView, url: URL, req: IncomingMessage, res: ServerResponse): void {
+function serveReport(agent: AgentView, url: URL, req: IncomingMessage, res: ServerResponse, words: Catalogue['commands']['serve']['http']): void {
   const requested = url.searchParams.get('format') ?? 'json';
-  if (!isServedFormat(requested)) return line(res, 400, `unknown format "${requested}"; formats: ${SERVED_FORMATS.join(', ')}`);
+  if (!isServedFormat(requested)) return line(res, 400, words.unknownFormat({ format: requested, formats: SERVED_FORMATS.join(', ') }));
   const format = requested;
   const { last } = agent;
-  if (!last) return line(res, 503, 'no report yet: the first run has not finished', { 'Retry-After': '5' });
+  if (!last) return line(res, 503, words.noReportYet, { 'Retry-After': '5' });
   const etag = `"${last.key}-${format}"`;
   const lastModified = new Date(last.finishedAtMs).toUTCString();
   const headers = { ETag: etag, 'Last-Modified': lastModified, 'Cache-Control': 'no-cache' };

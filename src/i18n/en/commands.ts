@@ -326,6 +326,17 @@ export const commands = {
       `ready: ${plural(p.checks, 'check')}, none blocking${p.warnings > 0 ? `, ${plural(p.warnings, 'warning')}` : ''} (${p.run})`,
     notReady: (p: { count: number; blocking: string; run: string }) => `not ready: ${plural(p.count, 'blocking check')}: ${p.blocking} (${p.run})`,
     reloadFailed: (p: { error: string }) => `; profile reload failed, still using the previous profile: ${p.error}`,
+    /** the other one-line answers of the HTTP side (src/serve/http.ts); the paths, methods and formats as they are */
+    http: {
+      badTarget: 'bad request: the request target is not a URL path',
+      notFound: (p: { path: string }) => `not found: ${p.path} (see GET /)`,
+      methodNotAllowed: (p: { method: string; path: string; allowed: readonly string[] }) => `method ${p.method} not allowed on ${p.path}; use ${p.allowed.join(' or ')}`,
+      triggerOff: 'POST /run is off: start qprep serve with --allow-trigger to allow it',
+      runGoing: 'a run is already going on; GET /report when it has finished',
+      runStarted: 'run started; GET /report when it has finished',
+      unknownFormat: (p: { format: string; formats: string }) => `unknown format "${p.format}"; formats: ${p.formats}`,
+      noReportYet: 'no report yet: the first run has not finished',
+    },
     /** 421 for a Host header the agent does not answer for (DNS rebinding) */
     misdirected: (p: { host: string }) =>
       `misdirected request: this agent does not answer for host "${p.host}"; reach it by its address or localhost, or start qprep serve with --allow-host NAME`,

@@ -287,6 +287,16 @@ export const commands: typeof en = {
     ready: (p) => `就绪：${p.checks} 项检查，无阻塞项${p.warnings > 0 ? `，${p.warnings} 个警告` : ''}（${p.run}）`,
     notReady: (p) => `未就绪：${p.count} 项阻塞检查：${p.blocking}（${p.run}）`,
     reloadFailed: (p) => `；profile 重新加载失败，仍在使用之前的 profile：${p.error}`,
+    http: {
+      badTarget: '错误的请求：请求目标不是 URL 路径',
+      notFound: (p) => `未找到：${p.path}（见 GET /）`,
+      methodNotAllowed: (p) => `${p.path} 不接受 ${p.method} 方法；请用 ${p.allowed.join(' 或 ')}`,
+      triggerOff: 'POST /run 未开启：用 --allow-trigger 启动 qprep serve 以允许它',
+      runGoing: '已有一次运行在进行中；运行完成后再 GET /report',
+      runStarted: '运行已开始；运行完成后再 GET /report',
+      unknownFormat: (p) => `未知格式 "${p.format}"；可用格式：${p.formats}`,
+      noReportYet: '还没有报告：首次运行尚未完成',
+    },
     misdirected: (p) => `请求的主机不对：此 agent 不为主机 "${p.host}" 应答；请用它的地址或 localhost 访问，或用 --allow-host NAME 启动 qprep serve`,
     agent: {
       firstRunPending: 'agent 正在启动：首次运行尚未完成',

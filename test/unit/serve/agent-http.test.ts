@@ -127,6 +127,37 @@ describe('the HTTP endpoints', () => {
     expect(series((await get(`${base}/metrics`)).body)).toEqual(series((await get(`${english}/metrics`)).body));
   });
 
+  it('in Chinese: every refusal (404, 405, 403, 400, 503) in Chinese, with the same codes, headers, paths and methods as in English', async () => {
+    const { agent } = scriptedAgent([READY]);
+    agents.push(agent);
+    const english = await serve(agent, false);
+    const base = await serve(agent, false, textFor('zh'));
+    const answers = async (root: string) => [
+      await get(`${root}/report`),
+      await get(`${root}/nope`),
+      await get(`${root}/readyz`, { method: 'DELETE' }),
+      await get(`${root}/run`, { method: 'POST' }),
+      await get(`${root}/report?format=yaml`),
+    ];
+    const zh = await answers(base);
+    const en = await answers(english);
+    expect(zh.map((a) => a.body)).toEqual([
+      '还没有报告：首次运行尚未完成\n',
+      '未找到：/nope（见 GET /）\n',
+      '/readyz 不接受 DELETE 方法；请用 GET 或 HEAD\n',
+      'POST /run 未开启：用 --allow-trigger 启动 qprep serve 以允许它\n',
+      '未知格式 "yaml"；可用格式：json, junit, prometheus, npd\n',
+    ]);
+    expect(en.map((a) => a.body)).toEqual([
+      'no report yet: the first run has not finished\n',
+      'not found: /nope (see GET /)\n',
+      'method DELETE not allowed on /readyz; use GET or HEAD\n',
+      'POST /run is off: start qprep serve with --allow-trigger to allow it\n',
+      'unknown format "yaml"; formats: json, junit, prometheus, npd\n',
+    ]);
+    expect(zh.map((a) => [a.status, a.headers.get('allow'), a.headers.get('retry-after')])).toEqual(en.map((a) => [a.status, a.headers.get('allow'), a.headers.get('retry-after')]));
+  });
+
   it('before the first run: alive, not ready, no report, metrics say not ready', async () => {
     const { agent } = scriptedAgent([READY]);
     agents.push(agent);
