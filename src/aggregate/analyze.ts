@@ -4,7 +4,7 @@ import { isIP } from '../util/ip.js';
 import { plural, summarizeList } from '../util/text.js';
 import { VERSION } from '../version.js';
 import type { ErrorDocument, NodeDocument } from './documents.js';
-import { judgeLaunch, type LaunchNode } from './launch.js';
+import { judgeLaunch, type LaunchNode, type LaunchVerdict } from './launch.js';
 import { judgeLoadSkew } from './load-skew.js';
 import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
 import { joinPeerPairs } from './peer-pairs.js';
@@ -281,10 +281,24 @@ function comparedFields(reports: readonly ReportEntry[]): FieldSpec[] {
 }
 
 /** What differs across nodes; profiles that differ by prefill/decode role are a note. */
-function clusterDrift(reportNodes: readonly AggregateNode[], fields: readonly FieldSpec[], reports: readonly ReportEntry[]): Drift[] {
-  return findDrift(reportNodes, fields).map((d) =>
-    d.field === 'profile' && profilesFollowRoles(d, reports) ? { ...d, severity: 'note' as const, message: `${d.message} (one profile per prefill/decode role, as the launch scripts show)` } : d,
-  );
+function clusterDrift(reportNodes: readonly AggregateNode[], fields: readonly FieldSpec[], reports: readonly ReportEntry[], servingAlone: ReadonlySet<string>): Drift[] {
+  const withinInstance = new Set(fields.filter((f) => f.withinInstance).map((f) => f.field));
+  return findDrift(reportNodes, fields).map((d) => {
+    if (d.field === 'profile' && profilesFollowRoles(d, reports)) return { ...d, severity: 'note' as const, message: `${d.message} (one profile per prefill/decode role, as the launch scripts show)` };
+    if (d.severity === 'fail' && withinInstance.has(d.field) && d.groups.every((g) => g.nodes.every((node) => servingAlone.has(node)))) {
+      return { ...d, severity: 'warn' as const, message: `${d.message} (each of these nodes serves an instance of its own, as the launch scripts show)` };
+    }
+    return d;
+  });
+}
+
+/** The nodes whose launch script starts a single-node server with no KV role: no rank of another node depends on their stack. */
+function nodesServingAlone(launch: LaunchVerdict | undefined): Set<string> {
+  const alone = new Set<string>();
+  for (const instance of launch?.launch.instances ?? []) {
+    if (instance.role === 'serve' && instance.nodes.length === 1) alone.add(instance.nodes[0]!.node);
+  }
+  return alone;
 }
 
 /** The nodes in the cluster file's order, then by name. */
@@ -368,7 +382,10 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
     for (const { field } of fields) values[field] = entry.record.values[field] ?? null;
     return reportNode(entry, values, options);
   });
-  const drift = clusterDrift(reportNodes, fields, reports);
+  // the launch layouts of the nodes checked with --launch, judged together
+  const withLayout = reports.filter((entry) => entry.record.launch !== null);
+  const launch = withLayout.length > 0 ? judgeLaunch(withLayout.map(launchNode), reports.filter((entry) => entry.record.launch === null).map((entry) => entry.name)) : undefined;
+  const drift = clusterDrift(reportNodes, fields, reports, nodesServingAlone(launch));
   const collisions = findCollisions(reports.map((entry) => ({ name: entry.name, devices: entry.record.devices })));
 
   // the cluster file: who did not report, who is not in it
@@ -386,9 +403,6 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
   const short = missingDeploymentNodes(reports, nodes.length, options);
   if (short) findings.push(short);
   for (const c of collisions) findings.push({ severity: 'fail', kind: 'ip-collision', message: c.message, nodes: [...new Set(c.owners.map((o) => o.node))] });
-  // the launch layouts of the nodes checked with --launch, judged together
-  const withLayout = reports.filter((entry) => entry.record.launch !== null);
-  const launch = withLayout.length > 0 ? judgeLaunch(withLayout.map(launchNode), reports.filter((entry) => entry.record.launch === null).map((entry) => entry.name)) : undefined;
   if (launch) findings.push(...launch.findings);
   // pairs: once: each report holds half of the ping matrix; the join proves the whole of it or names the gaps
   const joined = joinPeerPairs(reports.flatMap((entry) => (entry.record.peerPairs ? [entry.record.peerPairs] : [])), options.now.getTime());

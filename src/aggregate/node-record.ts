@@ -39,6 +39,12 @@ export interface FieldSpec {
   label: string;
   /** fail: a difference breaks a multi-node deployment; warn: worth a look; note: information */
   severity: Severity;
+  /**
+   * The difference breaks the ranks of one instance (and a prefill with its decode), not
+   * instances that each serve alone: between nodes whose launch scripts each start a
+   * single-node server of their own it is a warning.
+   */
+  withinInstance?: true;
 }
 
 interface FieldReader extends FieldSpec {
@@ -143,10 +149,10 @@ const READERS: Record<ComparedField, Omit<FieldReader, 'field'>> = {
   // (https://github.com/vllm-project/vllm/blob/main/docs/serving/parallelism_scaling.md,
   // "Multi-node deployment"): the ranks of one instance run one version of the serving code and
   // of the torch_npu and HCCL bindings under it
-  vllmAscend: { label: 'vllm-ascend version', severity: 'fail', read: (r) => packageVersion(r, 'vllmAscend') },
-  vllm: { label: 'vllm version', severity: 'fail', read: (r) => packageVersion(r, 'vllm') },
-  torch: { label: 'torch version', severity: 'fail', read: (r) => packageVersion(r, 'torch') },
-  torchNpu: { label: 'torch_npu version', severity: 'fail', read: (r) => packageVersion(r, 'torchNpu') },
+  vllmAscend: { withinInstance: true, label: 'vllm-ascend version', severity: 'fail', read: (r) => packageVersion(r, 'vllmAscend') },
+  vllm: { withinInstance: true, label: 'vllm version', severity: 'fail', read: (r) => packageVersion(r, 'vllm') },
+  torch: { withinInstance: true, label: 'torch version', severity: 'fail', read: (r) => packageVersion(r, 'torch') },
+  torchNpu: { withinInstance: true, label: 'torch_npu version', severity: 'fail', read: (r) => packageVersion(r, 'torchNpu') },
   // libraries under the serving code: a difference changes kernels or tokenization, not whether the ranks connect
   transformers: { label: 'transformers version', severity: 'warn', read: (r) => packageVersion(r, 'transformers') },
   tritonAscend: { label: 'triton-ascend version', severity: 'warn', read: (r) => packageVersion(r, 'tritonAscend') },
@@ -183,7 +189,10 @@ const READERS: Record<ComparedField, Omit<FieldReader, 'field'>> = {
 };
 
 /** The fields compared across nodes, in the order findings list them; sysctl keys follow. */
-export const FIELDS: readonly FieldSpec[] = COMPARED_FIELDS.map((field) => ({ field, label: READERS[field].label, severity: READERS[field].severity }));
+export const FIELDS: readonly FieldSpec[] = COMPARED_FIELDS.map((field) => {
+  const { label, severity, withinInstance } = READERS[field];
+  return { field, label, severity, ...(withinInstance ? { withinInstance } : {}) };
+});
 
 export const SYSCTL_PREFIX = 'sysctl:';
 

@@ -5,7 +5,7 @@ import type { Report } from '../../src/report/schema.js';
 const REPO = new URL('../..', import.meta.url).pathname;
 
 /** The report a demo host of examples/snapshots concluded when it was recorded. */
-export function demoReport(name: 'a2-healthy' | 'a2-broken' | 'a3-healthy' | '300i-duo-healthy' | 'a2-healthy-node3' | 'a3-pd-prefill' | 'a3-pd-decode0' | 'a3-pd-decode1' | 'a2-w8a8-node0'): Report {
+export function demoReport(name: 'a2-healthy' | 'a2-broken' | 'a3-healthy' | '300i-duo-healthy' | 'a2-healthy-node3' | 'a3-pd-prefill' | 'a3-pd-decode0' | 'a3-pd-decode1' | 'a2-w8a8-node0' | '300i-duo-4b'): Report {
   return (JSON.parse(readFileSync(join(REPO, 'examples', 'snapshots', `${name}.json`), 'utf8')) as { report: Report }).report;
 }
 

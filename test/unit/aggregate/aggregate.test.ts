@@ -109,6 +109,30 @@ describe('qprep aggregate: the cluster verdict', () => {
       expect(run(stacked(3, plant), { strict: true }).ready).toBe(false);
     });
 
+    it('between nodes that each serve an instance of their own (single-node launch scripts, no KV role), another torch_npu is a warning', () => {
+      // the 300I Duo demo: vllm serve on one node, no data-parallel peers, no KV connector
+      const alone = demoReport('300i-duo-4b');
+      const reports = [0, 1, 2].map((i) => {
+        const report = clusterNode(alone, i) as Stacked;
+        if (i === 2) report.stack.packages.torchNpu!.version = '2.9.0.post1';
+        return report;
+      });
+      const verdict = run(reports);
+      expect(verdict.launch?.instances.map((instance) => [instance.role, instance.nodes.length])).toEqual([
+        ['serve', 1],
+        ['serve', 1],
+        ['serve', 1],
+      ]);
+      expect(verdict.drift.map((d) => [d.field, d.severity])).toEqual([['torchNpu', 'warn']]);
+      expect(verdict.findings.find((f) => f.kind === 'drift')!.message).toBe(
+        'torch_npu version differs on node03: 2.9.0.post1; the other 2 nodes have 2.10.0.post4 (each of these nodes serves an instance of its own, as the launch scripts show)',
+      );
+      expect(verdict.ready).toBe(true);
+      // a node whose report has no launch layout could be a rank of any instance: the difference stays a fail
+      delete (reports[2] as Partial<Report>).launch;
+      expect(run(reports).drift.map((d) => [d.field, d.severity])).toEqual([['torchNpu', 'fail']]);
+    });
+
     it('a node whose report found no vllm-ascend is left out of that comparison, not counted as another version', () => {
       const verdict = run(stacked(3, (r, i) => (i === 2 ? (r.stack.packages.vllmAscend = null) : undefined)));
       expect(verdict.drift).toEqual([]);
