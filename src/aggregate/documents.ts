@@ -1,3 +1,4 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { QprepError } from '../errors.js';
 import { jsonLines, parseJsonDocuments, visitJsonLines, type JsonDocument } from '../parsers/json-documents.js';
@@ -25,7 +26,7 @@ export interface ErrorDocument {
 export type NodeDocument = ReportRecord | ErrorDocument;
 
 function invalid(source: string, detail: string): QprepError {
-  return new QprepError('invalid-input', `invalid report ${source}: ${detail}`);
+  return spokenError('invalid-input', (t) => t.inputs.invalidReport({ source, detail }));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

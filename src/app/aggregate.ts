@@ -1,7 +1,7 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { aggregate, type AggregateOptions } from '../aggregate/analyze.js';
 import { readNodeDocumentBytesInTurns, type NodeDocument } from '../aggregate/documents.js';
 import { aggregateDocumentSchema, type AggregateDocument } from '../report/aggregate-schema.js';
-import { QprepError, usageError } from '../errors.js';
 import { inputKind, listJsonFiles, readInputBytesSync, readStandardInputBytes } from '../host/inputs.js';
 import { writeOutputFile } from '../host/output.js';
 import { formatErrorReport } from '../report/formats.js';
@@ -19,8 +19,8 @@ export type AggregateCliOptions = CommandOptions<'aggregate'>;
  * input. Each file is parsed as soon as it is read, so that its text is dropped at once.
  */
 async function readOperands(operands: readonly string[]): Promise<NodeDocument[]> {
-  if (operands.length === 0) throw usageError('aggregate needs reports: files, a directory of them, or - to read standard input');
-  if (operands.filter((o) => o === '-').length > 1) throw usageError('"-" (standard input) can be given once');
+  if (operands.length === 0) throw spokenError('usage', (t) => t.usage.aggregateNeedsReports);
+  if (operands.filter((o) => o === '-').length > 1) throw spokenError('usage', (t) => t.usage.stdinOnce);
   const sources: string[] = [];
   for (const operand of operands) {
     if (operand === '-' || (await inputKind(operand, 'invalid-input')) === 'file') {
@@ -28,7 +28,7 @@ async function readOperands(operands: readonly string[]): Promise<NodeDocument[]
       continue;
     }
     const found = await listJsonFiles(operand, 'invalid-input');
-    if (found.length === 0) throw new QprepError('invalid-input', `cannot read reports from ${operand}: no *.json file in it`);
+    if (found.length === 0) throw spokenError('invalid-input', (t) => t.inputs.noReportFiles({ operand }));
     sources.push(...found);
   }
   // Files are read synchronously, one after the other, each parsed before the next is read: for
@@ -55,7 +55,7 @@ export async function aggregateOperands(operands: readonly string[], options: Ag
     readOperands(operands),
     clusterFile === undefined ? undefined : import('../cluster/load.js').then(({ loadClusterFile }) => loadClusterFile(clusterFile)),
   ]);
-  if (documents.length === 0) throw new QprepError('invalid-input', 'no report in the input');
+  if (documents.length === 0) throw spokenError('invalid-input', (t) => t.inputs.noReport);
   const aggregateOptions: AggregateOptions = { now, strict: options.strict ?? false };
   if (maxAgeMs !== undefined) aggregateOptions.maxAgeMs = maxAgeMs;
   if (cluster && options.cluster) aggregateOptions.cluster = { file: options.cluster, cluster };
@@ -87,7 +87,7 @@ export async function runAggregateCommand(operands: readonly string[], options: 
   } catch (error) {
     // a verdict file that Ansible or CI reads must not go on saying what an earlier run found
     if (options.output && options.format === 'json') {
-      const { code, message } = describeFailure(error);
+      const { code, message } = describeFailure(error, options.lang ?? 'en');
       if (code !== 'output') {
         const text = formatErrorReport(errorDocument(code, message, 'aggregate'), 'json', new Date());
         await writeOutputFile(options.output, text!).catch(() => undefined);

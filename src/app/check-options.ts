@@ -1,4 +1,4 @@
-import { usageError } from '../errors.js';
+import { spokenError } from '../i18n/spoken-error.js';
 import type { CommandOptions } from './cli-options.js';
 import type { CheckOptions } from './session.js';
 
@@ -13,7 +13,7 @@ function splitList(values: string[] | undefined): string[] {
 /** The options of a run of the checks, from the flags of the command that starts it. */
 export function toCheckOptions(flags: CheckOptionFlags): CheckOptions {
   // `--only ''` selects nothing; read as "no --only" it would select everything
-  if ((flags.only ?? []).length > 0 && splitList(flags.only).length === 0) throw usageError('no check selected: --only is empty');
+  if ((flags.only ?? []).length > 0 && splitList(flags.only).length === 0) throw spokenError('usage', (t) => t.usage.onlyEmpty);
   const result: CheckOptions = {
     only: splitList(flags.only),
     skip: splitList(flags.skip),

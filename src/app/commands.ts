@@ -1,5 +1,6 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { catalogue } from '../../checks/index.js';
-import { QprepError, usageError } from '../errors.js';
+import { usageError } from '../errors.js';
 import { builtinProfileNames, parentOf } from '../core/profile.js';
 import { effectiveLevel } from '../core/runner.js';
 import { CATEGORY_IDS } from '../core/ids/categories.js';
@@ -13,7 +14,7 @@ import type { HumanOptions } from '../report/human.js';
 import { formatErrorReport, formatReport, missingSuffix, outputFileMode } from '../report/formats.js';
 import { reportSchema } from '../report/schema.js';
 import { VERSION } from '../version.js';
-import { closest, didYouMean } from '../util/suggest.js';
+import { closest } from '../util/suggest.js';
 import { terminalWidth, useColor } from './color.js';
 import { toCheckOptions } from './check-options.js';
 import type { CommandOptions } from './cli-options.js';
@@ -72,8 +73,9 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
     return await checkAndEmit(options, interruption);
   } catch (caught) {
     // a signal before the checks ran (while the profile or the cluster file was read) leaves nothing to report
-    const error = interruption.received ? new QprepError('interrupted', `interrupted by ${interruption.received} before the checks ran; no verdict`) : caught;
-    await replaceOutputWithFailure(error, { output: options.output, command: 'check', format: options.format ?? 'human' });
+    const signal = interruption.received;
+    const error = signal ? spokenError('interrupted', (t) => t.usage.interruptedBeforeChecks({ signal })) : caught;
+    await replaceOutputWithFailure(error, { output: options.output, command: 'check', format: options.format ?? 'human', lang: options.lang ?? 'en' });
     throw error;
   }
 }
@@ -84,9 +86,9 @@ export async function runCheckCommand(options: CheckCliOptions): Promise<number>
  * must not go on saying what an earlier run found. When the output itself cannot be written
  * there is nothing to do.
  */
-async function replaceOutputWithFailure(error: unknown, run: { output: string | undefined; command: 'check' | 'snapshot'; format: string }): Promise<void> {
+async function replaceOutputWithFailure(error: unknown, run: { output: string | undefined; command: 'check' | 'snapshot'; format: string; lang: string }): Promise<void> {
   if (!run.output) return;
-  const { code, message } = describeFailure(error);
+  const { code, message } = describeFailure(error, run.lang);
   const document = formatErrorReport(errorDocument(code, message, run.command), run.format, new Date());
   if (document === undefined || code === 'output') return;
   try {
@@ -97,7 +99,7 @@ async function replaceOutputWithFailure(error: unknown, run: { output: string | 
 }
 
 async function checkAndEmit(options: CheckCliOptions, interruption: Interruption): Promise<number> {
-  if (options.verbose && options.quiet) throw usageError('--verbose and --quiet contradict each other: give one');
+  if (options.verbose && options.quiet) throw spokenError('usage', (t) => t.usage.verboseQuiet);
   const checkOptions = toCheckOptions(options);
   const handle = await openHost(checkOptions);
   const loaded = await profileFor(checkOptions.profile, handle, checkOptions.lang);
@@ -134,8 +136,9 @@ export async function runSnapshotCommand(options: CommandOptions<'snapshot'>): P
     return await recordSnapshot(options, interruption);
   } catch (caught) {
     // as check -o: an old snapshot must not pass for the record of this run
-    const error = interruption.received ? new QprepError('interrupted', `interrupted by ${interruption.received} before the checks ran; nothing was recorded`) : caught;
-    await replaceOutputWithFailure(error, { output: options.output, command: 'snapshot', format: 'json' });
+    const signal = interruption.received;
+    const error = signal ? spokenError('interrupted', (t) => t.usage.interruptedBeforeRecording({ signal })) : caught;
+    await replaceOutputWithFailure(error, { output: options.output, command: 'snapshot', format: 'json', lang: options.lang ?? 'en' });
     throw error;
   }
 }
@@ -341,7 +344,10 @@ export async function runExplainCommand(id: string, options: CommandOptions<'exp
 export async function runSchemaCommand(name: string): Promise<number> {
   // loaded here: a check does not need the aggregate, tune and env schemas before its first command
   const { schemaDocument, schemaNames } = await import('./schemas.js');
-  if (!schemaNames().includes(name)) throw usageError(`unknown document "${name}"\n${didYouMean(name, schemaNames(), `the schemas: ${schemaNames().join(', ')}`)}`);
+  if (!schemaNames().includes(name)) {
+    const match = closest(name, schemaNames());
+    throw spokenError('usage', (t) => `${t.usage.unknownDocument({ name })}\n${match !== undefined ? t.didYouMean({ name: match }) : t.usage.theSchemas({ names: schemaNames().join(', ') })}`);
+  }
   writeRunDocument(`${JSON.stringify(schemaDocument(name), null, 2)}\n`);
   return 0;
 }

@@ -17,12 +17,12 @@ import { escapeControls } from '../util/text.js';
 
 export type EnvCliOptions = CommandOptions<'env'>;
 
-function failure(error: unknown, format: string | undefined): 2 {
+function failure(error: unknown, format: string | undefined, lang: string): 2 {
   const code: ErrorCode = error instanceof QprepError ? error.code : 'internal';
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = error instanceof QprepError ? error.wordsIn(lang).message : error instanceof Error ? error.message : String(error);
   const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
   process.stderr.write(`qprep: error: ${escapeControls(message)}\n`);
-  writeHints(hintsOf(error));
+  writeHints(hintsOf(error, lang));
   if (!claimDocument()) return 2;
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify({ schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command: 'env', error: { code, message } }, null, 2)}\n`);
@@ -93,6 +93,6 @@ export async function runEnvCommand(options: EnvCliOptions): Promise<number> {
     writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatEnvSh(document, text, qprepInvocation()));
     return 0;
   } catch (error) {
-    return failure(error, options.format);
+    return failure(error, options.format, options.lang ?? 'en');
   }
 }

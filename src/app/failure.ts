@@ -29,9 +29,9 @@ export function reportFailure(code: ErrorCode, message: string, format: string, 
   return 2;
 }
 
-export function reportError(error: unknown, format: string, command: string | null): 2 {
+export function reportError(error: unknown, format: string, command: string | null, lang = 'en'): 2 {
   if (!(error instanceof QprepError) && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  const { code, message, hint } = describeFailure(error);
+  const { code, message, hint } = describeFailure(error, lang);
   return reportFailure(code, message, format, command, hint === undefined ? [] : [hint]);
 }
 

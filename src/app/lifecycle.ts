@@ -174,7 +174,7 @@ function prepareAction(actionCommand: Command): void {
   if (name === 'aggregate') validateReportOperands(actionCommand.args, words);
   const output = hasDocumentOutput(name) ? (actionCommand.opts().output as string | undefined) : undefined;
   const format = (options.format as string | undefined) ?? commandSpec(name).documentFormat ?? 'human';
-  describeRun({ command: name, format, ...(output ? { output } : { output: undefined }) });
+  describeRun({ command: name, format, lang, ...(output ? { output } : { output: undefined }) });
   actionStarted = true;
 }
 
@@ -190,7 +190,8 @@ async function failureCode(error: unknown, argv: readonly string[], words: Error
     return reportFailure('usage', message, requestedFormat(argv), requestedCommand(argv), hints);
   }
   const { reportError } = await import('./failure.js');
-  return reportError(error, runIdentity().format, runIdentity().command);
+  const run = runIdentity();
+  return reportError(error, run.format, run.command, run.lang ?? helpLanguage(argv));
 }
 
 /** Runs qprep on `argv` (process.argv) and exits with the run's exit code. */

@@ -17,7 +17,7 @@ import { DEFAULT_TOOL_LIMITS, LimitedHost, type ToolSlots } from '../host/limite
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { describeBytes, MAX_SETTINGS_BYTES, MAX_SNAPSHOT_BYTES, readInputFile, readInputFileSync, readStandardInput } from '../host/inputs.js';
+import { describeBytes, MAX_SETTINGS_BYTES, MAX_SNAPSHOT_BYTES, readInputFile, readInputFileSync, readStandardInput, type OverCap } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { processesLeftBehind } from '../host/strays.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
@@ -34,7 +34,10 @@ import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
 import type { Lang } from '../i18n/lang.js';
-import { textFor } from '../i18n/index.js';
+import { textFor, type Catalogue } from '../i18n/index.js';
+import { spokenError } from '../i18n/spoken-error.js';
+
+type ErrorText = Catalogue['errors'];
 import { looksLikeProfileFile } from './path-options.js';
 import { DEFAULT_TIMEOUT_MS } from './early-plan.js';
 
@@ -97,7 +100,7 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
  * document, and the text, the parsed tree and the copy together would hold 3 to 4 times the file.
  */
 function readSnapshotDocument(file: string): unknown {
-  const overCap = (bytes: number | undefined) => `${bytes === undefined ? '' : `${bytes} bytes, `}over the ${MAX_SNAPSHOT_BYTES} bytes (${describeBytes(MAX_SNAPSHOT_BYTES)}) qprep reads of a snapshot`;
+  const overCap: OverCap = (bytes, t) => t.overCap({ bytes: bytes ?? null, max: MAX_SNAPSHOT_BYTES, size: describeBytes(MAX_SNAPSHOT_BYTES), of: t.names.snapshot });
   return parseSnapshotJson(readInputFileSync(file, 'snapshot', 'invalid-snapshot', MAX_SNAPSHOT_BYTES, overCap), file);
 }
 
@@ -110,16 +113,20 @@ function parseSnapshotJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: not JSON: ${visibleLine(jsonErrorReason(error, text))}`);
+    const reason = visibleLine(jsonErrorReason(error, text));
+    throw spokenError('invalid-snapshot', (t) => t.inputs.snapshotNotJson({ file, reason }));
   }
 }
 
 function validateSnapshot(document: unknown, file: string): Snapshot {
   // the snapshot's records (files, env, the embedded report) take any key: __proto__ would set their prototype
   const prototypeKey = prototypeKeyProblem(document);
-  if (prototypeKey) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${prototypeKey}`);
+  if (prototypeKey) throw spokenError('invalid-snapshot', (t) => t.inputs.invalidSnapshot({ file, detail: prototypeKey }));
   const parsed = snapshotSchema.safeParse(document);
-  if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: ${describeZodError(parsed.error)}`);
+  if (!parsed.success) {
+    const detail = describeZodError(parsed.error);
+    throw spokenError('invalid-snapshot', (t) => t.inputs.invalidSnapshot({ file, detail }));
+  }
   return parsed.data;
 }
 
@@ -146,7 +153,10 @@ export const RECORDED_PROFILE_SOURCE = 'recorded';
 function recordedProfile(snapshot: Snapshot, file: string): LoadedProfile | undefined {
   if (snapshot.profile) {
     const parsed = profileSchema.safeParse(snapshot.profile.resolved);
-    if (!parsed.success) throw new QprepError('invalid-snapshot', `invalid snapshot ${file}: profile.resolved.${describeZodError(parsed.error)}`);
+    if (!parsed.success) {
+      const detail = `profile.resolved.${describeZodError(parsed.error)}`;
+      throw spokenError('invalid-snapshot', (t) => t.inputs.invalidSnapshot({ file, detail }));
+    }
     assertProfileCheckIds({ profile: parsed.data, source: file }, defaultCatalogue);
     return { profile: parsed.data, source: RECORDED_PROFILE_SOURCE };
   }
@@ -174,11 +184,11 @@ export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster 
 /** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
   // read no further than the cap: a 200 MB file given by mistake costs 1 MiB, not 200 MB
-  const overCap = (bytes: number | undefined) => `${bytes === undefined ? '' : `${bytes} bytes, `}over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`;
+  const overCap: OverCap = (bytes, t) => t.overCap({ bytes: bytes ?? null, max: MAX_LAUNCH_SCRIPT_BYTES, size: describeBytes(MAX_LAUNCH_SCRIPT_BYTES), of: t.names['launch script'] });
   if (spec === '-') {
-    if (process.stdin.isTTY) throw new QprepError('invalid-input', 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)');
+    if (process.stdin.isTTY) throw spokenError('invalid-input', (t) => t.inputs.launchFromTerminal);
     const text = await readStandardInput('invalid-input', MAX_LAUNCH_SCRIPT_BYTES, overCap, 'launch script from standard input');
-    return withinLaunchCap({ file: '-', text: refuseBinaryScript(text, 'standard input'), from: 'stdin' });
+    return withinLaunchCap({ file: '-', text: refuseBinaryScript(text, '-'), from: 'stdin' });
   }
   const text = await readInputFile(spec, 'launch script', 'invalid-input', MAX_LAUNCH_SCRIPT_BYTES, overCap);
   return withinLaunchCap({ file: spec, text: refuseBinaryScript(text, spec), from: 'file' });
@@ -187,7 +197,7 @@ export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
 /** The scripts of a repeated --launch: the first carries the others as its launchers (which one starts the server is the launch view's to tell). */
 export async function loadLaunchScripts(specs: readonly string[]): Promise<LaunchInput | undefined> {
   if (specs.length === 0) return undefined;
-  if (specs.filter((spec) => spec === '-').length > 1) throw new QprepError('usage', '--launch - is given twice: standard input can be read once');
+  if (specs.filter((spec) => spec === '-').length > 1) throw spokenError('usage', (t) => t.usage.launchStdinTwice);
   const inputs: LaunchInput[] = [];
   for (const spec of specs) inputs.push(await loadLaunchScript(spec));
   const [first, ...launchers] = inputs;
@@ -199,10 +209,10 @@ export async function loadLaunchScripts(specs: readonly string[]): Promise<Launc
  * refused before it is read as one.
  */
 function withinLaunchCap(input: LaunchInput): LaunchInput {
-  const name = input.file === '-' ? 'from standard input' : input.file;
+  const name = (t: ErrorText) => (input.file === '-' ? t.inputs.fromStandardInput : input.file);
   const bytes = oversizedScript(input.text);
-  if (bytes !== undefined) throw new QprepError('invalid-input', `cannot read launch script ${name}: ${bytes} bytes, over the ${MAX_LAUNCH_SCRIPT_BYTES} bytes (1 MiB) qprep reads of a launch script`);
-  if (overTokenCap(input.text)) throw new QprepError('invalid-input', `cannot read launch script ${name}: more than ${TOKENS_CAP_TEXT}, the most qprep reads of a launch script`);
+  if (bytes !== undefined) throw spokenError('invalid-input', (t) => t.inputs.launchOverBytes({ name: name(t), bytes, max: MAX_LAUNCH_SCRIPT_BYTES }));
+  if (overTokenCap(input.text)) throw spokenError('invalid-input', (t) => t.inputs.launchOverTokens({ name: name(t), cap: TOKENS_CAP_TEXT }));
   return input;
 }
 
@@ -210,9 +220,11 @@ function withinLaunchCap(input: LaunchInput): LaunchInput {
  * A launch script is bash text: an executable, an archive or a model file given by mistake
  * would be judged as an empty script (no serve command) or as noise.
  */
-function refuseBinaryScript(text: string, name: string): string {
-  const what = text.startsWith('\x7fELF') ? 'an ELF executable' : text.includes('\0') ? 'a binary file (it holds NUL bytes)' : undefined;
-  if (what) throw new QprepError('invalid-input', `cannot read launch script ${name}: it is ${what}, not a bash script (give the script that runs vllm serve)`);
+function refuseBinaryScript(text: string, file: string): string {
+  const what = text.startsWith('\x7fELF') ? 'elfExecutable' : text.includes('\0') ? 'binaryFile' : undefined;
+  if (what) {
+    throw spokenError('invalid-input', (t) => t.inputs.launchNotBash({ name: file === '-' ? t.inputs.names['standard input'] : file, what: t.inputs[what] }));
+  }
   return text;
 }
 
@@ -230,7 +242,7 @@ export interface KeptAcrossRuns {
 export async function openHost(options: HostOptions, kept: KeptAcrossRuns = {}): Promise<HostHandle> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.snapshot) {
-    if (options.root) throw new QprepError('usage', '--root and --snapshot cannot be combined: a snapshot carries its own root');
+    if (options.root) throw spokenError('usage', (t) => t.usage.rootAndSnapshot);
     const snapshot = await loadSnapshot(options.snapshot);
     const profile = recordedProfile(snapshot, options.snapshot);
     return {
@@ -325,7 +337,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   if (checks.length === 0) throw noCheckSelected(only, options.skip ?? [], loaded.profile.skip);
   const ignore = resolveIgnore(catalogue, ignoreTokens, words);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (options.node !== undefined && options.cluster === undefined && !handle.cluster) throw new QprepError('usage', '--node needs --cluster FILE');
+  if (options.node !== undefined && options.cluster === undefined && !handle.cluster) throw spokenError('usage', (t) => t.usage.nodeNeedsCluster);
   // a replay is the node of the cluster it was recorded in, unless --cluster names another
   const recorded = options.cluster === undefined ? handle.cluster : undefined;
   const cluster = recorded
@@ -339,7 +351,7 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   // --launch wins over the script a snapshot recorded: support can replay a host with a corrected script
   const launch = options.launch !== undefined && options.launch.length > 0 ? await loadLaunchScripts(options.launch) : handle.launch;
   if (!launch && checks.every((c) => c.category === 'launch')) {
-    throw new QprepError('usage', `the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)`);
+    throw spokenError('usage', (t) => t.usage.launchNeeded);
   }
   const ctx = createContext({ host, profile: loaded.profile, timeoutMs, now: hooks.now, cluster, launch, lang: options.lang ?? 'en', ...(options.ioProbe === false ? { ioProbe: false } : {}), ...(hooks.history ? { history: hooks.history } : {}) });
   hooks.onStart?.(checks.length);
@@ -419,8 +431,7 @@ export function redactorFor(ctx: CheckContext): Redactor {
 /** `--only npu --skip npu`: a run that would judge nothing has no verdict to give. */
 function noCheckSelected(only: readonly string[], skip: readonly string[], profileSkip: readonly string[]): QprepError {
   const words = [...only.map((t) => `--only ${t}`), ...skip.map((t) => `--skip ${t}`)];
-  const because = profileSkip.length > 0 ? `${words.join(' ')} and the profile's skip list (${profileSkip.join(', ')})` : words.join(' ');
-  return new QprepError('usage', `no check selected: ${because || 'the profile\'s skip list'} leave${words.length === 1 && profileSkip.length === 0 ? 's' : ''} nothing to run`);
+  return spokenError('usage', (t) => t.usage.noCheckSelected({ flags: words.join(' '), profileSkip: profileSkip.join(', ') }));
 }
 
 /**

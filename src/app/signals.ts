@@ -110,6 +110,8 @@ export interface RunIdentity {
   output?: string;
   /** appended to the message of an interruption: what the operator does next */
   advice?: string;
+  /** the run's language (--lang, QPREP_LANG, the locale): the words of its errors */
+  lang?: 'en' | 'zh';
 }
 
 const run: RunIdentity = { command: null, format: 'human' };

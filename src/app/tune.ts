@@ -113,13 +113,13 @@ export function rollbackDocument(result: RollbackResult, meta: Pick<RollbackDocu
 }
 
 /** Exit 2 of tune/rollback: one line on stderr; with --format json the command's document with `error`. */
-function failure(command: 'tune' | 'rollback', error: unknown, format: string | undefined): 2 {
+function failure(command: 'tune' | 'rollback', error: unknown, format: string | undefined, lang: string): 2 {
   const code: ErrorCode = error instanceof QprepError ? error.code : 'internal';
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = error instanceof QprepError ? error.wordsIn(lang).message : error instanceof Error ? error.message : String(error);
   const message = (code === 'internal' ? `internal error: ${raw}` : raw).split('\n')[0] ?? '';
   if (code === 'internal' && process.env.QPREP_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.stderr.write(`qprep: error: ${escapeControls(message)}\n`);
-  writeHints(hintsOf(error));
+  writeHints(hintsOf(error, lang));
   if (!claimDocument()) return 2;
   if (format === 'json') {
     // an interrupted run may have written something before the signal: whether it did is the
@@ -193,7 +193,7 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
     if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTuneHuman(document, { color: useColor(options), text: textFor(options.lang ?? 'en'), invocation: qprepInvocation() }))) return 2;
     return ['planned', 'unchanged', 'applied'].includes(result.outcome) ? 0 : 1;
   } catch (error) {
-    return failure('tune', error, options.format);
+    return failure('tune', error, options.format, options.lang ?? 'en');
   }
 }
 
@@ -223,6 +223,6 @@ export async function runRollbackCommand(options: RollbackCliOptions): Promise<n
     if (!writeRunDocument(options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatRollbackHuman(document, { color: useColor(options), text: textFor(options.lang ?? 'en') }))) return 2;
     return result.outcome === 'incomplete' ? 1 : 0;
   } catch (error) {
-    return failure('rollback', error, options.format);
+    return failure('rollback', error, options.format, options.lang ?? 'en');
   }
 }

@@ -1,3 +1,4 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { yamlErrorReason } from '../util/position.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import type { RollingLedger } from './rolling.js';
@@ -40,7 +41,7 @@ export interface LoadedCluster {
 const NOT_JSON = Symbol('not JSON');
 
 function invalid(file: string, detail: string): QprepError {
-  return new QprepError('invalid-cluster', `invalid cluster ${file}: ${detail}`);
+  return spokenError('invalid-cluster', (t) => t.inputs.invalidCluster({ file, detail }));
 }
 
 function looksLikeFacts(value: unknown): boolean {

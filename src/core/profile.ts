@@ -1,5 +1,5 @@
 import { yamlErrorReason } from '../util/position.js';
-import { didYouMean } from '../util/suggest.js';
+import { closest } from '../util/suggest.js';
 import { prototypeKeyProblem } from '../util/prototype-keys.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import { parseDuration } from '../util/duration.js';
 import { parseSize } from '../util/size.js';
 import { describeZodError } from '../util/zod-error.js';
 import { QprepError } from '../errors.js';
+import { spokenError } from '../i18n/spoken-error.js';
 
 /** A byte size: a number of bytes or a string such as "1GiB", "16g", "500GB". */
 const size = z
@@ -282,9 +283,10 @@ function builtinEntry(name: string): (typeof builtinProfiles)[string] | undefine
 function builtinInput(name: string, seen: string[] = []): Plain {
   const entry = builtinEntry(name);
   if (!entry) {
-    throw new QprepError('invalid-profile', `unknown profile "${name}"\n${didYouMean(name, builtinProfileNames(), 'qprep list --profiles shows the built-in profiles')}`);
+    const match = closest(name, builtinProfileNames());
+    throw spokenError('invalid-profile', (t) => `${t.unknownProfile({ name })}\n${match !== undefined ? t.didYouMean({ name: match }) : t.inputs.listShowsBuiltinProfiles}`);
   }
-  if (seen.includes(name)) throw new QprepError('invalid-profile', `profile "${name}" extends itself through ${seen.join(' -> ')}`);
+  if (seen.includes(name)) throw spokenError('invalid-profile', (t) => t.inputs.profileCycle({ name, through: seen.join(' -> ') }));
   // every built-in but default itself starts from default, as a profile file does
   const parentName = entry.extends ?? (name === 'default' ? undefined : 'default');
   const parent = parentName ? builtinInput(parentName, [...seen, name]) : {};
@@ -306,24 +308,30 @@ export function parseProfileText(text: string, file: string): LoadedProfile {
   try {
     document = parseYaml(text, { prettyErrors: false });
   } catch (error) {
-    throw new QprepError('invalid-profile', `invalid profile ${file}: not valid YAML or JSON: ${yamlErrorReason(error, text)}`);
+    const reason = yamlErrorReason(error, text);
+    throw spokenError('invalid-profile', (t) => t.inputs.profileNotYaml({ file, reason }));
   }
   if (!isPlainObject(document)) {
-    throw new QprepError('invalid-profile', `invalid profile ${file}: expected a mapping of profile fields at the top level`);
+    throw spokenError('invalid-profile', (t) => t.inputs.profileNotMapping({ file }));
   }
   // refused before the merge, which would otherwise take it for the merged object's prototype
   const prototypeKey = prototypeKeyProblem(document);
-  if (prototypeKey) throw new QprepError('invalid-profile', `invalid profile ${file}: ${prototypeKey}`);
+  if (prototypeKey) throw spokenError('invalid-profile', (t) => t.inputs.invalidProfile({ file, detail: prototypeKey }));
   const baseName = typeof document.extends === 'string' ? document.extends : 'default';
   let base: Plain;
   try {
     base = builtinInput(baseName);
   } catch (error) {
-    throw new QprepError('invalid-profile', `invalid profile ${file}: extends: ${(error as Error).message}`);
+    // the base's own error, in the run's language when it has the words
+    const inner = error;
+    throw spokenError('invalid-profile', (t, lang) => t.inputs.profileExtends({ file, reason: inner instanceof QprepError ? inner.wordsIn(lang).message : (inner as Error).message }));
   }
   const merged = mergeProfiles(base, { name: document.name ?? file.replace(/^.*\//, '').replace(/\.(ya?ml|json)$/, ''), ...document });
   const parsed = profileSchema.safeParse(merged);
-  if (!parsed.success) throw new QprepError('invalid-profile', `invalid profile ${file}: ${describeZodError(parsed.error)}`);
+  if (!parsed.success) {
+    const detail = describeZodError(parsed.error);
+    throw spokenError('invalid-profile', (t) => t.inputs.invalidProfile({ file, detail }));
+  }
   return { profile: parsed.data, source: file };
 }
 

@@ -1,6 +1,13 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { QprepError, type ErrorCode } from '../errors.js';
+import type { Catalogue } from '../i18n/index.js';
+import { en } from '../i18n/en/index.js';
+import { spokenError } from '../i18n/spoken-error.js';
+
+type InputWords = Catalogue['errors']['inputs'];
+/** What an input is, as the error messages name it (each a word of the catalogue). */
+export type InputName = keyof typeof en.errors.inputs.names;
 
 /**
  * The largest input document qprep reads: snapshots and the reports of a whole cluster on one
@@ -41,10 +48,16 @@ export function kindOfStat(stat: Stats): string {
 }
 
 /**
- * Says why an input over its cap is refused: `bytes` is its size when known (a regular file),
- * undefined when it was cut off while reading (a pipe, a file that grew).
+ * Says why an input over its cap is refused, in a catalogue's words: `bytes` is its size when
+ * known (a regular file), undefined when it was cut off while reading (a pipe, a file that grew).
  */
-export type OverCap = (bytes: number | undefined) => string;
+export type OverCap = (bytes: number | undefined, t: InputWords) => string;
+
+/** The reason of an input over its cap when the reader names none: "larger than 16 MiB". */
+const largerThan =
+  (maxBytes: number): OverCap =>
+  (_bytes, t) =>
+    t.largerThan({ size: describeBytes(maxBytes) });
 
 /**
  * Reads one of qprep's own input files (profile, cluster, snapshot, report, launch script).
@@ -52,7 +65,7 @@ export type OverCap = (bytes: number | undefined) => string;
  * recorded. Only a regular file is read: it is opened without blocking (a FIFO with no writer
  * would hang the gate), checked again after opening, and read up to `maxBytes`.
  */
-export async function readInputFile(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): Promise<string> {
+export async function readInputFile(path: string, what: InputName, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): Promise<string> {
   return readInputFileSync(path, what, code, maxBytes, overCap);
 }
 
@@ -60,21 +73,21 @@ export async function readInputFile(path: string, what: string, code: ErrorCode,
  * The synchronous read behind readInputFile: `qprep aggregate` of 1,000 reports spends far
  * less in one synchronous read per file than in the thread-pool round trips of asynchronous ones.
  */
-export function readInputFileSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): string {
+export function readInputFileSync(path: string, what: InputName, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): string {
   return readInputBytesSync(path, what, code, maxBytes, overCap).toString('utf8');
 }
 
-export function readInputBytesSync(path: string, what: string, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): Buffer {
+export function readInputBytesSync(path: string, what: InputName, code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap): Buffer {
   let fd: number | undefined;
   try {
     fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY);
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       const kind = kindOfStat(stat);
-      throw new QprepError(code, `cannot read ${what} ${path}: it is a ${kind}, not a regular file`);
+      throw spokenError(code, (t) => t.inputs.cannotRead({ what: t.inputs.names[what], path, reason: t.inputs.notRegularFile({ kind: t.pathKinds[kind] ?? kind }) }));
     }
-    const reason = overCap ?? (() => `larger than ${describeBytes(maxBytes)}`);
-    return readCapped(fd, stat.size, maxBytes, (bytes) => new QprepError(code, `cannot read ${what} ${path}: ${reason(bytes)}`));
+    const reason = overCap ?? largerThan(maxBytes);
+    return readCapped(fd, stat.size, maxBytes, (bytes) => spokenError(code, (t) => t.inputs.cannotRead({ what: t.inputs.names[what], path, reason: reason(bytes, t.inputs) })));
   } catch (error) {
     throw inputError(error, path, what, code);
   } finally {
@@ -107,20 +120,19 @@ function readCapped(fd: number, sizeHint: number, maxBytes: number, tooLarge: (b
   return total * 2 >= buffer.length ? buffer.subarray(0, total) : Buffer.from(buffer.subarray(0, total));
 }
 
-function inputError(error: unknown, path: string, what: string, code: ErrorCode): QprepError {
-  if (error instanceof QprepError) return error;
+/** Why the system refused a read, in a catalogue's words; the system's own message otherwise. */
+function systemReason(error: unknown, t: InputWords, missing: 'noSuchFile' | 'noSuchFileOrDirectory' = 'noSuchFile'): string {
   const errno = (error as NodeJS.ErrnoException).code;
-  const reason =
-    errno === 'ENOENT'
-      ? 'no such file'
-      : errno === 'EACCES'
-        ? 'permission denied'
-        : errno === 'EISDIR'
-          ? 'it is a directory'
-          : errno === 'EAGAIN'
-            ? 'no data can be read from it without waiting'
-            : (error as Error).message;
-  return new QprepError(code, `cannot read ${what} ${path}: ${reason}`);
+  if (errno === 'ENOENT') return t[missing];
+  if (errno === 'EACCES') return t.permissionDenied;
+  if (errno === 'EISDIR') return t.isDirectory;
+  if (errno === 'EAGAIN') return t.wouldWait;
+  return (error as Error).message;
+}
+
+function inputError(error: unknown, path: string, what: InputName, code: ErrorCode): QprepError {
+  if (error instanceof QprepError) return error;
+  return spokenError(code, (t) => t.inputs.cannotRead({ what: t.inputs.names[what], path, reason: systemReason(error, t.inputs) }));
 }
 
 /** What an operand of `qprep aggregate` names: a file, a directory, or nothing readable. */
@@ -128,9 +140,7 @@ export async function inputKind(path: string, code: ErrorCode): Promise<'file' |
   try {
     return (await fsp.stat(path)).isDirectory() ? 'directory' : 'file';
   } catch (error) {
-    const errno = (error as NodeJS.ErrnoException).code;
-    const reason = errno === 'ENOENT' ? 'no such file or directory' : errno === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new QprepError(code, `cannot read ${path}: ${reason}`);
+    throw spokenError(code, (t) => t.inputs.cannotReadPath({ path, reason: systemReason(error, t.inputs, 'noSuchFileOrDirectory') }));
   }
 }
 
@@ -146,7 +156,7 @@ export async function listJsonFiles(dir: string, code: ErrorCode): Promise<strin
       entries = await fsp.readdir(current, { withFileTypes: true });
     } catch (error) {
       const errno = (error as NodeJS.ErrnoException).code;
-      throw new QprepError(code, `cannot list ${current}: ${errno === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+      throw spokenError(code, (t) => t.inputs.cannotList({ path: current, reason: errno === 'EACCES' ? t.inputs.permissionDenied : (error as Error).message }));
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
@@ -161,7 +171,7 @@ export async function listJsonFiles(dir: string, code: ErrorCode): Promise<strin
 }
 
 /** All of standard input as text (a launch script piped in), up to `maxBytes`. */
-export async function readStandardInput(code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap, what = 'standard input'): Promise<string> {
+export async function readStandardInput(code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap, what: InputName = 'standard input'): Promise<string> {
   return (await readStandardInputBytes(code, maxBytes, overCap, what)).toString('utf8');
 }
 
@@ -170,9 +180,9 @@ export async function readStandardInput(code: ErrorCode, maxBytes = MAX_INPUT_BY
  * with the same cap as any input; a pipe as it comes, up to the same limit. A device or a
  * directory on standard input is refused: /dev/zero would never end.
  */
-export async function readStandardInputBytes(code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap, what = 'standard input'): Promise<Buffer> {
-  const reason = overCap ?? (() => `larger than ${describeBytes(maxBytes)}`);
-  const tooLarge = (bytes?: number) => new QprepError(code, `cannot read ${what}: ${reason(bytes)}`);
+export async function readStandardInputBytes(code: ErrorCode, maxBytes = MAX_INPUT_BYTES, overCap?: OverCap, what: InputName = 'standard input'): Promise<Buffer> {
+  const reason = overCap ?? largerThan(maxBytes);
+  const tooLarge = (bytes?: number) => spokenError(code, (t) => t.inputs.cannotReadStream({ what: t.inputs.names[what], reason: reason(bytes, t.inputs) }));
   let stat: Stats | undefined;
   try {
     stat = fstatSync(0);
@@ -181,7 +191,8 @@ export async function readStandardInputBytes(code: ErrorCode, maxBytes = MAX_INP
   }
   if (stat?.isFile()) return readCapped(0, stat.size, maxBytes, tooLarge);
   if (stat && !stat.isFIFO() && !stat.isSocket()) {
-    throw new QprepError(code, `cannot read ${what}: it is a ${kindOfStat(stat)}, not a regular file or a pipe`);
+    const kind = kindOfStat(stat);
+    throw spokenError(code, (t) => t.inputs.cannotReadStream({ what: t.inputs.names[what], reason: t.inputs.notFileOrPipe({ kind: t.pathKinds[kind] ?? kind }) }));
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -204,6 +215,6 @@ export function statInputPath(path: string): Stats | undefined {
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code;
     if (errno === 'ENOENT' || errno === 'ENOTDIR') return undefined;
-    throw new QprepError('usage', `cannot examine ${path}: ${errno === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+    throw spokenError('usage', (t) => t.inputs.cannotExamine({ path, reason: errno === 'EACCES' ? t.inputs.permissionDenied : (error as Error).message }));
   }
 }

@@ -17,12 +17,16 @@ export function errorDocument(code: ErrorCode, message: string, command: string 
   return { schemaVersion: 1, tool: { name: 'qprep', version: VERSION }, command, ...(verdict ? { ready: false as const } : {}), error };
 }
 
-/** The code, the one-line message and the hint of exit code 2 for any thrown value. */
-export function describeFailure(error: unknown): { code: ErrorCode; message: string; hint?: string } {
+/**
+ * The code, the one-line message and the hint of exit code 2 for any thrown value, in the run's
+ * language when the error was worded from the catalogue (English otherwise).
+ */
+export function describeFailure(error: unknown, lang = 'en'): { code: ErrorCode; message: string; hint?: string } {
   // a message may quote the input it choked on: the redaction policy applies to it too
   if (error instanceof QprepError) {
-    const described: { code: ErrorCode; message: string; hint?: string } = { code: error.code, message: redactMessage(error.message.split('\n')[0] ?? '') };
-    const hints = hintsOf(error);
+    const words = error.wordsIn(lang);
+    const described: { code: ErrorCode; message: string; hint?: string } = { code: error.code, message: redactMessage(words.message.split('\n')[0] ?? '') };
+    const hints = hintLines(words.message, words.hint);
     if (hints.length > 0) described.hint = redactMessage(hints.join('; '));
     return described;
   }
@@ -30,13 +34,18 @@ export function describeFailure(error: unknown): { code: ErrorCode; message: str
   return { code: 'internal', message: redactMessage(`internal error: ${message.split('\n')[0] ?? ''} (set QPREP_DEBUG=1 for the stack)`) };
 }
 
+function hintLines(message: string, hint: string | undefined): string[] {
+  const lines = message.split('\n').slice(1).filter((line) => line.trim() !== '');
+  return hint === undefined ? lines : [...lines, hint];
+}
+
 /**
  * What to do about an error: the lines after the first of its message (such as
  * `did you mean "check"?`) and its hint, printed after the error on stderr and carried in the
  * error document's `hint`.
  */
-export function hintsOf(error: unknown): string[] {
+export function hintsOf(error: unknown, lang = 'en'): string[] {
   if (!(error instanceof QprepError)) return [];
-  const lines = error.message.split('\n').slice(1).filter((line) => line.trim() !== '');
-  return error.hint === undefined ? lines : [...lines, error.hint];
+  const words = error.wordsIn(lang);
+  return hintLines(words.message, words.hint);
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { qprep } from '../helpers/cli.js';
 
@@ -105,6 +108,38 @@ describe('--lang and the language of the environment', () => {
     expect(JSON.parse(zh.stdout).error).toMatchObject({ code: 'invalid-profile', message: '未知的 profile "qwen3.5-397b-w8a8-a3x"', hint: '您是否要输入 "qwen3.5-397b-w8a8-a3"？' });
     const en = await qprep(['check', '--profile', 'qwen3.5-397b-w8a8-a3x', '--lang', 'en', '--format', 'json']);
     expect(JSON.parse(en.stdout).error).toMatchObject({ code: 'invalid-profile', message: 'unknown profile "qwen3.5-397b-w8a8-a3x"', hint: 'did you mean "qwen3.5-397b-w8a8-a3"?' });
+  });
+
+  it('the errors of the input files (profile, snapshot, cluster, launch script, reports) in the language; code, file and the parser\'s words as in English', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-i18n-inputs-'));
+    const file = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const badProfile = file('bad.yaml', 'name: bad\nnpu:\n  minDriver: 7\n');
+    const notYaml = file('broken.yaml', 'npu: [\n');
+    const badSnapshot = file('snap.json', '{"schemaVersion": 1');
+    const badCluster = file('cluster.yaml', 'nodes: 3\n');
+    const elf = file('serve.sh', '\x7fELF\x02\x01\x01');
+    const cases: Array<{ argv: string[]; code: string; en: string; zh: string }> = [
+      { argv: ['check', '--profile', badProfile], code: 'invalid-profile', en: `invalid profile ${badProfile}: npu.minDriver:`, zh: `profile ${badProfile} 无效：npu.minDriver:` },
+      { argv: ['check', '--profile', notYaml], code: 'invalid-profile', en: `invalid profile ${notYaml}: not valid YAML or JSON: `, zh: `profile ${notYaml} 无效：不是有效的 YAML 或 JSON：` },
+      { argv: ['check', '--snapshot', badSnapshot], code: 'invalid-snapshot', en: `invalid snapshot ${badSnapshot}: not JSON: `, zh: `快照 ${badSnapshot} 无效：不是 JSON：` },
+      { argv: ['check', ...BROKEN, '--cluster', badCluster], code: 'invalid-cluster', en: `invalid cluster ${badCluster}: `, zh: `集群文件 ${badCluster} 无效：` },
+      { argv: ['check', ...BROKEN, '--launch', elf], code: 'invalid-input', en: `cannot read launch script ${elf}: it is an ELF executable, not a bash script`, zh: `无法读取启动脚本 ${elf}：它是 ELF 可执行文件，不是 bash 脚本` },
+      { argv: ['check', ...BROKEN, '--verbose', '--quiet'], code: 'usage', en: '--verbose and --quiet contradict each other: give one', zh: '--verbose 与 --quiet 互相矛盾：只给其中一个' },
+      { argv: ['aggregate', dir], code: 'invalid-input', en: `invalid report ${badSnapshot}: `, zh: `报告 ${badSnapshot} 无效：` },
+    ];
+    for (const { argv, code, en, zh } of cases) {
+      const [english, chinese] = await Promise.all([qprep([...argv, '--format', 'json', '--lang', 'en']), qprep([...argv, '--format', 'json', '--lang', 'zh'])]);
+      expect([english.exitCode, chinese.exitCode], argv.join(' ')).toEqual([2, 2]);
+      const [enError, zhError] = [JSON.parse(english.stdout).error, JSON.parse(chinese.stdout).error];
+      expect([enError.code, zhError.code], argv.join(' ')).toEqual([code, code]);
+      expect(enError.message, argv.join(' ')).toContain(en);
+      expect(zhError.message, argv.join(' ')).toContain(zh);
+      expect(chinese.stderr, argv.join(' ')).toContain(`qprep: error: ${zhError.message}`);
+    }
   });
 
   it('the human report in Chinese keeps every fix command byte for byte', async () => {

@@ -55,4 +55,78 @@ export const errors = {
   listShowsSelectors: (p: { categories: string }) => `qprep list shows every check id and category (${p.categories})`,
   /** an --output file whose reader will not see it under that name (a .prom file for node_exporter) */
   outputSuffix: (p: { reader: string; suffix: string }) => `${p.reader} reads only files named *${p.suffix}`,
+
+  /**
+   * The input files: a profile, a snapshot, a launch script, a cluster file, reports. `detail`
+   * and `reason` are a parser's or the system's words, quoted as they are (English).
+   */
+  inputs: {
+    /** what an input is, as the messages name it */
+    names: {
+      profile: 'profile',
+      snapshot: 'snapshot',
+      'launch script': 'launch script',
+      'launch script from standard input': 'launch script from standard input',
+      cluster: 'cluster',
+      report: 'report',
+      'standard input': 'standard input',
+    },
+    /** over the cap a reader names: "2000000 bytes, over the 1048576 bytes (1 MiB) qprep reads of a launch script" */
+    overCap: (p: { bytes: number | null; max: number; size: string; of: string }) => `${p.bytes === null ? '' : `${p.bytes} bytes, `}over the ${p.max} bytes (${p.size}) qprep reads of a ${p.of}`,
+    fromStandardInput: 'from standard input',
+    elfExecutable: 'an ELF executable',
+    binaryFile: 'a binary file (it holds NUL bytes)',
+    cannotRead: (p: { what: string; path: string; reason: string }) => `cannot read ${p.what} ${p.path}: ${p.reason}`,
+    cannotReadPath: (p: { path: string; reason: string }) => `cannot read ${p.path}: ${p.reason}`,
+    cannotReadStream: (p: { what: string; reason: string }) => `cannot read ${p.what}: ${p.reason}`,
+    cannotList: (p: { path: string; reason: string }) => `cannot list ${p.path}: ${p.reason}`,
+    cannotExamine: (p: { path: string; reason: string }) => `cannot examine ${p.path}: ${p.reason}`,
+    notRegularFile: (p: { kind: string }) => `it is a ${p.kind}, not a regular file`,
+    notFileOrPipe: (p: { kind: string }) => `it is a ${p.kind}, not a regular file or a pipe`,
+    largerThan: (p: { size: string }) => `larger than ${p.size}`,
+    noSuchFile: 'no such file',
+    noSuchFileOrDirectory: 'no such file or directory',
+    permissionDenied: 'permission denied',
+    isDirectory: 'it is a directory',
+    wouldWait: 'no data can be read from it without waiting',
+
+    invalidProfile: (p: { file: string; detail: string }) => `invalid profile ${p.file}: ${p.detail}`,
+    profileNotYaml: (p: { file: string; reason: string }) => `invalid profile ${p.file}: not valid YAML or JSON: ${p.reason}`,
+    profileNotMapping: (p: { file: string }) => `invalid profile ${p.file}: expected a mapping of profile fields at the top level`,
+    profileExtends: (p: { file: string; reason: string }) => `invalid profile ${p.file}: extends: ${p.reason}`,
+    profileCycle: (p: { name: string; through: string }) => `profile "${p.name}" extends itself through ${p.through}`,
+    /** a profile's `extends` names a built-in profile only */
+    listShowsBuiltinProfiles: 'qprep list --profiles shows the built-in profiles',
+    invalidSnapshot: (p: { file: string; detail: string }) => `invalid snapshot ${p.file}: ${p.detail}`,
+    snapshotNotJson: (p: { file: string; reason: string }) => `invalid snapshot ${p.file}: not JSON: ${p.reason}`,
+    invalidCluster: (p: { file: string; detail: string }) => `invalid cluster ${p.file}: ${p.detail}`,
+    invalidReport: (p: { source: string; detail: string }) => `invalid report ${p.source}: ${p.detail}`,
+    launchFromTerminal: 'cannot read the launch script from standard input: it is a terminal (pipe the script in, or give its path)',
+    launchOverBytes: (p: { name: string; bytes: number; max: number }) => `cannot read launch script ${p.name}: ${p.bytes} bytes, over the ${p.max} bytes (1 MiB) qprep reads of a launch script`,
+    launchOverTokens: (p: { name: string; cap: string }) => `cannot read launch script ${p.name}: more than ${p.cap}, the most qprep reads of a launch script`,
+    launchNotBash: (p: { name: string; what: string }) => `cannot read launch script ${p.name}: it is ${p.what}, not a bash script (give the script that runs vllm serve)`,
+    noReportFiles: (p: { operand: string }) => `cannot read reports from ${p.operand}: no *.json file in it`,
+    noReport: 'no report in the input',
+  },
+  /** usage errors of the commands themselves (the options' own are above) */
+  usage: {
+    verboseQuiet: '--verbose and --quiet contradict each other: give one',
+    /** `flags`: "--only npu --skip npu" (may be empty); `profileSkip`: the profile's skip list, "" when it has none */
+    noCheckSelected: (p: { flags: string; profileSkip: string }) => {
+      const because = p.profileSkip !== '' ? `${p.flags} and the profile's skip list (${p.profileSkip})` : p.flags;
+      const one = p.flags !== '' && p.flags.split(' --').length === 1 && p.profileSkip === '';
+      return `no check selected: ${because || "the profile's skip list"} leave${one ? 's' : ''} nothing to run`;
+    },
+    onlyEmpty: 'no check selected: --only is empty',
+    launchStdinTwice: '--launch - is given twice: standard input can be read once',
+    rootAndSnapshot: '--root and --snapshot cannot be combined: a snapshot carries its own root',
+    nodeNeedsCluster: '--node needs --cluster FILE',
+    launchNeeded: 'the launch checks need a script: add --launch FILE (or --launch - to read it from standard input)',
+    aggregateNeedsReports: 'aggregate needs reports: files, a directory of them, or - to read standard input',
+    stdinOnce: '"-" (standard input) can be given once',
+    unknownDocument: (p: { name: string }) => `unknown document "${p.name}"`,
+    theSchemas: (p: { names: string }) => `the schemas: ${p.names}`,
+    interruptedBeforeChecks: (p: { signal: string }) => `interrupted by ${p.signal} before the checks ran; no verdict`,
+    interruptedBeforeRecording: (p: { signal: string }) => `interrupted by ${p.signal} before the checks ran; nothing was recorded`,
+  },
 };

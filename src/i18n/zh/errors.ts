@@ -1,5 +1,10 @@
 import type { errors as en } from '../en/errors.js';
 
+/** a space between a Chinese word and a Latin one that follows it: "读取 profile" */
+const spacedBefore = (word: string) => (/^[\x21-\x7e]/.test(word) ? ` ${word}` : word);
+/** a space between a Latin word and a Chinese one that follows it: "--skip npu.smi 排除" */
+const spacedAfter = (word: string) => (/[\x21-\x7e]$/.test(word) ? `${word} ` : word);
+
 export const errors: typeof en = {
   checkTimedOut: (p) => `${p.id} 未在 ${p.budgetMs} ms 内结束`,
   largerTimeout: (p) => `用更大的 --timeout 重新运行；若仍然如此，用 "qprep snapshot -o snap.json --only ${p.id}" 录下主机并报告`,
@@ -41,4 +46,67 @@ export const errors: typeof en = {
   selectorChoices: (p) => `此处可选：${p.names}`,
   listShowsSelectors: (p) => `qprep list 列出所有检查 id 和类别（${p.categories}）`,
   outputSuffix: (p) => `${p.reader} 只读取名为 *${p.suffix} 的文件`,
+  inputs: {
+    names: {
+      profile: 'profile',
+      snapshot: '快照',
+      'launch script': '启动脚本',
+      'launch script from standard input': '来自标准输入的启动脚本',
+      cluster: '集群文件',
+      report: '报告',
+      'standard input': '标准输入',
+    },
+    overCap: (p) => `${p.bytes === null ? '' : `${p.bytes} 字节，`}超过 qprep 读取${spacedBefore(spacedAfter(p.of))}的上限 ${p.max} 字节（${p.size}）`,
+    fromStandardInput: '（来自标准输入）',
+    elfExecutable: 'ELF 可执行文件',
+    binaryFile: '二进制文件（含 NUL 字节）',
+    cannotRead: (p) => `无法读取${spacedBefore(p.what)} ${p.path}：${p.reason}`,
+    cannotReadPath: (p) => `无法读取 ${p.path}：${p.reason}`,
+    cannotReadStream: (p) => `无法读取${spacedBefore(p.what)}：${p.reason}`,
+    cannotList: (p) => `无法列出 ${p.path}：${p.reason}`,
+    cannotExamine: (p) => `无法检查 ${p.path}：${p.reason}`,
+    notRegularFile: (p) => `它是${spacedAfter(spacedBefore(p.kind))}，不是普通文件`,
+    notFileOrPipe: (p) => `它是${p.kind}，不是普通文件或管道`,
+    largerThan: (p) => `大于 ${p.size}`,
+    noSuchFile: '文件不存在',
+    noSuchFileOrDirectory: '文件或目录不存在',
+    permissionDenied: '权限不足',
+    isDirectory: '它是目录',
+    wouldWait: '不等待就读不到数据',
+
+    invalidProfile: (p) => `profile ${p.file} 无效：${p.detail}`,
+    profileNotYaml: (p) => `profile ${p.file} 无效：不是有效的 YAML 或 JSON：${p.reason}`,
+    profileNotMapping: (p) => `profile ${p.file} 无效：顶层应是 profile 字段的映射`,
+    profileExtends: (p) => `profile ${p.file} 无效：extends：${p.reason}`,
+    profileCycle: (p) => `profile "${p.name}" 经由 ${p.through} 继承了自己`,
+    listShowsBuiltinProfiles: 'qprep list --profiles 列出内置 profile',
+    invalidSnapshot: (p) => `快照 ${p.file} 无效：${p.detail}`,
+    snapshotNotJson: (p) => `快照 ${p.file} 无效：不是 JSON：${p.reason}`,
+    invalidCluster: (p) => `集群文件 ${p.file} 无效：${p.detail}`,
+    invalidReport: (p) => `报告 ${p.source} 无效：${p.detail}`,
+    launchFromTerminal: '无法从标准输入读取启动脚本：它是终端（请用管道传入脚本，或给出它的路径）',
+    launchOverBytes: (p) => `无法读取启动脚本 ${p.name}：${p.bytes} 字节，超过 qprep 读取启动脚本的上限 ${p.max} 字节（1 MiB）`,
+    launchOverTokens: (p) => `无法读取启动脚本 ${p.name}：超过 ${p.cap}，这是 qprep 读取启动脚本的上限`,
+    launchNotBash: (p) => `无法读取启动脚本 ${p.name}：它是${spacedBefore(p.what)}，不是 bash 脚本（请给出运行 vllm serve 的脚本）`,
+    noReportFiles: (p) => `无法从 ${p.operand} 读取报告：其中没有 *.json 文件`,
+    noReport: '输入中没有报告',
+  },
+  usage: {
+    verboseQuiet: '--verbose 与 --quiet 互相矛盾：只给其中一个',
+    noCheckSelected: (p) => {
+      const because = p.profileSkip !== '' ? `${p.flags} 和 profile 的跳过列表（${p.profileSkip}）` : p.flags;
+      return `没有选中任何检查：${spacedAfter(because || 'profile 的跳过列表')}排除了所有检查`;
+    },
+    onlyEmpty: '没有选中任何检查：--only 为空',
+    launchStdinTwice: '--launch - 给出了两次：标准输入只能读取一次',
+    rootAndSnapshot: '--root 与 --snapshot 不能同时使用：快照自带它的根目录',
+    nodeNeedsCluster: '--node 需要 --cluster FILE',
+    launchNeeded: '启动检查需要脚本：加上 --launch FILE（或用 --launch - 从标准输入读取）',
+    aggregateNeedsReports: 'aggregate 需要报告：文件、存放报告的目录，或用 - 读取标准输入',
+    stdinOnce: '"-"（标准输入）只能给出一次',
+    unknownDocument: (p) => `未知的文档 "${p.name}"`,
+    theSchemas: (p) => `可用的 schema：${p.names}`,
+    interruptedBeforeChecks: (p) => `检查开始前被 ${p.signal} 中断；无结论`,
+    interruptedBeforeRecording: (p) => `检查开始前被 ${p.signal} 中断；没有录下任何内容`,
+  },
 };
