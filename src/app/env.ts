@@ -1,3 +1,4 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { hintsOf } from '../report/error-document.js';
 import { writeHints } from './failure.js';
 import { openCluster } from '../cluster/load.js';
@@ -39,7 +40,7 @@ function failure(error: unknown, format: string | undefined, lang: string): 2 {
 async function applyCluster(request: NodeAddressRequest, options: EnvCliOptions, host: Parameters<typeof openCluster>[1], text: Catalogue): Promise<string[]> {
   const t = text.commands.envNotes;
   if (options.cluster === undefined) {
-    if (options.node !== undefined) throw new QprepError('usage', '--node needs --cluster FILE');
+    if (options.node !== undefined) throw spokenError('usage', (t) => t.usage.nodeNeedsCluster);
     return [];
   }
   const loaded = await openCluster(options.cluster, host, options.node);

@@ -1,9 +1,10 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { createServer, type Server } from 'node:http';
 import { RollingLedger } from '../cluster/rolling.js';
 import { HealthLedger } from '../core/health-ledger.js';
 import { DEFAULT_DEPTH, type Depth } from '../core/ids/depths.js';
 import { DepthSchedule } from '../serve/depth-schedule.js';
-import { QprepError } from '../errors.js';
+import type { Catalogue } from '../i18n/index.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
@@ -30,6 +31,8 @@ import type { CommandOptions } from './cli-options.js';
 import { describeFailure } from '../report/error-document.js';
 import { openHost, performCheck, profileFor, type CheckOptions } from './session.js';
 import { takeSignals } from './signals.js';
+
+type ErrorText = Catalogue['errors'];
 
 export type ServeCliOptions = CommandOptions<'serve'>;
 
@@ -92,8 +95,9 @@ async function runWithinBudget(profile: LoadedProfile, options: CheckOptions, bu
 function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? 'the address is already in use' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EADDRNOTAVAIL' ? 'no interface of this host has that address' : error.message;
-      reject(new QprepError('usage', `cannot listen on ${formatListenAddress(host, port)}: ${why}`));
+      const why = (t: ErrorText) =>
+        error.code === 'EADDRINUSE' ? t.usage.addressInUse : error.code === 'EACCES' ? t.inputs.permissionDenied : error.code === 'EADDRNOTAVAIL' ? t.usage.addressNotHere : error.message;
+      reject(spokenError('usage', (t) => t.usage.cannotListen({ address: formatListenAddress(host, port), reason: why(t) })));
     });
     server.listen(port, host, () => {
       const address = server.address();
@@ -132,11 +136,9 @@ function agentServer(agent: Agent, options: ServeCliOptions, intervalMs: number,
 
 /** The options serve refuses, with one line each, before it does anything. */
 function refuseOptions(options: ServeCliOptions): void {
-  if (options.launch?.includes('-')) throw new QprepError('usage', 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path');
-  if (options.node !== undefined && options.cluster === undefined) throw new QprepError('usage', '--node needs --cluster FILE');
-  if (options.deepEvery !== undefined && options.depth === 'deep') {
-    throw new QprepError('usage', '--deep-every runs deep now and then between runs at --depth quick or standard; with --depth deep every run is deep already');
-  }
+  if (options.launch?.includes('-')) throw spokenError('usage', (t) => t.usage.serveLaunchStdin);
+  if (options.node !== undefined && options.cluster === undefined) throw spokenError('usage', (t) => t.usage.nodeNeedsCluster);
+  if (options.deepEvery !== undefined && options.depth === 'deep') throw spokenError('usage', (t) => t.usage.deepEveryWithDeep);
 }
 
 /**
@@ -155,13 +157,16 @@ function scheduledRuns(depths: DepthSchedule, run: (depth: Depth) => Promise<Any
 function publishOptions(options: ServeCliOptions, intervalMs: number): PublishOptions {
   const publish: PublishOptions = { intervalMs };
   if (options.nfdFeatures !== undefined) {
-    if (options.nfdFeatures === '-') throw new QprepError('usage', '--nfd-features takes the feature file to write, not standard output');
+    if (options.nfdFeatures === '-') throw spokenError('usage', (t) => t.usage.nfdFeaturesStdout);
     publish.featureFile = options.nfdFeatures;
   }
   if (options.annotate !== undefined) {
     // a node's name is a DNS subdomain
     const problem = dnsSubdomainProblem(options.annotate);
-    if (problem) throw new QprepError('usage', `--annotate ${JSON.stringify(options.annotate)}: not a node name: ${problem.replace('the prefix', 'the name')}`);
+    if (problem) {
+      const value = JSON.stringify(options.annotate);
+      throw spokenError('usage', (t) => t.usage.annotateNotNode({ value, problem: problem.replace('the prefix', 'the name') }));
+    }
     publish.annotate = { node: options.annotate, api: inClusterConfig(process.env) };
   }
   return publish;

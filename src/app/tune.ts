@@ -1,7 +1,8 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { hintsOf } from '../report/error-document.js';
 import { writeHints } from './failure.js';
 import { catalogue } from '../../checks/index.js';
-import { QprepError, usageError, type ErrorCode } from '../errors.js';
+import { QprepError, type ErrorCode } from '../errors.js';
 import { selectChecks } from '../core/select.js';
 import { rollback, tune, type RollbackResult, type TuneDeps, type TuneResult } from '../core/tune/engine.js';
 import type { Check, CheckResult } from '../core/types.js';
@@ -35,9 +36,10 @@ function invocation(): string {
   return `qprep ${commandLine(process.argv.slice(2))}`;
 }
 
-function selectionWords(options: TuneCliOptions): string {
+/** The --only and --skip of the run as typed, undefined without them (the profile's skip list left nothing). */
+function selectionWords(options: TuneCliOptions): string | undefined {
   const words = [...(options.only ?? []).map((v) => `--only ${v}`), ...(options.skip ?? []).map((v) => `--skip ${v}`)];
-  return words.length > 0 ? words.join(' ') : 'the profile\'s skip list';
+  return words.length > 0 ? words.join(' ') : undefined;
 }
 
 function split(values: string[] | undefined): string[] {
@@ -142,7 +144,7 @@ function checkContract<T>(schema: { safeParse(value: unknown): { success: boolea
 
 async function openWritableHost(options: Pick<CommandOptions<'tune'>, 'snapshot' | 'dryRun' | 'timeout' | 'root'>, what: string): Promise<HostHandle> {
   if (options.snapshot && !options.dryRun) {
-    throw usageError(`a snapshot is read-only: add --dry-run to see what ${what} would do on the host it was taken on`);
+    throw spokenError('usage', (t) => t.usage.snapshotReadOnly({ command: what }));
   }
   const hostOptions: Parameters<typeof openHost>[0] = { timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS };
   if (options.root !== undefined) hostOptions.root = options.root;
@@ -157,11 +159,11 @@ export async function runTuneCommand(options: TuneCliOptions): Promise<number> {
   const startedMs = performance.now();
   try {
     const only = split(options.only);
-    if ((options.only ?? []).length > 0 && only.length === 0) throw usageError('no check selected: --only is empty');
+    if ((options.only ?? []).length > 0 && only.length === 0) throw spokenError('usage', (t) => t.usage.onlyEmpty);
     const handle = await openWritableHost(options, 'tune');
     const loaded = await profileFor(options.profile, handle, options.lang);
     const checks = tunableChecks(only, split(options.skip), loaded.profile.skip);
-    if (checks.length === 0) throw usageError(`no check selected: ${selectionWords(options)} leave no check that tunes`);
+    if (checks.length === 0) throw spokenError('usage', (t) => t.usage.noTunableCheck({ selection: selectionWords(options) ?? t.usage.theProfileSkipList }));
     const result = await tune(
       handle.host,
       loaded,

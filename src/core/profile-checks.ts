@@ -1,4 +1,4 @@
-import { QprepError } from '../errors.js';
+import { spokenError } from '../i18n/spoken-error.js';
 import type { LoadedProfile } from './profile.js';
 import type { Check } from './types.js';
 
@@ -43,9 +43,10 @@ export function assertProfileCheckIds(loaded: LoadedProfile, catalogue: readonly
   const ids: readonly string[] = catalogue.map((c) => c.id);
   const unknown = (field: string, id: string, what = 'check'): never => {
     const near = closestName(id, ids);
-    const hint = near ? ` (did you mean "${near}"?)` : '; qprep list names every check';
-    const where = loaded.source === 'builtin' ? `built-in profile ${loaded.profile.name}` : loaded.source;
-    throw new QprepError('invalid-profile', `invalid profile ${where}: ${field}: unknown ${what} "${id}"${hint}`);
+    const name = loaded.profile.name;
+    throw spokenError('invalid-profile', (t) =>
+      t.usage.unknownProfileId({ where: loaded.source === 'builtin' ? t.usage.builtinProfile({ name }) : loaded.source, field, what, id, near: near ?? null }),
+    );
   };
   for (const id of Object.keys(loaded.profile.levels)) if (!ids.includes(id)) unknown(`levels.${id}`, id);
   loaded.profile.waivers.forEach((waiver, i) => {

@@ -1,3 +1,4 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { isIP } from 'node:net';
@@ -30,7 +31,7 @@ export function inClusterConfig(env: Readonly<Record<string, string | undefined>
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
   if (!host || !port) {
-    throw new QprepError('usage', '--annotate needs the in-cluster API server: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set (run qprep serve in a pod with a ServiceAccount)');
+    throw spokenError('usage', (t) => t.usage.annotateOutsidePod);
   }
   return { server: `https://${isIP(host) === 6 ? `[${host}]` : host}:${port}`, tokenFile: `${serviceAccountDir}/token`, caFile: `${serviceAccountDir}/ca.crt` };
 }

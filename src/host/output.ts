@@ -1,3 +1,4 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -46,17 +47,18 @@ export async function writeOutputFile(file: string, content: string, mode: numbe
     await syncDirectory(dir);
   } catch (error) {
     await fsp.rm(temporary, { force: true }).catch(() => undefined);
-    throw new QprepError('output', `cannot write ${file}: ${writeFailure(error, dir)}`);
+    const reason = writeFailure(error, dir);
+    throw spokenError('output', (t) => t.output.cannotWrite({ file, reason }));
   }
 }
 
 async function requireDirectory(file: string, dir: string): Promise<void> {
   try {
     const stat = await fsp.stat(dir);
-    if (!stat.isDirectory()) throw new QprepError('output', `cannot write ${file}: ${dir} is not a directory`);
+    if (!stat.isDirectory()) throw spokenError('output', (t) => t.output.cannotWrite({ file, reason: t.output.notADirectory({ dir }) }));
   } catch (error) {
     if (error instanceof QprepError) throw error;
-    throw new QprepError('output', `cannot write ${file}: directory ${dir} does not exist`);
+    throw spokenError('output', (t) => t.output.cannotWrite({ file, reason: t.output.noDirectory({ dir }) }));
   }
 }
 
@@ -69,10 +71,10 @@ async function refuseLink(file: string): Promise<void> {
     // nothing there yet (or nothing lstat can see): the exclusive create and the rename decide
     return;
   }
-  if (stat.isDirectory()) throw new QprepError('output', `cannot write ${file}: it is a directory`);
+  if (stat.isDirectory()) throw spokenError('output', (t) => t.output.cannotWrite({ file, reason: t.output.isDirectory }));
   if (!stat.isSymbolicLink()) return;
   const target = await fsp.readlink(file).catch(() => 'an unreadable target');
-  throw new QprepError('output', `cannot write ${file}: it is a symbolic link (to ${target}); qprep writes no output through a link: remove it, or name the file itself`);
+  throw spokenError('output', (t) => t.output.cannotWrite({ file, reason: t.output.isLink({ target }) }));
 }
 
 async function syncDirectory(dir: string): Promise<void> {

@@ -1,5 +1,5 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { isIP } from 'node:net';
-import { QprepError } from '../errors.js';
 import { isLoopback, type ListenAddress } from './listen.js';
 
 /**
@@ -54,7 +54,7 @@ function allowedName(value: string): string {
   const text = value.trim();
   const hostname = hostnameOf(isIP(text) === 6 ? `[${text}]` : text);
   if (hostname === undefined || (!HOST_NAME.test(hostname) && isIP(unbracketed(hostname)) === 0)) {
-    throw new QprepError('usage', `--allow-host ${JSON.stringify(value)}: not a host name or an address (node7, node7.example.com, 10.0.0.11, [fd00::1]), nor '*'`);
+    throw spokenError('usage', (t) => t.usage.allowHostInvalid({ value: JSON.stringify(value) }));
   }
   return hostname;
 }
@@ -62,7 +62,7 @@ function allowedName(value: string): string {
 /** The policy of --listen and every --allow-host (each may list several, comma-separated). */
 export function hostPolicy(listen: ListenAddress, allowHost: readonly string[]): HostPolicy {
   const values = allowHost.flatMap((value) => value.split(',')).map((value) => value.trim());
-  if (values.includes('')) throw new QprepError('usage', '--allow-host expects a host name or an address, got an empty value');
+  if (values.includes('')) throw spokenError('usage', (t) => t.usage.allowHostEmpty);
   const anyHost = values.includes('*');
   const names = new Set([...LOOPBACK_NAMES, allowedName(isIP(listen.host) === 6 ? `[${listen.host}]` : listen.host), ...values.filter((v) => v !== '*').map(allowedName)]);
   return { names, anyAddress: WILDCARDS.has(listen.host), anyHost };

@@ -1,5 +1,5 @@
+import { spokenError } from '../i18n/spoken-error.js';
 import { isIP } from 'node:net';
-import { QprepError } from '../errors.js';
 
 /** Loopback only unless told otherwise: the report names the host's NPUs, addresses and versions. */
 export const DEFAULT_LISTEN = '127.0.0.1:9105';
@@ -20,12 +20,12 @@ export function parseListenAddress(text: string): ListenAddress {
   const host = match?.[1] ?? match?.[2];
   const port = Number(match?.[3]);
   if (!match || host === undefined || !(port >= 0 && port <= 65535)) {
-    throw new QprepError('usage', `--listen expects ADDRESS:PORT (127.0.0.1:9105, [::1]:9105, 0.0.0.0:9105), got "${text}"`);
+    throw spokenError('usage', (t) => t.usage.listenFormat({ value: text }));
   }
   if (host === 'localhost') return { host: '127.0.0.1', port, loopback: true };
   const family = isIP(host);
   if (family === 0 || (match[1] !== undefined && family !== 6) || (match[2] !== undefined && family !== 4)) {
-    throw new QprepError('usage', `--listen: "${host}" is not an IPv4 address or a bracketed IPv6 address ([::1]:9105); hostnames are not resolved`);
+    throw spokenError('usage', (t) => t.usage.listenNotAddress({ host }));
   }
   return { host, port, loopback: isLoopback(host) };
 }

@@ -1,4 +1,4 @@
-import { QprepError } from '../errors.js';
+import { spokenError } from '../i18n/spoken-error.js';
 import { formatDuration } from '../util/duration.js';
 import { clampTimerMs } from '../util/timeout.js';
 
@@ -25,7 +25,7 @@ export interface Schedule {
 export function scheduleOf(intervalMs: number, budgetMs: number | undefined): Schedule {
   if (budgetMs === undefined) return { intervalMs, budgetMs: Math.round(intervalMs * DEFAULT_BUDGET_FRACTION) };
   if (budgetMs > intervalMs) {
-    throw new QprepError('usage', `--budget ${formatDuration(budgetMs)} is longer than --interval ${formatDuration(intervalMs)}: a run would still be going when the next one is due`);
+    throw spokenError('usage', (t) => t.usage.budgetOverInterval({ budget: formatDuration(budgetMs), interval: formatDuration(intervalMs) }));
   }
   return { intervalMs, budgetMs };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -139,6 +139,24 @@ describe('--lang and the language of the environment', () => {
       expect(enError.message, argv.join(' ')).toContain(en);
       expect(zhError.message, argv.join(' ')).toContain(zh);
       expect(chinese.stderr, argv.join(' ')).toContain(`qprep: error: ${zhError.message}`);
+    }
+  });
+
+  it('the refusals of -o, serve and tune in the language; English unchanged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qprep-i18n-refusals-'));
+    const link = join(dir, 'report.json');
+    symlinkSync(join(dir, 'elsewhere.json'), link);
+    const cases: Array<{ argv: string[]; en: string; zh: string }> = [
+      { argv: ['check', ...BROKEN, '-f', 'json', '-o', link], en: `cannot write ${link}: it is a symbolic link (to ${join(dir, 'elsewhere.json')})`, zh: `无法写入 ${link}：它是符号链接（指向 ${join(dir, 'elsewhere.json')}）` },
+      { argv: ['serve', '--interval', '1m', '--budget', '2m'], en: '--budget 2m is longer than --interval 1m', zh: '--budget 2m 长于 --interval 1m' },
+      { argv: ['serve', '--listen', 'node7:9105'], en: '--listen: "node7" is not an IPv4 address', zh: '--listen："node7" 不是 IPv4 地址' },
+      { argv: ['tune', ...BROKEN], en: 'a snapshot is read-only: add --dry-run', zh: '快照是只读的：加上 --dry-run' },
+    ];
+    for (const { argv, en, zh } of cases) {
+      const [english, chinese] = await Promise.all([qprep([...argv, '--lang', 'en']), qprep([...argv, '--lang', 'zh'])]);
+      expect([english.exitCode, chinese.exitCode], argv.join(' ')).toEqual([2, 2]);
+      expect(english.stderr, argv.join(' ')).toContain(`qprep: error: ${en}`);
+      expect(chinese.stderr, argv.join(' ')).toContain(`qprep: error: ${zh}`);
     }
   });
 

@@ -128,5 +128,33 @@ export const errors = {
     theSchemas: (p: { names: string }) => `the schemas: ${p.names}`,
     interruptedBeforeChecks: (p: { signal: string }) => `interrupted by ${p.signal} before the checks ran; no verdict`,
     interruptedBeforeRecording: (p: { signal: string }) => `interrupted by ${p.signal} before the checks ran; nothing was recorded`,
+    /** a profile's levels, skip, ignore or waivers naming a check that does not exist */
+    unknownProfileId: (p: { where: string; field: string; what: string; id: string; near: string | null }) =>
+      `invalid profile ${p.where}: ${p.field}: unknown ${p.what} "${p.id}"${p.near !== null ? ` (did you mean "${p.near}"?)` : '; qprep list names every check'}`,
+    builtinProfile: (p: { name: string }) => `built-in profile ${p.name}`,
+    snapshotReadOnly: (p: { command: string }) => `a snapshot is read-only: add --dry-run to see what ${p.command} would do on the host it was taken on`,
+    noTunableCheck: (p: { selection: string }) => `no check selected: ${p.selection} leave no check that tunes`,
+    theProfileSkipList: "the profile's skip list",
+    serveLaunchStdin: 'qprep serve cannot read --launch from standard input: it reads the script at every run; give its path',
+    deepEveryWithDeep: '--deep-every runs deep now and then between runs at --depth quick or standard; with --depth deep every run is deep already',
+    nfdFeaturesStdout: '--nfd-features takes the feature file to write, not standard output',
+    annotateNotNode: (p: { value: string; problem: string }) => `--annotate ${p.value}: not a node name: ${p.problem}`,
+    annotateOutsidePod: '--annotate needs the in-cluster API server: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set (run qprep serve in a pod with a ServiceAccount)',
+    cannotListen: (p: { address: string; reason: string }) => `cannot listen on ${p.address}: ${p.reason}`,
+    addressInUse: 'the address is already in use',
+    addressNotHere: 'no interface of this host has that address',
+    listenFormat: (p: { value: string }) => `--listen expects ADDRESS:PORT (127.0.0.1:9105, [::1]:9105, 0.0.0.0:9105), got "${p.value}"`,
+    listenNotAddress: (p: { host: string }) => `--listen: "${p.host}" is not an IPv4 address or a bracketed IPv6 address ([::1]:9105); hostnames are not resolved`,
+    allowHostInvalid: (p: { value: string }) => `--allow-host ${p.value}: not a host name or an address (node7, node7.example.com, 10.0.0.11, [fd00::1]), nor '*'`,
+    allowHostEmpty: '--allow-host expects a host name or an address, got an empty value',
+    budgetOverInterval: (p: { budget: string; interval: string }) => `--budget ${p.budget} is longer than --interval ${p.interval}: a run would still be going when the next one is due`,
+  },
+  /** an --output file (or -o) that cannot be written; `reason` is the system's words */
+  output: {
+    cannotWrite: (p: { file: string; reason: string }) => `cannot write ${p.file}: ${p.reason}`,
+    notADirectory: (p: { dir: string }) => `${p.dir} is not a directory`,
+    noDirectory: (p: { dir: string }) => `directory ${p.dir} does not exist`,
+    isDirectory: 'it is a directory',
+    isLink: (p: { target: string }) => `it is a symbolic link (to ${p.target}); qprep writes no output through a link: remove it, or name the file itself`,
   },
 };
