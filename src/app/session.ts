@@ -330,12 +330,11 @@ export async function performCheck(handle: HostHandle, loaded: LoadedProfile, op
   const only = options.only ?? [];
   const skip = [...(options.skip ?? []), ...loaded.profile.skip];
   const ignoreTokens = options.ignore ?? [];
-  const words = textFor(options.lang ?? 'en').errors;
   // a replay runs what its recording answered, unless --depth says otherwise
   const depth = options.depth ?? handle.depth ?? DEFAULT_DEPTH;
-  const checks = selectChecks(catalogue, { only, skip, depth }, words);
+  const checks = selectChecks(catalogue, { only, skip, depth });
   if (checks.length === 0) throw noCheckSelected(only, options.skip ?? [], loaded.profile.skip);
-  const ignore = resolveIgnore(catalogue, ignoreTokens, words);
+  const ignore = resolveIgnore(catalogue, ignoreTokens);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.node !== undefined && options.cluster === undefined && !handle.cluster) throw spokenError('usage', (t) => t.usage.nodeNeedsCluster);
   // a replay is the node of the cluster it was recorded in, unless --cluster names another

@@ -1,6 +1,6 @@
-import { en, type Catalogue } from '../i18n/en/index.js';
+import type { Catalogue } from '../i18n/en/index.js';
+import { spokenError } from '../i18n/spoken-error.js';
 import { closest } from '../util/suggest.js';
-import { usageError } from '../errors.js';
 import { DEFAULT_DEPTH, runsAt, type Depth } from './ids/depths.js';
 import type { Check } from './types.js';
 
@@ -17,15 +17,15 @@ function groupSelectors(catalogue: readonly Check[]): string[] {
 }
 
 /** Checks a token list against the catalogue; an unknown token is a usage error that lists the valid ones. */
-export function assertKnownTokens(flag: string, tokens: readonly string[], catalogue: readonly Check[], allowAll = false, words: Catalogue['errors'] = en.errors): void {
+function assertKnownTokens(flag: string, tokens: readonly string[], catalogue: readonly Check[], allowAll = false): void {
   for (const token of tokens) {
     if (allowAll && token === 'all') continue;
     if (!catalogue.some((check) => matches(check, token))) {
       const names = [...catalogue.map((c) => c.id), ...groupSelectors(catalogue)];
       // a short list (the checks tune can change) is shown whole; the catalogue is in qprep list
-      const all = catalogue.length <= 8 ? words.selectorChoices({ names: names.join(', ') }) : words.listShowsSelectors({ categories: groupSelectors(catalogue).join(', ') });
+      const all = (t: Catalogue['errors']) => (catalogue.length <= 8 ? t.selectorChoices({ names: names.join(', ') }) : t.listShowsSelectors({ categories: groupSelectors(catalogue).join(', ') }));
       const match = closest(token, names);
-      throw usageError(`${words.unknownSelector({ flag, token })}\n${match !== undefined ? words.didYouMean({ name: match }) : all}`);
+      throw spokenError('usage', (t) => `${t.unknownSelector({ flag, token })}\n${match !== undefined ? t.didYouMean({ name: match }) : all(t)}`);
     }
   }
 }
@@ -46,9 +46,9 @@ export function depthOf(check: Check): Depth {
  * The checks to run, in catalogue order: those --only selects and --skip leaves, of the run's
  * depth or shallower. A check --only names by its id runs at any depth: it was asked for by name.
  */
-export function selectChecks(catalogue: readonly Check[], selection: Selection, words: Catalogue['errors'] = en.errors): Check[] {
-  assertKnownTokens('--only', selection.only, catalogue, false, words);
-  assertKnownTokens('--skip', selection.skip, catalogue, false, words);
+export function selectChecks(catalogue: readonly Check[], selection: Selection): Check[] {
+  assertKnownTokens('--only', selection.only, catalogue);
+  assertKnownTokens('--skip', selection.skip, catalogue);
   const depth = selection.depth ?? DEFAULT_DEPTH;
   return catalogue.filter(
     (check) =>
@@ -59,8 +59,8 @@ export function selectChecks(catalogue: readonly Check[], selection: Selection, 
 }
 
 /** The ids an --ignore list designates; "all" stands for every check. */
-export function resolveIgnore(catalogue: readonly Check[], tokens: readonly string[], words: Catalogue['errors'] = en.errors): ReadonlySet<string> | 'all' {
-  assertKnownTokens('--ignore', tokens, catalogue, true, words);
+export function resolveIgnore(catalogue: readonly Check[], tokens: readonly string[]): ReadonlySet<string> | 'all' {
+  assertKnownTokens('--ignore', tokens, catalogue, true);
   if (tokens.includes('all')) return 'all';
   return new Set(catalogue.filter((check) => tokens.some((t) => matches(check, t))).map((c) => c.id));
 }

@@ -63,6 +63,10 @@ describe('two qprep tune at once on one host tree', () => {
     expect(refused).toMatchObject({ changed: false, error: { code: 'locked' } });
     expect(refused.error!.message).toMatch(new RegExp(`^another qprep is changing this host: "qprep tune --root ${root} --format json --timeout 600s" \\(pid ${first.pid} on .*, since .*\\) holds /var/lib/qprep/tune\\.lock; wait for it to finish$`));
     expect(second.stderr).toBe(`qprep: error: ${refused.error!.message}\n`);
+    // in Chinese: the same refusal and code, the owner and the path as they are
+    const inChinese = await qprepWith(null, ['tune', '--root', root, '--only', 'sysctl,sched', '--format', 'json', '--lang', 'zh']);
+    expect(inChinese.exitCode).toBe(2);
+    expect(JSON.parse(inChinese.stdout).error).toMatchObject({ code: 'locked', message: expect.stringMatching(new RegExp(`^另一个 qprep 正在修改此主机："qprep tune --root ${root} --format json --timeout 600s" \\(pid ${first.pid} on .*\\) 持有 /var/lib/qprep/tune\\.lock；请等它结束$`)) });
     // the refused run wrote nothing, and the lock is still the first run's
     expect(valuesOf(root, untouched)).toEqual(untouched);
     expect(JSON.parse(readFileSync(join(root, STATE, 'tune.lock'), 'utf8')).pid).toBe(first.pid);

@@ -1,7 +1,7 @@
+import { spokenError } from '../../i18n/spoken-error.js';
 import { z } from 'zod';
 import { describeProbeError, type Host } from '../../host/types.js';
 import type { ProcessIdentity } from '../../host/process.js';
-import { QprepError } from '../../errors.js';
 import { STATE_DIR } from './knobs.js';
 
 /** One tune or rollback at a time per host tree. */
@@ -42,8 +42,9 @@ function describeOwner(owner: LockOwner): string {
 export async function acquireLock(host: Host, command: string, deps: LockDeps): Promise<HeldLock> {
   const dir = await host.makeDirectory(STATE_DIR, 0o755);
   if (!dir.ok) {
-    const asRoot = dir.code === 'EACCES' || dir.code === 'EPERM' ? ' (tune and rollback need root)' : '';
-    throw new QprepError('refused', `cannot create ${STATE_DIR}: ${describeProbeError(STATE_DIR, dir)}${asRoot}; nothing was changed`);
+    const needsRoot = dir.code === 'EACCES' || dir.code === 'EPERM';
+    const reason = describeProbeError(STATE_DIR, dir);
+    throw spokenError('refused', (t) => t.lock.cannotCreateDir({ dir: STATE_DIR, reason, asRoot: needsRoot ? t.lock.needsRoot : '' }));
   }
   const owner: LockOwner = { pid: deps.self.pid, startTime: deps.self.startTime, hostname: deps.hostname, command, since: deps.now().toISOString() };
   const content = `${JSON.stringify(owner)}\n`;
@@ -60,8 +61,9 @@ export async function acquireLock(host: Host, command: string, deps: LockDeps): 
       return lock;
     }
     if (created.code !== 'EEXIST') {
-      const asRoot = created.code === 'EACCES' || created.code === 'EPERM' ? ' (tune and rollback need root)' : '';
-      throw new QprepError('refused', `cannot create the lock: ${describeProbeError(LOCK_PATH, created)}${asRoot}; nothing was changed`);
+      const needsRoot = created.code === 'EACCES' || created.code === 'EPERM';
+      const reason = describeProbeError(LOCK_PATH, created);
+      throw spokenError('refused', (t) => t.lock.cannotCreate({ reason, asRoot: needsRoot ? t.lock.needsRoot : '' }));
     }
 
     const existing = await host.readFile(LOCK_PATH);
@@ -74,10 +76,12 @@ export async function acquireLock(host: Host, command: string, deps: LockDeps): 
       // an empty or torn lock: its writer died between create and write
     }
     if (parsed && parsed.hostname === deps.hostname && deps.isRunning({ pid: parsed.pid, startTime: parsed.startTime })) {
-      throw new QprepError('locked', `another qprep is changing this host: ${describeOwner(parsed)} holds ${LOCK_PATH}; wait for it to finish`);
+      const owner = describeOwner(parsed);
+      throw spokenError('locked', (t) => t.lock.heldHere({ owner, path: LOCK_PATH }));
     }
     if (parsed && parsed.hostname !== deps.hostname) {
-      throw new QprepError('locked', `${LOCK_PATH} is held by ${describeOwner(parsed)}, another machine using this tree; remove the file if that run is gone`);
+      const owner = describeOwner(parsed);
+      throw spokenError('locked', (t) => t.lock.heldElsewhere({ owner, path: LOCK_PATH }));
     }
     // Stale: move it aside under a unique name (rename is atomic, so of two qprep runs breaking
     // the same stale lock only one succeeds), then try again.
@@ -89,11 +93,11 @@ export async function acquireLock(host: Host, command: string, deps: LockDeps): 
         // We moved a fresh lock another run took in between: give it back and step aside.
         await host.writeFile(LOCK_PATH, movedContent.value, { how: 'exclusive', mode: 0o644 });
         await host.removeFile(aside);
-        throw new QprepError('locked', `another qprep took ${LOCK_PATH} while a stale lock was being cleared; run again`);
+        throw spokenError('locked', (t) => t.lock.takenWhileClearing({ path: LOCK_PATH }));
       }
       await host.removeFile(aside);
       tookOverFrom = parsed ? describeOwner(parsed) : 'an unreadable lock file';
     }
   }
-  throw new QprepError('locked', `cannot take ${LOCK_PATH}: it keeps changing; another qprep is running`);
+  throw spokenError('locked', (t) => t.lock.keepsChanging({ path: LOCK_PATH }));
 }

@@ -149,6 +149,16 @@ export const errors = {
     allowHostEmpty: '--allow-host expects a host name or an address, got an empty value',
     budgetOverInterval: (p: { budget: string; interval: string }) => `--budget ${p.budget} is longer than --interval ${p.interval}: a run would still be going when the next one is due`,
   },
+  /** the lock of tune and rollback (one at a time per host tree); `owner` is `"tune" (pid 41 on node7, since ...)` */
+  lock: {
+    needsRoot: ' (tune and rollback need root)',
+    cannotCreateDir: (p: { dir: string; reason: string; asRoot: string }) => `cannot create ${p.dir}: ${p.reason}${p.asRoot}; nothing was changed`,
+    cannotCreate: (p: { reason: string; asRoot: string }) => `cannot create the lock: ${p.reason}${p.asRoot}; nothing was changed`,
+    heldHere: (p: { owner: string; path: string }) => `another qprep is changing this host: ${p.owner} holds ${p.path}; wait for it to finish`,
+    heldElsewhere: (p: { owner: string; path: string }) => `${p.path} is held by ${p.owner}, another machine using this tree; remove the file if that run is gone`,
+    takenWhileClearing: (p: { path: string }) => `another qprep took ${p.path} while a stale lock was being cleared; run again`,
+    keepsChanging: (p: { path: string }) => `cannot take ${p.path}: it keeps changing; another qprep is running`,
+  },
   /** an --output file (or -o) that cannot be written; `reason` is the system's words */
   output: {
     cannotWrite: (p: { file: string; reason: string }) => `cannot write ${p.file}: ${p.reason}`,

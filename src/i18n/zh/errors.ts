@@ -127,6 +127,15 @@ export const errors: typeof en = {
     allowHostEmpty: '--allow-host 需要主机名或地址，得到的是空值',
     budgetOverInterval: (p) => `--budget ${p.budget} 长于 --interval ${p.interval}：下一次运行到期时上一次还没结束`,
   },
+  lock: {
+    needsRoot: '（tune 和 rollback 需要 root）',
+    cannotCreateDir: (p) => `无法创建 ${p.dir}：${p.reason}${p.asRoot}；没有做任何改动`,
+    cannotCreate: (p) => `无法创建锁：${p.reason}${p.asRoot}；没有做任何改动`,
+    heldHere: (p) => `另一个 qprep 正在修改此主机：${p.owner} 持有 ${p.path}；请等它结束`,
+    heldElsewhere: (p) => `${p.path} 被 ${p.owner} 持有，那是使用同一目录树的另一台机器；若那次运行已经不在，请删除该文件`,
+    takenWhileClearing: (p) => `清理过期锁时另一个 qprep 取得了 ${p.path}；请重新运行`,
+    keepsChanging: (p) => `无法取得 ${p.path}：它在不断变化；另有 qprep 在运行`,
+  },
   output: {
     cannotWrite: (p) => `无法写入 ${p.file}：${p.reason}`,
     notADirectory: (p) => `${p.dir} 不是目录`,
