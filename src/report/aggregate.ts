@@ -48,7 +48,7 @@ interface Cell {
   paint?: (text: string) => string;
 }
 
-/** One row per node: verdict, age, NPUs, versions, failing checks; a value that differs from the other nodes' is marked. */
+/** One row per node: verdict, age, NPUs, versions (vllm-ascend when a report read it), failing checks; a value that differs from the other nodes' is marked. */
 function nodeTable(document: AggregateDocument, chalk: ChalkInstance, t: AggregateText): string[] {
   const out: string[] = [];
   const oddValues = new Set<string>();
@@ -59,7 +59,9 @@ function nodeTable(document: AggregateDocument, chalk: ChalkInstance, t: Aggrega
   };
 
   const c = t.columns;
-  const columns = [c.node, c.verdict, c.age, c.npus, c.driver, c.firmware, c.cann, c.failing];
+  // the vllm-ascend the launches run, when some report read it (a check run with --launch, or the vllm on PATH)
+  const withStack = document.nodes.some((node) => node.values.vllmAscend);
+  const columns = [c.node, c.verdict, c.age, c.npus, c.driver, c.firmware, c.cann, ...(withStack ? [c.vllmAscend] : []), c.failing];
   const rows: Cell[][] = document.nodes.map((node) => {
     const count = node.values.npuCount;
     const model = node.values.npuModel;
@@ -80,6 +82,7 @@ function nodeTable(document: AggregateDocument, chalk: ChalkInstance, t: Aggrega
       value(node, 'driver'),
       value(node, 'firmware'),
       value(node, 'cann'),
+      ...(withStack ? [value(node, 'vllmAscend')] : []),
       { text: failing },
     ];
   });

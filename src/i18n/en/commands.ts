@@ -263,7 +263,7 @@ export const commands = {
     noCluster: 'no cluster file',
     noMaxAge: 'no max age',
     maxAge: (p: { age: string }) => `max age ${p.age}`,
-    columns: { node: 'NODE', verdict: 'VERDICT', age: 'AGE', npus: 'NPUS', driver: 'DRIVER', firmware: 'FIRMWARE', cann: 'CANN', failing: 'FAILING' },
+    columns: { node: 'NODE', verdict: 'VERDICT', age: 'AGE', npus: 'NPUS', driver: 'DRIVER', firmware: 'FIRMWARE', cann: 'CANN', vllmAscend: 'VLLM-ASCEND', failing: 'FAILING' },
     verdicts: { ready: 'ready', 'not-ready': 'NOT READY', 'no-verdict': 'NO VERDICT', missing: 'MISSING' },
     noReport: 'no report',
     errorCode: 'error',

@@ -230,7 +230,7 @@ export const commands: typeof en = {
     noCluster: '无集群文件',
     noMaxAge: '无最大时效',
     maxAge: (p) => `最大时效 ${p.age}`,
-    columns: { node: '节点', verdict: '结论', age: '时效', npus: 'NPU', driver: '驱动', firmware: '固件', cann: 'CANN', failing: '未通过' },
+    columns: { node: '节点', verdict: '结论', age: '时效', npus: 'NPU', driver: '驱动', firmware: '固件', cann: 'CANN', vllmAscend: 'VLLM-ASCEND', failing: '未通过' },
     verdicts: { ready: '就绪', 'not-ready': '未就绪', 'no-verdict': '无结论', missing: '缺失' },
     noReport: '无报告',
     errorCode: '错误',

@@ -22,6 +22,25 @@ function sixteenNodes() {
 }
 
 describe('the human table of qprep aggregate', () => {
+  it('a VLLM-ASCEND column when some report read the installed vllm-ascend: the odd one marked; none without', () => {
+    const template = { ...demoReport('a2-healthy'), stack: demoReport('a2-w8a8-node0').stack! };
+    const reports = [0, 1, 2].map((i) => {
+      const report = clusterNode(template, i);
+      if (i === 1) report.stack!.packages.vllmAscend!.version = '0.22.0';
+      return report;
+    });
+    const document = aggregate(
+      reports.flatMap((r, i) => readNodeDocuments({ source: `r${i}.json`, text: JSON.stringify(r) })),
+      { now: NOW },
+    );
+    const lines = formatAggregateHuman(document, { color: false }).split('\n');
+    expect(lines[2]).toMatch(/^NODE +VERDICT +AGE +NPUS +DRIVER +FIRMWARE +CANN +VLLM-ASCEND +FAILING$/);
+    expect(lines[3]).toMatch(/ 8\.3\.RC2 +0\.23\.0$/);
+    expect(lines[4]).toMatch(/ 8\.3\.RC2 +0\.22\.0\*$/);
+    const zh = formatAggregateHuman(document, { color: false, text: textFor('zh') }).split('\n');
+    expect(zh[2]).toContain(' VLLM-ASCEND ');
+  });
+
   it('16 nodes: one row each that fits a terminal, the odd values marked, the failing checks listed, the verdict last', () => {
     const text = formatAggregateHuman(sixteenNodes(), { color: false });
     const lines = text.trimEnd().split('\n');
