@@ -207,6 +207,7 @@ export async function runServeCommand(options: ServeCliOptions): Promise<number>
   const agent = new Agent({
     intervalMs: schedule.intervalMs,
     logger,
+    lang: checkOptions.lang ?? 'en',
     execute: scheduledRuns(depths, (depth) => runWithinBudget(profile, { ...checkOptions, depth }, schedule.budgetMs, memory)),
     publish: createPublisher(publish),
   });

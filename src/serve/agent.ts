@@ -32,6 +32,8 @@ export interface AgentOptions {
    */
   publish?: (report: AnyReport, finishedAtMs: number) => Promise<void>;
   logger: Logger;
+  /** the language of a failed run's error document (the run's reports are in it already); English when not given */
+  lang?: string;
   random?: () => number;
   now?: () => number;
 }
@@ -125,7 +127,7 @@ export class Agent implements AgentView {
       report = await this.options.execute();
     } catch (error) {
       // a run of serve is a run of check: its error document says ready: false
-      const { code, message, hint } = describeFailure(error);
+      const { code, message, hint } = describeFailure(error, this.options.lang);
       report = errorDocument(code, message, 'check', hint);
     }
     if (this.stopped) return;

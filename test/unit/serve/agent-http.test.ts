@@ -3,6 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorDocument } from '../../../src/report/error-document.js';
 import { QprepError } from '../../../src/errors.js';
+import { spokenError } from '../../../src/i18n/spoken-error.js';
 import type { AnyReport } from '../../../src/report/schema.js';
 import { Agent } from '../../../src/serve/agent.js';
 import { createServeHandler } from '../../../src/serve/http.js';
@@ -20,13 +21,14 @@ interface Line {
 }
 
 /** An agent whose runs answer the given reports one after another, each when the test releases it. */
-function scriptedAgent(reports: Array<AnyReport | Error>) {
+function scriptedAgent(reports: Array<AnyReport | Error>, lang?: string) {
   const lines: Line[] = [];
   const releases: Array<() => void> = [];
   let index = 0;
   const agent = new Agent({
     // far beyond any test: the schedule never fires, runs start only when asked
     intervalMs: 3_600_000,
+    ...(lang ? { lang } : {}),
     logger: { log: (level, event, fields = {}) => lines.push({ level, event, fields }) },
     execute: async () => {
       const next = reports[Math.min(index++, reports.length - 1)]!;
@@ -110,6 +112,22 @@ async function get(url: string, init: RequestInit = {}) {
   const response = await fetch(url, init);
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
+
+describe('a run that fails', () => {
+  it("its error document speaks the agent's language; the code as in English", async () => {
+    const failure = () => spokenError('invalid-cluster', (t) => t.inputs.invalidCluster({ file: '/etc/qprep/cluster.yaml', detail: 'nodes: expected array' }));
+    for (const [lang, message] of [
+      ['zh', '集群文件 /etc/qprep/cluster.yaml 无效：nodes: expected array'],
+      ['en', 'invalid cluster /etc/qprep/cluster.yaml: nodes: expected array'],
+    ] as const) {
+      const { agent, release } = scriptedAgent([failure()], lang);
+      agents.push(agent);
+      agent.trigger('start');
+      await release();
+      expect(agent.last?.report).toMatchObject({ ready: false, error: { code: 'invalid-cluster', message } });
+    }
+  });
+});
 
 describe('the HTTP endpoints', () => {
   it('in Chinese: the index and /readyz say it in Chinese; status codes, /healthz and /metrics as in English', async () => {
