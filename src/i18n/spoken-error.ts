@@ -10,7 +10,7 @@ type ErrorText = Catalogue['errors'];
  * tests and every caller that does not know the run's language read; the error document and the
  * `qprep: error:` line of a run in another language read `wordsIn(lang)`.
  *
- *   throw spokenError('invalid-profile', (t) => t.invalidProfile({ file, detail }));
+ *   throw spokenError('invalid-profile', (t) => t.inputs.invalidProfile({ file, detail }));
  */
 export function spokenError(code: ErrorCode, say: (t: ErrorText, lang: Lang) => string, hint?: (t: ErrorText, lang: Lang) => string): QprepError {
   const error = new QprepError(code, say(en.errors, 'en'), hint?.(en.errors, 'en'));
