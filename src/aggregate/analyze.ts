@@ -4,7 +4,7 @@ import { isIP } from '../util/ip.js';
 import { plural, summarizeList } from '../util/text.js';
 import { VERSION } from '../version.js';
 import type { ErrorDocument, NodeDocument } from './documents.js';
-import { judgeLaunch, type LaunchNode, type LaunchVerdict } from './launch.js';
+import { judgeLaunch, type LaunchNode } from './launch.js';
 import { judgeLoadSkew } from './load-skew.js';
 import { FIELDS, SYSCTL_PREFIX, type FieldSpec, type ReportRecord } from './node-record.js';
 import { joinPeerPairs } from './peer-pairs.js';
@@ -292,11 +292,17 @@ function clusterDrift(reportNodes: readonly AggregateNode[], fields: readonly Fi
   });
 }
 
-/** The nodes whose launch script starts a single-node server with no KV role: no rank of another node depends on their stack. */
-function nodesServingAlone(launch: LaunchVerdict | undefined): Set<string> {
+/**
+ * The nodes whose launch script starts a server that spans no other node: no KV role, one node
+ * (--nnodes 1), every data-parallel rank its own from rank 0, an API server of its own. No rank
+ * of another node depends on their stack. A node whose script names peers that did not report
+ * is not one: its instance is only partly seen.
+ */
+function nodesServingAlone(reports: readonly ReportEntry[]): Set<string> {
   const alone = new Set<string>();
-  for (const instance of launch?.launch.instances ?? []) {
-    if (instance.role === 'serve' && instance.nodes.length === 1) alone.add(instance.nodes[0]!.node);
+  for (const entry of reports) {
+    const layout = entry.record.launch?.layout;
+    if (layout && layout.role === null && layout.nnodes === 1 && layout.dp === layout.dpLocal && layout.startRank === 0 && !layout.headless) alone.add(entry.name);
   }
   return alone;
 }
@@ -385,7 +391,7 @@ export function aggregate(documents: readonly NodeDocument[], options: Aggregate
   // the launch layouts of the nodes checked with --launch, judged together
   const withLayout = reports.filter((entry) => entry.record.launch !== null);
   const launch = withLayout.length > 0 ? judgeLaunch(withLayout.map(launchNode), reports.filter((entry) => entry.record.launch === null).map((entry) => entry.name)) : undefined;
-  const drift = clusterDrift(reportNodes, fields, reports, nodesServingAlone(launch));
+  const drift = clusterDrift(reportNodes, fields, reports, nodesServingAlone(reports));
   const collisions = findCollisions(reports.map((entry) => ({ name: entry.name, devices: entry.record.devices })));
 
   // the cluster file: who did not report, who is not in it

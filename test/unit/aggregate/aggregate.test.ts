@@ -128,6 +128,11 @@ describe('qprep aggregate: the cluster verdict', () => {
         'torch_npu version differs on node03: 2.9.0.post1; the other 2 nodes have 2.10.0.post4 (each of these nodes serves an instance of its own, as the launch scripts show)',
       );
       expect(verdict.ready).toBe(true);
+      // a node whose script serves part of a larger instance (its peers did not report) is not alone: a fail
+      const partOf = structuredClone(reports);
+      const layout = partOf[2]!.launch!.serve!.layout!;
+      Object.assign(layout, { dp: 2, dpLocal: 1 });
+      expect(run(partOf).drift.map((d) => [d.field, d.severity])).toEqual([['torchNpu', 'fail']]);
       // a node whose report has no launch layout could be a rank of any instance: the difference stays a fail
       delete (reports[2] as Partial<Report>).launch;
       expect(run(reports).drift.map((d) => [d.field, d.severity])).toEqual([['torchNpu', 'fail']]);
