@@ -1,10 +1,9 @@
-import { spokenError } from '../i18n/spoken-error.js';
+import { spokenError, type ErrorText } from '../i18n/spoken-error.js';
 import { createServer, type Server } from 'node:http';
 import { RollingLedger } from '../cluster/rolling.js';
 import { HealthLedger } from '../core/health-ledger.js';
 import { DEFAULT_DEPTH, type Depth } from '../core/ids/depths.js';
 import { DepthSchedule } from '../serve/depth-schedule.js';
-import type { Catalogue } from '../i18n/index.js';
 import type { LoadedProfile } from '../core/profile.js';
 import { stopAllCommands } from '../host/exec.js';
 import { exitProcess } from '../host/exit.js';
@@ -31,8 +30,6 @@ import type { CommandOptions } from './cli-options.js';
 import { describeFailure } from '../report/error-document.js';
 import { openHost, performCheck, profileFor, type CheckOptions } from './session.js';
 import { takeSignals } from './signals.js';
-
-type ErrorText = Catalogue['errors'];
 
 export type ServeCliOptions = CommandOptions<'serve'>;
 

@@ -17,7 +17,7 @@ import { DEFAULT_TOOL_LIMITS, LimitedHost, type ToolSlots } from '../host/limite
 import { resolveIgnore, selectChecks } from '../core/select.js';
 import type { Check, CheckContext, CheckResult } from '../core/types.js';
 import { blockingResults, summarize } from '../core/verdict.js';
-import { describeBytes, MAX_SETTINGS_BYTES, MAX_SNAPSHOT_BYTES, readInputFile, readInputFileSync, readStandardInput, type OverCap } from '../host/inputs.js';
+import { MAX_SETTINGS_BYTES, MAX_SNAPSHOT_BYTES, namedCap, readInputFile, readInputFileSync, readStandardInput } from '../host/inputs.js';
 import { LiveHost } from '../host/live.js';
 import { processesLeftBehind } from '../host/strays.js';
 import { ReplayHost, snapshotSchema, type Snapshot } from '../host/snapshot.js';
@@ -34,10 +34,8 @@ import { describeZodError } from '../util/zod-error.js';
 import { minimalHostInfo, markInterrupted, unfinishedResult, untilInterrupted } from './interrupt.js';
 import { VERSION } from '../version.js';
 import type { Lang } from '../i18n/lang.js';
-import { textFor, type Catalogue } from '../i18n/index.js';
-import { spokenError } from '../i18n/spoken-error.js';
-
-type ErrorText = Catalogue['errors'];
+import { textFor } from '../i18n/index.js';
+import { spokenError, type ErrorText } from '../i18n/spoken-error.js';
 import { looksLikeProfileFile } from './path-options.js';
 import { DEFAULT_TIMEOUT_MS } from './early-plan.js';
 
@@ -100,8 +98,7 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
  * document, and the text, the parsed tree and the copy together would hold 3 to 4 times the file.
  */
 function readSnapshotDocument(file: string): unknown {
-  const overCap: OverCap = (bytes, t) => t.overCap({ bytes: bytes ?? null, max: MAX_SNAPSHOT_BYTES, size: describeBytes(MAX_SNAPSHOT_BYTES), of: t.names.snapshot });
-  return parseSnapshotJson(readInputFileSync(file, 'snapshot', 'invalid-snapshot', MAX_SNAPSHOT_BYTES, overCap), file);
+  return parseSnapshotJson(readInputFileSync(file, 'snapshot', 'invalid-snapshot', MAX_SNAPSHOT_BYTES, namedCap(MAX_SNAPSHOT_BYTES, 'snapshot')), file);
 }
 
 /** A snapshot document read from `file`: every problem is a QprepError naming the file and the field. */
@@ -184,7 +181,7 @@ export function runSettingsRecord(loaded: LoadedProfile, cluster: LoadedCluster 
 /** Reads the script of --launch (a file, or standard input for "-"); it is never executed. */
 export async function loadLaunchScript(spec: string): Promise<LaunchInput> {
   // read no further than the cap: a 200 MB file given by mistake costs 1 MiB, not 200 MB
-  const overCap: OverCap = (bytes, t) => t.overCap({ bytes: bytes ?? null, max: MAX_LAUNCH_SCRIPT_BYTES, size: describeBytes(MAX_LAUNCH_SCRIPT_BYTES), of: t.names['launch script'] });
+  const overCap = namedCap(MAX_LAUNCH_SCRIPT_BYTES, 'launch script');
   if (spec === '-') {
     if (process.stdin.isTTY) throw spokenError('invalid-input', (t) => t.inputs.launchFromTerminal);
     const text = await readStandardInput('invalid-input', MAX_LAUNCH_SCRIPT_BYTES, overCap, 'launch script from standard input');
@@ -233,12 +230,12 @@ function recordedLaunch(recorded: NonNullable<Snapshot['launch']>): LaunchInput 
   return { file: recorded.file, text: recorded.text, from: 'snapshot', ...(launchers.length > 0 ? { launchers } : {}) };
 }
 
-/** The live host (under --root) or the replay of a snapshot; never both. */
 /** What a resident agent keeps for the live host from one run to the next. */
 export interface KeptAcrossRuns {
   libraryCache?: LibraryAnswerCache;
 }
 
+/** The live host (under --root) or the replay of a snapshot; never both. */
 export async function openHost(options: HostOptions, kept: KeptAcrossRuns = {}): Promise<HostHandle> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.snapshot) {

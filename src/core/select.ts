@@ -1,5 +1,4 @@
-import type { Catalogue } from '../i18n/en/index.js';
-import { spokenError } from '../i18n/spoken-error.js';
+import { spokenError, type ErrorText } from '../i18n/spoken-error.js';
 import { closest } from '../util/suggest.js';
 import { DEFAULT_DEPTH, runsAt, type Depth } from './ids/depths.js';
 import type { Check } from './types.js';
@@ -23,7 +22,7 @@ function assertKnownTokens(flag: string, tokens: readonly string[], catalogue: r
     if (!catalogue.some((check) => matches(check, token))) {
       const names = [...catalogue.map((c) => c.id), ...groupSelectors(catalogue)];
       // a short list (the checks tune can change) is shown whole; the catalogue is in qprep list
-      const all = (t: Catalogue['errors']) => (catalogue.length <= 8 ? t.selectorChoices({ names: names.join(', ') }) : t.listShowsSelectors({ categories: groupSelectors(catalogue).join(', ') }));
+      const all = (t: ErrorText) => (catalogue.length <= 8 ? t.selectorChoices({ names: names.join(', ') }) : t.listShowsSelectors({ categories: groupSelectors(catalogue).join(', ') }));
       const match = closest(token, names);
       throw spokenError('usage', (t) => `${t.unknownSelector({ flag, token })}\n${match !== undefined ? t.didYouMean({ name: match }) : all(t)}`);
     }

@@ -1,11 +1,10 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { QprepError, type ErrorCode } from '../errors.js';
-import type { Catalogue } from '../i18n/index.js';
 import { en } from '../i18n/en/index.js';
-import { spokenError } from '../i18n/spoken-error.js';
+import { spokenError, type ErrorText } from '../i18n/spoken-error.js';
 
-type InputWords = Catalogue['errors']['inputs'];
+type InputWords = ErrorText['inputs'];
 /** What an input is, as the error messages name it (each a word of the catalogue). */
 export type InputName = keyof typeof en.errors.inputs.names;
 
@@ -52,6 +51,11 @@ export function kindOfStat(stat: Stats): string {
  * known (a regular file), undefined when it was cut off while reading (a pipe, a file that grew).
  */
 export type OverCap = (bytes: number | undefined, t: InputWords) => string;
+
+/** The reason of an input over a cap the reader names: "2000000 bytes, over the 1048576 bytes (1 MiB) qprep reads of a launch script". */
+export function namedCap(maxBytes: number, of: InputName): OverCap {
+  return (bytes, t) => t.overCap({ bytes: bytes ?? null, max: maxBytes, size: describeBytes(maxBytes), of: t.names[of] });
+}
 
 /** The reason of an input over its cap when the reader names none: "larger than 16 MiB". */
 const largerThan =

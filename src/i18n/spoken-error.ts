@@ -3,7 +3,8 @@ import { en, type Catalogue } from './en/index.js';
 import type { Lang } from './lang.js';
 import { zh } from './zh/index.js';
 
-type ErrorText = Catalogue['errors'];
+/** The catalogue's words for errors, in one language: what a worded error is said with. */
+export type ErrorText = Catalogue['errors'];
 
 /**
  * A QprepError worded from the catalogue: its `message` (and `hint`) are the English, which logs,
